@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# The sync benchmark: 100k jsonplaceholder-shaped users (~57 MB) from a loopback server into SQLite.
+#
+#   first sync     a fresh database
+#   changed        the same users after 5% changed, 1% deleted, 1% added (a snapshot: deletions included)
+#   304            a re-sync the upstream answers 304
+#
+# Anchor, measured in the same run: the sqlite3 shell loading the same file into the same table shape with
+# json_each/json_extract in one transaction (an UPSERT plus the deletion of absent keys for "changed").
+# Floor: SQLite's bare insert of the same rows (INSERT … SELECT from a staged copy, one transaction).
+# Each figure is the median of RUNS runs (default 3). Wall time and peak RSS are per process.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+ROOT=$(pwd)
+RUNS=${RUNS:-3}
+USERS=${USERS:-100000}
+
+need() { command -v "$1" >/dev/null 2>&1; }
+if ! need sqlite3 || [ ! -x /usr/bin/time ]; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq sqlite3 time >/dev/null
+fi
+
+echo "building (release)…" >&2
+swift build -c release --product syncd >&2
+swift build -c release --product sample-upstream >&2
+BIN=$(swift build -c release --show-bin-path)
+
+WORK=$(mktemp -d /tmp/syncd-bench-XXXXXX)
+trap 'rm -rf "$WORK"' EXIT
+"$BIN/sample-upstream" write --users "$USERS" "$WORK/base.json" "$WORK/churned.json"
+BODY=$(stat -c %s "$WORK/base.json")
+
+coproc SERVER { "$BIN/sample-upstream" serve --users "$USERS"; }
+read -r URL <&"${SERVER[0]}"
+
+COLUMNS_SQL='id INTEGER NOT NULL, name TEXT, username TEXT, email TEXT, city TEXT, lat REAL, lng REAL, company TEXT,
+  _raw TEXT NOT NULL, _version INTEGER NOT NULL, _changed_at TEXT NOT NULL, PRIMARY KEY (id)'
+extract() { # $1: the file
+    cat <<SQL
+SELECT json_extract(value, '\$.id'), json_extract(value, '\$.name'), json_extract(value, '\$.username'),
+  json_extract(value, '\$.email'), json_extract(value, '\$.address.city'),
+  CAST(json_extract(value, '\$.address.geo.lat') AS REAL), CAST(json_extract(value, '\$.address.geo.lng') AS REAL),
+  json_extract(value, '\$.company.name'), value, 1, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+FROM json_each(readfile('$1'))
+SQL
+}
+cat > "$WORK/load.sql" <<SQL
+PRAGMA journal_mode = WAL;
+PRAGMA synchronous = NORMAL;
+CREATE TABLE users ($COLUMNS_SQL);
+BEGIN IMMEDIATE;
+INSERT INTO users $(extract "$WORK/base.json");
+COMMIT;
+SQL
+cat > "$WORK/upsert.sql" <<SQL
+PRAGMA synchronous = NORMAL;
+BEGIN IMMEDIATE;
+INSERT INTO users $(extract "$WORK/churned.json")
+ON CONFLICT (id) DO UPDATE SET name = excluded.name, username = excluded.username, email = excluded.email,
+  city = excluded.city, lat = excluded.lat, lng = excluded.lng, company = excluded.company, _raw = excluded._raw,
+  _version = 2, _changed_at = excluded._changed_at
+WHERE users._raw IS NOT excluded._raw;
+DELETE FROM users WHERE id NOT IN (SELECT json_extract(value, '\$.id') FROM json_each(readfile('$WORK/churned.json')));
+COMMIT;
+SQL
+
+config() { # $1: the path on the upstream
+    cat > "$WORK/syncd.toml" <<TOML
+database = "$WORK/syncd.db"
+[[endpoint]]
+name = "users"
+url = "$URL$1"
+records = "$"
+primary_key = ["id"]
+timeout = "120s"
+max_body = "512MiB"
+[endpoint.columns]
+id = { path = "id", type = "integer" }
+name = "name"
+username = "username"
+email = "email"
+city = "address.city"
+lat = { path = "address.geo.lat", type = "real" }
+lng = { path = "address.geo.lng", type = "real" }
+company = "company.name"
+TOML
+}
+
+# measure NAME COMMAND…: appends "seconds kilobytes" to $WORK/NAME
+measure() {
+    local name=$1; shift
+    local start end
+    start=$(date +%s%N)
+    /usr/bin/time -f "%M" -o "$WORK/rss" "$@" >/dev/null
+    end=$(date +%s%N)
+    echo "$(( (end - start) / 1000 )) $(cat "$WORK/rss")" >> "$WORK/$name"
+}
+
+for _ in $(seq "$RUNS"); do
+    rm -f "$WORK"/syncd.db* "$WORK"/anchor.db*
+    config /users
+    measure syncd_first "$BIN/syncd" sync --config "$WORK/syncd.toml"
+    measure sqlite_first sh -c "sqlite3 '$WORK/anchor.db' < '$WORK/load.sql'"
+    config /users-churned
+    measure syncd_changed "$BIN/syncd" sync --config "$WORK/syncd.toml"
+    measure sqlite_changed sh -c "sqlite3 '$WORK/anchor.db' < '$WORK/upsert.sql'"
+    measure syncd_304 "$BIN/syncd" sync --config "$WORK/syncd.toml"
+    sqlite3 "$WORK/syncd.db" "SELECT duration_ms * 1000 FROM syncd_runs ORDER BY id DESC LIMIT 1" >> "$WORK/syncd_304_run"
+    # The floor: the same rows, already extracted, inserted in one transaction.
+    rm -f "$WORK"/floor.db*
+    sqlite3 "$WORK/floor.db" "PRAGMA journal_mode = WAL; ATTACH '$WORK/anchor.db' AS a; CREATE TABLE staged AS SELECT * FROM a.users; CREATE TABLE users ($COLUMNS_SQL);" >/dev/null
+    floor=$(sqlite3 "$WORK/floor.db" ".timer on" "PRAGMA synchronous = NORMAL" "BEGIN" "INSERT INTO users SELECT * FROM staged" "COMMIT" \
+        | awk '/Run Time/ { s += $4 } END { printf "%d", s * 1000000 }')
+    echo "$floor 0" >> "$WORK/floor"
+done
+
+exec {SERVER[1]}>&-
+wait "$SERVER_PID" 2>/dev/null || true
+
+median() { sort -n -k"${2:-1}" "$WORK/$1" | awk -v c="${2:-1}" '{ v[NR] = $c } END { print v[int((NR + 1) / 2)] }'; }
+ms() { awk -v u="$1" 'BEGIN { printf "%.0f ms", u / 1000 }'; }
+mb() { awk -v k="$1" 'BEGIN { printf "%.0f MB", k / 1024 }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+
+printf '\nsyncd sync benchmark: %d users, %.1f MB body, median of %d runs (%s)\n\n' "$USERS" "$(awk -v b="$BODY" 'BEGIN { print b / 1048576 }')" "$RUNS" "$(date -u +%Y-%m-%d)"
+printf '%-26s %16s %16s %8s\n' "" "syncd" "sqlite3 shell" "ratio"
+for step in first changed; do
+    s=$(median "syncd_$step"); q=$(median "sqlite_$step")
+    printf '%-26s %9s %6s %9s %6s %8s\n' "$step sync (wall, RSS)" "$(ms "$s")" "$(mb "$(median "syncd_$step" 2)")" \
+        "$(ms "$q")" "$(mb "$(median "sqlite_$step" 2)")" "$(ratio "$s" "$q")"
+done
+printf '%-26s %9s %6s   (inside syncd: %s for the run itself)\n' "304 re-sync (process)" "$(ms "$(median syncd_304)")" \
+    "$(mb "$(median syncd_304 2)")" "$(ms "$(median syncd_304_run)")"
+printf '%-26s %16s\n' "floor: bare insert" "$(ms "$(median floor)")"
+printf '%-26s %16s\n' "peak RSS / body (first)" "$(ratio "$(( $(median syncd_first 2) * 1024 ))" "$BODY")"

@@ -1,0 +1,105 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+/// One settings array for every target (STYLE.md §11).
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "syncd",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "SyncCore", targets: ["SyncCore"]),
+        .executable(name: "syncd", targets: ["syncd"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/LebJe/TOMLKit.git", from: "0.6.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CSQLite",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .target(
+            name: "SyncCore",
+            dependencies: [
+                "CSQLite",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
+            ],
+            swiftSettings: swiftSettings,
+            plugins: ["EmbedMigrations"]
+        ),
+        // The loopback upstream behind `syncd demo`, the tests and the benchmarks.
+        .target(
+            name: "SampleUpstream",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "syncd",
+            dependencies: [
+                "SyncCore",
+                "SampleUpstream",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The sample upstream as a program: `sample-upstream serve|write`, used by Benchmarks/.
+        .executableTarget(
+            name: "sample-upstream",
+            dependencies: [
+                "SampleUpstream",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // Turns migrations/*.sql into Swift source at build time, so an installed binary needs no file beside it.
+        .executableTarget(
+            name: "MigrationEmbedder",
+            swiftSettings: swiftSettings
+        ),
+        .plugin(
+            name: "EmbedMigrations",
+            capability: .buildTool(),
+            dependencies: ["MigrationEmbedder"]
+        ),
+        .testTarget(
+            name: "SyncCoreTests",
+            dependencies: [
+                "SyncCore",
+                "SampleUpstream",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "syncdTests",
+            dependencies: [
+                "syncd",
+                "SampleUpstream",
+            ],
+            swiftSettings: swiftSettings
+        ),
+    ]
+)

@@ -1,0 +1,11 @@
+#ifndef SYNCD_CSQLITE_SHIM_H
+#define SYNCD_CSQLITE_SHIM_H
+
+#include <sqlite3.h>
+
+/// sqlite3_db_config is variadic, which Swift cannot call: one fixed-signature wrapper per use.
+static inline int syncd_sqlite3_db_config_defensive(sqlite3 *db, int enable) {
+    return sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, enable, (int *)0);
+}
+
+#endif

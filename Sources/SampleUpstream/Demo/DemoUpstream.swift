@@ -1,0 +1,140 @@
+import Synchronization
+
+/// The upstream `syncd demo` syncs from: ``SampleUsers`` at `/users` and a small flags document at `/flags.json`, both
+/// with validators, so the demo shows full fetches, 304s and, after ``advance()``, changed data.
+///
+/// - `GET /users`: the users of the current generation, `ETag: "users-g<generation>"`, and a `Last-Modified` one hour
+///   later for each generation.
+/// - `GET /flags.json`: a fixed document with `ETag: "flags-v1"`.
+/// - Both answer `If-None-Match` (`*`, lists, weak comparison) or, without it, `If-Modified-Since` with 304 and no
+///   body, and `HEAD` like `GET`. Another method on them is 405; any other path is a 404 problem document.
+///
+/// ```swift
+/// let demo = DemoUpstream()
+/// let server = try await LoopbackHTTPServer.start { demo.handle($0) }
+/// ```
+package final class DemoUpstream: Sendable {
+    /// A representation served with validators.
+    private struct Resource {
+        var body: [UInt8]
+        var entityTag: String
+        var lastModified: Int
+    }
+
+    private struct State {
+        var generation = 0
+        /// The users body of `generation`, made on first request.
+        var users: [UInt8]?
+    }
+
+    /// `Last-Modified` of generation 0 and of the flags: 2026-01-01T00:00:00Z.
+    private static let epoch = 1_767_225_600
+
+    private static let flags = Array(
+        """
+        {
+          "version": 1,
+          "maintenance": false,
+          "features": {
+            "newCheckout": true,
+            "darkMode": false,
+            "betaSearch": true
+          },
+          "rollout": {
+            "newCheckout": 25,
+            "betaSearch": 5
+          }
+        }
+
+        """.utf8
+    )
+
+    private let userCount: Int
+    private let state = Mutex(State())
+
+    /// - Parameter userCount: How many users `/users` serves in every generation.
+    package init(userCount: Int = 300) {
+        self.userCount = userCount
+    }
+
+    /// The current generation of `/users`, 0 at first.
+    package var generation: Int {
+        state.withLock { $0.generation }
+    }
+
+    /// Moves `/users` to the next generation: a few changed users, one deleted, one added; a new ETag.
+    package func advance() {
+        state.withLock {
+            $0.generation += 1
+            $0.users = nil
+        }
+    }
+
+    /// Answers one request; pass it to ``LoopbackHTTPServer/start(port:handler:)``.
+    package func handle(_ request: UpstreamRequest) -> UpstreamResponse {
+        let resource: Resource
+        switch request.path {
+        case "/users":
+            resource = currentUsers()
+        case "/flags.json":
+            resource = Resource(body: Self.flags, entityTag: #""flags-v1""#, lastModified: Self.epoch)
+        default:
+            return Self.problem(status: 404, title: "Not Found", detail: "There is no resource at this path.")
+        }
+        guard request.method == "GET" || request.method == "HEAD" else {
+            var response = Self.problem(
+                status: 405,
+                title: "Method Not Allowed",
+                detail: "This resource answers GET and HEAD."
+            )
+            response.headers.append(("Allow", "GET, HEAD"))
+            return response
+        }
+        let validators = [
+            ("ETag", resource.entityTag),
+            ("Last-Modified", HTTPDate.format(secondsSince1970: resource.lastModified)),
+        ]
+        if Self.isNotModified(request, resource: resource) {
+            return UpstreamResponse(status: 304, headers: validators)
+        }
+        return .json(resource.body, headers: validators)
+    }
+
+    private func currentUsers() -> Resource {
+        let (generation, cached) = state.withLock { ($0.generation, $0.users) }
+        let body: [UInt8]
+        if let cached {
+            body = cached
+        } else {
+            // Made outside the lock; another request may make the same bytes meanwhile, which is harmless.
+            body = SampleUsers.json(count: userCount, generation: generation)
+            state.withLock { state in
+                if state.generation == generation {
+                    state.users = body
+                }
+            }
+        }
+        return Resource(body: body, entityTag: "\"users-g\(generation)\"", lastModified: Self.epoch + generation * 3600)
+    }
+
+    /// RFC 9110 §13.2.2: `If-None-Match` decides when present; otherwise `If-Modified-Since`, if it is a valid date.
+    private static func isNotModified(_ request: UpstreamRequest, resource: Resource) -> Bool {
+        if let ifNoneMatch = request.header("If-None-Match") {
+            return EntityTagCondition.noneMatchHits(ifNoneMatch, current: resource.entityTag)
+        }
+        if let ifModifiedSince = request.header("If-Modified-Since"), let date = HTTPDate.parse(ifModifiedSince) {
+            return resource.lastModified <= date
+        }
+        return false
+    }
+
+    /// An `application/problem+json` document (RFC 9457); it never echoes the request.
+    private static func problem(status: Int, title: String, detail: String) -> UpstreamResponse {
+        let body = #"{"type":"about:blank","title":"\#(title)","status":\#(status),"detail":"\#(detail)"}"#
+        return UpstreamResponse(
+            status: status,
+            headers: [("Content-Type", "application/problem+json")],
+            body: Array(body.utf8)
+        )
+    }
+}

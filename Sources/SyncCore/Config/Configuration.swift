@@ -1,0 +1,85 @@
+/// A validated syncd configuration: where the cache is, how the read API listens, and the endpoints to sync.
+///
+/// Build it from a file with ``load(path:)`` or from text with ``parse(_:sourcePath:)``; both refuse a file
+/// with every problem at once, each naming its line and key (``ConfigurationError``). A value of this type
+/// cannot hold a bad name, duration or path, so the rest of syncd uses it without checking again.
+///
+/// ```swift
+/// let configuration = try Configuration.load(path: "/etc/syncd/syncd.toml")
+/// for endpoint in configuration.endpoints { … }
+/// ```
+///
+/// ## Topics
+/// - ``ServerConfiguration``
+/// - ``EndpointConfiguration``
+/// - ``ConfigurationError``
+package struct Configuration: Sendable, Equatable {
+    /// The number of endpoints fetched at once when `[defaults]` does not say.
+    package static let defaultConcurrency = 4
+    /// The values `concurrency` may take.
+    package static let concurrencyRange = 1...64
+
+    /// The file the configuration came from, as given. The default is the empty string (built in code).
+    package var sourcePath: String
+    /// The database file, absolute: a relative `database` is resolved against the configuration file's
+    /// directory. The default is nil: the caller picks `$STATE_DIRECTORY/cache.db`, else `./syncd.db`.
+    package var database: String?
+    /// The read API. The default listens on 127.0.0.1:8787.
+    package var server: ServerConfiguration
+    /// How many endpoints are fetched at once (`[defaults] concurrency`). The default is 4; 1...64.
+    package var concurrency: Int
+    /// The endpoints, in file order. The default is none, which is valid: there is nothing to sync.
+    package var endpoints: [EndpointConfiguration]
+
+    package init(
+        sourcePath: String = "",
+        database: String? = nil,
+        server: ServerConfiguration = ServerConfiguration(),
+        concurrency: Int = Configuration.defaultConcurrency,
+        endpoints: [EndpointConfiguration] = []
+    ) {
+        self.sourcePath = sourcePath
+        self.database = database
+        self.server = server
+        self.concurrency = concurrency
+        self.endpoints = endpoints
+    }
+
+    /// The endpoint with this name, if any.
+    package func endpoint(named name: String) -> EndpointConfiguration? {
+        endpoints.first { $0.name.name == name }
+    }
+
+    /// Reads and validates a configuration file.
+    ///
+    /// - Parameter path: The file, absolute or relative to the working directory; messages name it as given.
+    /// - Returns: The validated configuration.
+    /// - Throws: ``ConfigurationError``: `/etc/syncd/syncd.toml: no such file` when the file is missing (code
+    ///   ``ConfigurationError/Code/fileNotFound``), when it cannot be read, is not valid TOML (line and column), or
+    ///   is not a valid configuration (every problem, each with its line).
+    package static func load(path: String) throws(ConfigurationError) -> Configuration {
+        let text: String
+        do {
+            text = try ConfigurationFile.readText(atPath: path)
+        } catch {
+            let code: ConfigurationError.Code = error.isNotFound ? .fileNotFound : .unreadable
+            throw ConfigurationError(
+                code: code,
+                problems: [ConfigurationError.Problem(file: path, message: error.reason)]
+            )
+        }
+        return try parse(text, sourcePath: path)
+    }
+
+    /// Validates a configuration from its text.
+    ///
+    /// - Parameters:
+    ///   - text: The TOML document.
+    ///   - sourcePath: The file it came from: messages name it, and relative paths in it (`database`,
+    ///     `token_file`, `*_file`) are resolved against its directory.
+    /// - Returns: The validated configuration.
+    /// - Throws: ``ConfigurationError`` with every problem found, in line order.
+    package static func parse(_ text: String, sourcePath: String) throws(ConfigurationError) -> Configuration {
+        try ConfigurationParser.parse(text, sourcePath: sourcePath)
+    }
+}

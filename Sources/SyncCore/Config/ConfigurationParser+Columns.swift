@@ -1,0 +1,69 @@
+internal import TOMLKit
+
+extension ConfigurationParser {
+    /// `[endpoint.columns]`, in file order: `col = "json.path"` or
+    /// `col = { path = "…", type = "…", required = true }`.
+    mutating func columns(_ field: Field, endpoint: String) -> [ColumnSpec] {
+        let context = "[endpoint.columns] of \(endpoint.hasPrefix("#") ? endpoint : "\"\(endpoint)\"")"
+        guard let table = field.value.table else {
+            report("columns must be a table: write [endpoint.columns] after the endpoint's keys", at: field)
+            return []
+        }
+        let scope = Scope(path: field.path, context: context)
+        // Tables come back in key order; the file's order is the lines'.
+        let ordered = fields(of: table, in: scope).enumerated().sorted {
+            (index.line(of: $0.element.path) ?? 0, $0.offset) < (index.line(of: $1.element.path) ?? 0, $1.offset)
+        }
+        return ordered.compactMap { column($0.element) }
+    }
+
+    private mutating func column(_ field: Field) -> ColumnSpec? {
+        let name = identifier(field.key, kind: "column name", at: field)
+        let prefix = "column \"\(field.key)\": "
+        let scope = Scope(path: field.path, context: field.scope.context)
+        if field.value.string != nil {
+            guard let path = jsonPath(Field(key: "path", value: field.value, scope: scope), prefix: prefix),
+                let name
+            else { return nil }
+            return ColumnSpec(name: name.name, path: path)
+        }
+        guard let table = field.value.table else {
+            report(
+                "column \"\(field.key)\" must be a JSON path or a table such as { path = \"a.b\", type = \"integer\" }",
+                at: field
+            )
+            return nil
+        }
+        var path: JSONPath? = JSONPath(components: [.key(field.key)])
+        var type = ColumnType.text
+        var required = false
+        var isValid = name != nil
+        for option in fields(of: table, in: scope) {
+            switch option.key {
+            case "path":
+                path = jsonPath(option, prefix: prefix)
+                isValid = isValid && path != nil
+            case "type":
+                if let value = option.value.string.flatMap(ColumnType.init(rawValue:)) {
+                    type = value
+                } else {
+                    let types = ColumnType.allCases.map(\.rawValue).joined(separator: ", ")
+                    report("\(prefix)type must be one of \(types)", at: option)
+                    isValid = false
+                }
+            case "required":
+                if let value = option.value.bool {
+                    required = value
+                } else {
+                    report("\(prefix)required must be true or false", at: option)
+                    isValid = false
+                }
+            default:
+                report("\(prefix)unknown key \"\(option.key)\"", at: option)
+                isValid = false
+            }
+        }
+        guard isValid, let name, let path else { return nil }
+        return ColumnSpec(name: name.name, path: path, type: type, required: required)
+    }
+}

@@ -1,0 +1,185 @@
+import Foundation
+internal import TOMLKit
+
+extension ConfigurationParser {
+    /// Reads one `[[endpoint]]`, starting from `defaults`; nil when it has problems (all reported).
+    mutating func endpoint(_ table: TOMLTable, position: Int, defaults: EndpointSettings) -> EndpointConfiguration? {
+        let path: [TOMLLineIndex.Segment] = [.key("endpoint"), .index(position)]
+        let rawName = table["name"]?.string
+        let context = rawName.map { "[[endpoint]] \"\($0)\"" } ?? "[[endpoint]] #\(position + 1)"
+        let scope = Scope(path: path, context: context)
+        let problemCount = problems.count
+
+        var settings = defaults
+        var name: SQLIdentifier?
+        var url: String?
+        var records: JSONPath?
+        var documentOnlyViolations: [Field] = []
+        var primaryKeyField: Field?
+        var columnsField: Field?
+        for field in fields(of: table, in: scope) {
+            if applySetting(field, to: &settings) {
+                if field.key == "mode" { documentOnlyViolations.append(field) }
+                continue
+            }
+            switch field.key {
+            case "name":
+                name = endpointName(field)
+            case "url":
+                url = self.url(field)
+            case "records":
+                records = jsonPath(field)
+            case "primary_key":
+                primaryKeyField = field
+                documentOnlyViolations.append(field)
+            case "columns":
+                columnsField = field
+                documentOnlyViolations.append(field)
+            case "concurrency":
+                report("\"concurrency\" is only valid in [defaults]", at: field)
+            default:
+                reportUnknownKey(field)
+            }
+        }
+        if table["name"] == nil { report("missing required key \"name\"", at: path, context: context) }
+        if table["url"] == nil { report("missing required key \"url\"", at: path, context: context) }
+
+        var columns: [ColumnSpec] = []
+        var primaryKey: [Int] = []
+        if table["records"] == nil {
+            for field in documentOnlyViolations {
+                report("a document endpoint (no \"records\") takes no \"\(field.key)\"", at: field)
+            }
+        } else {
+            if let columnsField {
+                columns = self.columns(columnsField, endpoint: rawName ?? "#\(position + 1)")
+            }
+            if let primaryKeyField {
+                // Columns that are not a table were reported already: their names are unknown.
+                var declared: Set<String>? = []
+                if let columnsField { declared = columnsField.value.table.map { Set($0.keys) } }
+                primaryKey = self.primaryKey(primaryKeyField, columns: &columns, declared: declared)
+            } else {
+                report("missing \"primary_key\": an endpoint with \"records\" needs one", at: path, context: context)
+            }
+        }
+
+        guard problems.count == problemCount, let name, let url else { return nil }
+        return EndpointConfiguration(
+            name: name,
+            url: url,
+            line: index.line(of: path) ?? 0,
+            interval: settings.interval,
+            jitter: settings.jitter,
+            timeout: settings.timeout,
+            maxBody: settings.maxBody,
+            records: records,
+            primaryKey: primaryKey,
+            mode: settings.mode,
+            headers: settings.headers,
+            auth: settings.auth,
+            strict: settings.strict,
+            allowEmpty: settings.allowEmpty,
+            columns: columns
+        )
+    }
+
+    private mutating func endpointName(_ field: Field) -> SQLIdentifier? {
+        guard let text = field.value.string else {
+            report("name must be a string", at: field)
+            return nil
+        }
+        guard let name = identifier(text, kind: "endpoint name", at: field) else { return nil }
+        guard !text.hasPrefix("syncd_"), !text.hasPrefix("sqlite_") else {
+            report(
+                "\"\(text)\" is not a valid endpoint name: names starting with \"syncd_\" or \"sqlite_\" are reserved",
+                at: field)
+            return nil
+        }
+        return name
+    }
+
+    /// A name that must be an SQL identifier: the endpoint's or a column's.
+    mutating func identifier(_ text: String, kind: String, at field: Field) -> SQLIdentifier? {
+        do {
+            return try SQLIdentifier(validating: text)
+        } catch {
+            let rule =
+                text.hasPrefix("_")
+                ? "names starting with \"_\" are syncd's own (_raw, _version, _changed_at)"
+                : "use a lowercase letter, then up to 62 lowercase letters, digits or underscores"
+            report("\"\(text)\" is not a valid \(kind): \(rule)", at: field)
+            return nil
+        }
+    }
+
+    /// An absolute http, https or file URL. The URL itself is never quoted: it may carry a key in its query.
+    private mutating func url(_ field: Field) -> String? {
+        let expected = "url must be an absolute http://, https:// or file:// URL"
+        guard let text = field.value.string, let url = URL(string: text), let scheme = url.scheme?.lowercased(),
+            !text.contains(where: { $0.isWhitespace || $0.asciiValue.map { $0 < 0x20 || $0 == 0x7F } == true })
+        else {
+            report(expected, at: field)
+            return nil
+        }
+        let host = url.host ?? ""
+        let isValid =
+            switch scheme {
+            case "http", "https": !host.isEmpty
+            case "file": (host.isEmpty || host == "localhost") && url.path.hasPrefix("/") && url.path.count > 1
+            default: false
+            }
+        guard isValid else {
+            report(expected, at: field)
+            return nil
+        }
+        return text
+    }
+
+    /// A JSON path as a string (`records`, a column's `path`).
+    mutating func jsonPath(_ field: Field, prefix: String = "") -> JSONPath? {
+        guard let text = field.value.string else {
+            report("\(prefix)\(field.key) must be a JSON path such as \"data.items\" (\"$\" is the root)", at: field)
+            return nil
+        }
+        do {
+            return try JSONPath(parsing: text)
+        } catch {
+            report("\(prefix)\(field.key): \(error)", at: field)
+            return nil
+        }
+    }
+
+    /// `primary_key`: one column name or an array of them, each a configured column, which becomes required.
+    /// A name in `declared` (all when nil) whose column has problems is not reported again.
+    private mutating func primaryKey(_ field: Field, columns: inout [ColumnSpec], declared: Set<String>?) -> [Int] {
+        let names: [String]?
+        if let name = field.value.string {
+            names = [name]
+        } else if let array = field.value.array {
+            let strings = array.compactMap(\.string)
+            names = strings.count == array.count && !strings.isEmpty ? strings : nil
+        } else {
+            names = nil
+        }
+        guard let names else {
+            report("primary_key must be a column name or an array of column names", at: field)
+            return []
+        }
+        var indices: [Int] = []
+        for name in names {
+            guard let position = columns.firstIndex(where: { $0.name == name }) else {
+                if declared?.contains(name) ?? true { continue }
+                report("primary_key names \"\(name)\", which is not in [endpoint.columns]", at: field)
+                continue
+            }
+            guard !indices.contains(position) else {
+                report("primary_key names \"\(name)\" twice", at: field)
+                continue
+            }
+            indices.append(position)
+            columns[position].required = true
+        }
+        return indices
+    }
+}

@@ -1,0 +1,68 @@
+internal import TOMLKit
+
+/// Readers for single values: each returns nil after reporting what was expected.
+extension ConfigurationParser {
+    /// A non-empty string.
+    mutating func string(_ field: Field, what expected: String) -> String? {
+        guard let value = field.value.string, !value.isEmpty else {
+            report(expected, at: field)
+            return nil
+        }
+        return value
+    }
+
+    /// A path, made absolute against the configuration file's directory.
+    mutating func path(_ field: Field, what expected: String) -> String? {
+        string(field, what: expected).map { PathResolution.resolve($0, against: directory) }
+    }
+
+    mutating func bool(_ field: Field) -> Bool? {
+        guard let value = field.value.bool else {
+            report("\(field.key) must be true or false", at: field)
+            return nil
+        }
+        return value
+    }
+
+    /// A duration greater than zero, written as a string (`"30s"`).
+    mutating func positiveDuration(_ field: Field) -> Duration? {
+        guard let text = field.value.string, let duration = ConfigDuration.parse(text) else {
+            report("\(field.key) must be a duration such as \"30s\" or \"5m\"", at: field)
+            return nil
+        }
+        guard duration > .zero else {
+            report("\(field.key) must be greater than zero", at: field)
+            return nil
+        }
+        return duration
+    }
+
+    /// A size greater than zero: a string with a unit (`"64MiB"`) or an integer number of bytes.
+    mutating func size(_ field: Field) -> Int? {
+        guard let bytes = field.value.int ?? field.value.string.flatMap(ByteSize.parse) else {
+            report("\(field.key) must be a size such as \"64MiB\" or \"512KiB\", or a number of bytes", at: field)
+            return nil
+        }
+        guard bytes > 0 else {
+            report("\(field.key) must be greater than zero", at: field)
+            return nil
+        }
+        return bytes
+    }
+
+    /// `[server] listen`.
+    mutating func listen(_ field: Field) -> ServerConfiguration.Listen? {
+        guard let text = field.value.string, let listen = ServerConfiguration.Listen(parsing: text) else {
+            report("listen must be \"HOST:PORT\", \"[IPv6]:PORT\", \"unix:/PATH\" or \"off\"", at: field)
+            return nil
+        }
+        guard case .unix(let socket) = listen else { return listen }
+        let path = PathResolution.resolve(socket, against: directory)
+        // sockaddr_un.sun_path holds 108 bytes, the last a NUL.
+        guard path.utf8.count <= 107 else {
+            report("listen: a Unix socket path must be at most 107 bytes long", at: field)
+            return nil
+        }
+        return .unix(path: path)
+    }
+}

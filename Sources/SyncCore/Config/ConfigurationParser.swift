@@ -1,0 +1,227 @@
+internal import TOMLKit
+
+/// Walks a parsed TOML document into a ``Configuration``, collecting every problem with its line.
+///
+/// TOMLKit's decoder is not used: its errors carry no line and report a mistyped value as a missing key.
+/// Types are checked here, value by value, and ``TOMLLineIndex`` supplies the lines.
+struct ConfigurationParser {
+    /// Where values are in the document, for messages.
+    struct Scope {
+        var path: [TOMLLineIndex.Segment]
+        /// `[server]`, `[[endpoint]] "users"`…; nil at the top level.
+        var context: String?
+    }
+
+    /// A value, its key and where it is.
+    struct Field {
+        var key: String
+        var value: any TOMLValueConvertible
+        var scope: Scope
+
+        var path: [TOMLLineIndex.Segment] { scope.path + [.key(key)] }
+    }
+
+    /// Keys of DESIGN.md that this version does not implement.
+    static let unsupportedKeys: Set<String> = ["pagination", "incremental", "retries", "retry_max_delay", "rate_limit"]
+
+    let file: String
+    /// The absolute directory of the configuration file: relative paths in it are resolved against it.
+    let directory: String
+    let index: TOMLLineIndex
+    private(set) var problems: [ConfigurationError.Problem] = []
+
+    static func parse(_ text: String, sourcePath: String) throws(ConfigurationError) -> Configuration {
+        if let nul = text.utf8.firstIndex(of: 0) {
+            let line = text.utf8[..<nul].count(where: { $0 == UInt8(ascii: "\n") }) + 1
+            let problem = ConfigurationError.Problem(file: sourcePath, line: line, message: "the file holds a NUL byte")
+            throw ConfigurationError(code: .syntax, problems: [problem])
+        }
+        let index = TOMLLineIndex(text: text)
+        if let header = index.headerWithoutName {
+            let problem = ConfigurationError.Problem(
+                file: sourcePath,
+                line: header.line,
+                column: header.column,
+                message: "invalid TOML: a table header needs a name, such as [server] or [[endpoint]]"
+            )
+            throw ConfigurationError(code: .syntax, problems: [problem])
+        }
+        let root: TOMLTable
+        do {
+            root = try TOMLTable(string: text)
+        } catch let error as TOMLParseError {
+            throw syntaxError(error, file: sourcePath)
+        } catch {
+            let problem = ConfigurationError.Problem(file: sourcePath, message: "invalid TOML: \(error)")
+            throw ConfigurationError(code: .syntax, problems: [problem])
+        }
+        var parser = ConfigurationParser(
+            file: sourcePath,
+            directory: PathResolution.directory(of: sourcePath),
+            index: index
+        )
+        let configuration = parser.configuration(from: root)
+        guard parser.problems.isEmpty else {
+            throw ConfigurationError(code: .invalid, problems: parser.sortedProblems)
+        }
+        return configuration
+    }
+
+    private static func syntaxError(_ error: TOMLParseError, file: String) -> ConfigurationError {
+        // toml++ says "Error while parsing key-value pair: expected value, saw '\n'".
+        var message = error.description
+        if let first = message.first { message = first.lowercased() + message.dropFirst() }
+        let problem = ConfigurationError.Problem(
+            file: file,
+            line: error.source.begin.line,
+            column: error.source.begin.column,
+            message: "invalid TOML: \(message)"
+        )
+        return ConfigurationError(code: .syntax, problems: [problem])
+    }
+
+    private init(file: String, directory: String, index: TOMLLineIndex) {
+        self.file = file
+        self.directory = directory
+        self.index = index
+    }
+
+    /// Problems without a line first, then by line; in the order found within a line.
+    private var sortedProblems: [ConfigurationError.Problem] {
+        problems.enumerated()
+            .sorted { ($0.element.line ?? 0, $0.offset) < ($1.element.line ?? 0, $1.offset) }
+            .map(\.element)
+    }
+
+    mutating func report(_ message: String, at path: [TOMLLineIndex.Segment], context: String?) {
+        problems.append(
+            ConfigurationError.Problem(file: file, line: index.line(of: path), context: context, message: message)
+        )
+    }
+
+    mutating func report(_ message: String, at field: Field) {
+        report(message, at: field.path, context: field.scope.context)
+    }
+
+    mutating func reportUnknownKey(_ field: Field) {
+        if Self.unsupportedKeys.contains(field.key) {
+            report("\"\(field.key)\" is not supported by this version of syncd", at: field)
+        } else {
+            report("unknown key \"\(field.key)\"", at: field)
+        }
+    }
+
+    /// The fields of a table, keys in the table's (sorted) order.
+    mutating func fields(of table: TOMLTable, in scope: Scope) -> [Field] {
+        var fields: [Field] = []
+        for key in table.keys {
+            guard let value = table[key] else {
+                // TOMLKit passes keys as C strings: one with an escaped NUL (`"a\u0000b"`) comes back cut short.
+                report("unknown key \"\(key)\"", at: scope.path + [.key(key)], context: scope.context)
+                continue
+            }
+            fields.append(Field(key: key, value: value, scope: scope))
+        }
+        return fields
+    }
+
+    // MARK: - The top level
+
+    private mutating func configuration(from root: TOMLTable) -> Configuration {
+        var configuration = Configuration(sourcePath: file)
+        let scope = Scope(path: [], context: nil)
+        var settings = EndpointSettings()
+        let rootFields = fields(of: root, in: scope)
+        // [defaults] first: endpoints start from it.
+        if let field = rootFields.first(where: { $0.key == "defaults" }) {
+            if let table = field.value.table {
+                configuration.concurrency = parseDefaults(table, into: &settings)
+            } else {
+                report("defaults must be a table: write [defaults]", at: field)
+            }
+        }
+        for field in rootFields {
+            switch field.key {
+            case "database":
+                configuration.database = path(field, what: "database must be a path to the database file")
+            case "server":
+                if let table = field.value.table {
+                    configuration.server = parseServer(table)
+                } else {
+                    report("server must be a table: write [server]", at: field)
+                }
+            case "defaults":
+                break
+            case "endpoint":
+                configuration.endpoints = parseEndpoints(field, defaults: settings)
+            default:
+                reportUnknownKey(field)
+            }
+        }
+        return configuration
+    }
+
+    private mutating func parseServer(_ table: TOMLTable) -> ServerConfiguration {
+        var server = ServerConfiguration()
+        for field in fields(of: table, in: Scope(path: [.key("server")], context: "[server]")) {
+            switch field.key {
+            case "listen":
+                if let listen = listen(field) { server.listen = listen }
+            case "token_file":
+                server.tokenFile = path(field, what: "token_file must be a path to a file holding the token")
+            default:
+                reportUnknownKey(field)
+            }
+        }
+        return server
+    }
+
+    /// Reads `[defaults]` into `settings`; returns `concurrency`.
+    private mutating func parseDefaults(_ table: TOMLTable, into settings: inout EndpointSettings) -> Int {
+        var concurrency = Configuration.defaultConcurrency
+        for field in fields(of: table, in: Scope(path: [.key("defaults")], context: "[defaults]")) {
+            if applySetting(field, to: &settings) { continue }
+            switch field.key {
+            case "concurrency":
+                if let value = field.value.int, Configuration.concurrencyRange.contains(value) {
+                    concurrency = value
+                } else {
+                    report("concurrency must be an integer from 1 to 64", at: field)
+                }
+            case "name", "url", "records", "primary_key", "columns":
+                report("\"\(field.key)\" is set in each [[endpoint]], not in [defaults]", at: field)
+            default:
+                reportUnknownKey(field)
+            }
+        }
+        return concurrency
+    }
+
+    private mutating func parseEndpoints(_ field: Field, defaults: EndpointSettings) -> [EndpointConfiguration] {
+        guard let array = field.value.array, array.allSatisfy({ $0.type == .table }) else {
+            report("endpoint must be an array of tables: write [[endpoint]]", at: field)
+            return []
+        }
+        var endpoints: [EndpointConfiguration] = []
+        var lines: [String: Int] = [:]
+        for (position, element) in array.enumerated() {
+            guard let table = element.table else { continue }
+            let path: [TOMLLineIndex.Segment] = [.key("endpoint"), .index(position)]
+            if let name = table["name"]?.string {
+                if let first = lines[name] {
+                    report(
+                        "the name \"\(name)\" is already used by the endpoint at line \(first)",
+                        at: path + [.key("name")],
+                        context: "[[endpoint]] \"\(name)\""
+                    )
+                } else {
+                    lines[name] = index.line(of: path) ?? 0
+                }
+            }
+            if let endpoint = self.endpoint(table, position: position, defaults: defaults) {
+                endpoints.append(endpoint)
+            }
+        }
+        return endpoints
+    }
+}

@@ -1,0 +1,10 @@
+extension EndpointConfiguration: Equatable {
+    /// Compares every property; headers in order. Lets a reload tell which endpoints changed.
+    package static func == (lhs: EndpointConfiguration, rhs: EndpointConfiguration) -> Bool {
+        lhs.name == rhs.name && lhs.url == rhs.url && lhs.line == rhs.line && lhs.interval == rhs.interval
+            && lhs.jitter == rhs.jitter && lhs.timeout == rhs.timeout && lhs.maxBody == rhs.maxBody
+            && lhs.records == rhs.records && lhs.primaryKey == rhs.primaryKey && lhs.mode == rhs.mode
+            && lhs.headers.elementsEqual(rhs.headers, by: ==) && lhs.auth == rhs.auth && lhs.strict == rhs.strict
+            && lhs.allowEmpty == rhs.allowEmpty && lhs.columns == rhs.columns
+    }
+}

@@ -1,0 +1,90 @@
+/// How a complete response changes the cached set.
+package enum SyncMode: String, Sendable, Hashable {
+    /// A complete response replaces the set: rows that vanished are deleted.
+    case snapshot
+    /// Rows are upserted, never deleted.
+    case incremental
+}
+
+/// One `[[endpoint]]`: what to fetch, how often, and how its records become rows.
+///
+/// An endpoint with `records` is a collection: its records become rows of the table named ``name``. Without
+/// `records` it is a document endpoint: the whole body is one cached resource, and it has no columns.
+package struct EndpointConfiguration: Sendable {
+    /// The poll interval when neither the endpoint nor `[defaults]` says.
+    package static let defaultInterval = Duration.seconds(300)
+    /// The jitter when neither the endpoint nor `[defaults]` says.
+    package static let defaultJitter = 0.1
+    /// The request timeout when neither the endpoint nor `[defaults]` says.
+    package static let defaultTimeout = Duration.seconds(30)
+    /// The largest body accepted when neither the endpoint nor `[defaults]` says: 64 MiB.
+    package static let defaultMaxBody = 64 << 20
+
+    /// The endpoint's name, also its table's name. Never starts with `syncd_` or `sqlite_`.
+    package var name: SQLIdentifier
+    /// An absolute `http://`, `https://` or `file://` URL.
+    package var url: String
+    /// The line of the endpoint's `[[endpoint]]` header; 0 when built in code.
+    package var line: Int
+    /// The time between polls. The default is 5 minutes; always positive.
+    package var interval: Duration
+    /// The random spread of the interval, as a fraction of it. The default is 0.1 (±10%); 0...1.
+    package var jitter: Double
+    /// The time one request may take. The default is 30 seconds; always positive.
+    package var timeout: Duration
+    /// The largest body accepted, in bytes. The default is 64 MiB; always positive.
+    package var maxBody: Int
+    /// The path to the array of records; nil for a document endpoint. The default is nil.
+    package var records: JSONPath?
+    /// The primary key: indices into ``columns``. The default is none (a document endpoint).
+    package var primaryKey: [Int]
+    /// How a complete response changes the set. The default is ``SyncMode/snapshot``.
+    package var mode: SyncMode
+    /// Extra request headers, already validated. The default is none.
+    package var headers: [(name: String, value: String)]
+    /// How requests authenticate. The default is nil: no authentication.
+    package var auth: AuthConfiguration?
+    /// Whether values must have exactly their column's JSON type (`"12"` is then not an integer). The default is false.
+    package var strict: Bool
+    /// Whether a snapshot may empty a table that has rows. The default is false.
+    package var allowEmpty: Bool
+    /// The columns, in file order; key columns are always required. The default is none.
+    package var columns: [ColumnSpec]
+
+    /// Whether the endpoint caches one document rather than records.
+    package var isDocument: Bool { records == nil }
+
+    package init(
+        name: SQLIdentifier,
+        url: String,
+        line: Int = 0,
+        interval: Duration = EndpointConfiguration.defaultInterval,
+        jitter: Double = EndpointConfiguration.defaultJitter,
+        timeout: Duration = EndpointConfiguration.defaultTimeout,
+        maxBody: Int = EndpointConfiguration.defaultMaxBody,
+        records: JSONPath? = nil,
+        primaryKey: [Int] = [],
+        mode: SyncMode = .snapshot,
+        headers: [(name: String, value: String)] = [],
+        auth: AuthConfiguration? = nil,
+        strict: Bool = false,
+        allowEmpty: Bool = false,
+        columns: [ColumnSpec] = []
+    ) {
+        self.name = name
+        self.url = url
+        self.line = line
+        self.interval = interval
+        self.jitter = jitter
+        self.timeout = timeout
+        self.maxBody = maxBody
+        self.records = records
+        self.primaryKey = primaryKey
+        self.mode = mode
+        self.headers = headers
+        self.auth = auth
+        self.strict = strict
+        self.allowEmpty = allowEmpty
+        self.columns = columns
+    }
+}

@@ -1,0 +1,52 @@
+internal import TOMLKit
+
+/// The endpoint keys that `[defaults]` may set: the built-in defaults, overridden by `[defaults]`, overridden by
+/// each `[[endpoint]]`. A key set in `[[endpoint]]` replaces the default as a whole (`headers` too).
+struct EndpointSettings {
+    var interval = EndpointConfiguration.defaultInterval
+    var jitter = EndpointConfiguration.defaultJitter
+    var timeout = EndpointConfiguration.defaultTimeout
+    var maxBody = EndpointConfiguration.defaultMaxBody
+    var mode = SyncMode.snapshot
+    var headers: [(name: String, value: String)] = []
+    var auth: AuthConfiguration?
+    var strict = false
+    var allowEmpty = false
+}
+
+extension ConfigurationParser {
+    /// Reads one of the keys that `[defaults]` and `[[endpoint]]` share; false when `field` is not one of them.
+    mutating func applySetting(_ field: Field, to settings: inout EndpointSettings) -> Bool {
+        switch field.key {
+        case "interval":
+            if let value = positiveDuration(field) { settings.interval = value }
+        case "timeout":
+            if let value = positiveDuration(field) { settings.timeout = value }
+        case "jitter":
+            if let value = field.value.double ?? field.value.int.map(Double.init), (0...1).contains(value) {
+                settings.jitter = value
+            } else {
+                report("jitter must be a number from 0 to 1", at: field)
+            }
+        case "max_body":
+            if let value = size(field) { settings.maxBody = value }
+        case "mode":
+            if let value = field.value.string.flatMap(SyncMode.init(rawValue:)) {
+                settings.mode = value
+            } else {
+                report("mode must be \"snapshot\" or \"incremental\"", at: field)
+            }
+        case "headers":
+            if let value = headers(field) { settings.headers = value }
+        case "auth":
+            if let value = auth(field) { settings.auth = value }
+        case "strict":
+            if let value = bool(field) { settings.strict = value }
+        case "allow_empty":
+            if let value = bool(field) { settings.allowEmpty = value }
+        default:
+            return false
+        }
+        return true
+    }
+}

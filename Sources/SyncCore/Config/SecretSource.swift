@@ -1,0 +1,73 @@
+/// Where a secret comes from: an environment variable, a file, or a systemd credential.
+///
+/// The configuration holds only the source; the secret is read when it is needed, and errors name the source
+/// (the variable, the path, the credential's name), never the secret.
+package enum SecretSource: Sendable, Hashable {
+    /// An environment variable, by name (`*_env`).
+    case environment(String)
+    /// A file, by absolute path (`*_file`); one trailing newline is not part of the secret.
+    case file(String)
+    /// A file in `$CREDENTIALS_DIRECTORY`, by name (`credential`), as systemd's `LoadCredential=` provides it.
+    case credential(String)
+
+    /// Reads the secret.
+    ///
+    /// ```swift
+    /// let token = try source.resolve(environment: ProcessInfo.processInfo.environment)
+    /// ```
+    ///
+    /// - Parameter environment: The process environment: variables for ``environment(_:)``,
+    ///   `CREDENTIALS_DIRECTORY` for ``credential(_:)``.
+    /// - Returns: The secret, without one trailing newline when read from a file.
+    /// - Throws: ``SecretError`` when the variable is unset, the file cannot be read, or the secret is empty or
+    ///   holds a line break or NUL (it would split a header). The error names the source, never the secret.
+    package func resolve(environment: [String: String]) throws(SecretError) -> String {
+        switch self {
+        case .environment(let name):
+            guard let value = environment[name] else { throw SecretError(code: .notSet, source: self) }
+            return try Self.checked(value, from: self)
+        case .file(let path):
+            return try Self.read(path: path, from: self)
+        case .credential(let name):
+            guard let directory = environment["CREDENTIALS_DIRECTORY"], !directory.isEmpty else {
+                throw SecretError(code: .noCredentialsDirectory, source: self)
+            }
+            return try Self.read(path: directory + "/" + name, from: self)
+        }
+    }
+
+    /// How messages name the source: `environment variable USERS_TOKEN`, `secret file /etc/syncd/token`,
+    /// `credential "users_token"`.
+    package var sourceDescription: String {
+        switch self {
+        case .environment(let name): "environment variable \(name)"
+        case .file(let path): "secret file \(path)"
+        case .credential(let name): "credential \"\(name)\""
+        }
+    }
+
+    private static func read(path: String, from source: SecretSource) throws(SecretError) -> String {
+        var bytes: [UInt8]
+        do {
+            bytes = try ConfigurationFile.readBytes(atPath: path)
+        } catch {
+            throw SecretError(code: error.isNotFound ? .notFound : .unreadable, source: source, reason: error.reason)
+        }
+        if bytes.last == UInt8(ascii: "\n") {
+            bytes.removeLast()
+            if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
+        }
+        guard let value = String(validating: bytes, as: UTF8.self) else {
+            throw SecretError(code: .invalid, source: source, reason: "is not UTF-8 text")
+        }
+        return try checked(value, from: source)
+    }
+
+    private static func checked(_ value: String, from source: SecretSource) throws(SecretError) -> String {
+        guard !value.isEmpty else { throw SecretError(code: .empty, source: source) }
+        guard !value.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D || $0 == 0x00 }) else {
+            throw SecretError(code: .invalid, source: source, reason: "holds a line break or NUL")
+        }
+        return value
+    }
+}

@@ -1,0 +1,25 @@
+/// The local read API: where it listens and whether it requires a token (`[server]`).
+package struct ServerConfiguration: Sendable, Hashable {
+    /// Where the read API listens.
+    package enum Listen: Sendable, Hashable {
+        /// A TCP address; `host` is a name or an IP address (IPv6 without brackets).
+        case tcp(host: String, port: Int)
+        /// A Unix domain socket.
+        case unix(path: String)
+        /// No read API.
+        case off
+    }
+
+    /// Where the read API listens when the file does not say.
+    package static let defaultListen = Listen.tcp(host: "127.0.0.1", port: 8787)
+
+    /// Where the read API listens. The default is 127.0.0.1:8787.
+    package var listen: Listen
+    /// A file holding the token readers must send as `Authorization: Bearer <token>`. The default is nil: no token.
+    package var tokenFile: String?
+
+    package init(listen: Listen = ServerConfiguration.defaultListen, tokenFile: String? = nil) {
+        self.listen = listen
+        self.tokenFile = tokenFile
+    }
+}

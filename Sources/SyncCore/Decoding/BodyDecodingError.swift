@@ -1,0 +1,147 @@
+/// A response body that cannot be used as a whole; none of its records is stored.
+///
+/// The ``description`` is one sentence naming what is wrong and where:
+///
+/// ```
+/// the response is not valid JSON: at byte 1234 (line 3, column 17) expected a value, found "x"
+/// the response is truncated: it ends inside an object at byte 52000
+/// the response has no "data.items": the path ends at "data", which has no key "items"
+/// "data" in the response is an object, not an array of records
+/// ```
+///
+/// Errors compare by their code only, so a test or a caller can match one with `==`:
+///
+/// ```swift
+/// catch let error as BodyDecodingError where error == .truncated { … }
+/// ```
+///
+/// ## Topics
+///
+/// - ``notJSON``
+/// - ``truncated``
+/// - ``tooDeep``
+/// - ``trailingData``
+/// - ``recordsPathMissing``
+/// - ``recordsNotArray``
+/// - ``recordsPathRepeated``
+package struct BodyDecodingError: Error, Hashable, Sendable, CustomStringConvertible {
+    private enum Code: String, Sendable {
+        case notJSON = "not_json"
+        case truncated
+        case tooDeep = "too_deep"
+        case trailingData = "trailing_data"
+        case recordsPathMissing = "records_path_missing"
+        case recordsNotArray = "records_not_array"
+        case recordsPathRepeated = "records_path_repeated"
+    }
+
+    private var code: Code
+    /// One sentence saying what is wrong with the body, and where.
+    package private(set) var description: String
+
+    private init(_ code: Code, _ description: String) {
+        self.code = code
+        self.description = description
+    }
+
+    /// The body is not JSON (RFC 8259): a syntax error, bytes that are not UTF-8 in a string, or nothing at all.
+    package static let notJSON = BodyDecodingError(.notJSON, "the response is not valid JSON")
+    /// The body ends in the middle of a JSON value.
+    package static let truncated = BodyDecodingError(.truncated, "the response is truncated")
+    /// Arrays and objects nest deeper than the decoder follows (512 levels).
+    package static let tooDeep = BodyDecodingError(.tooDeep, "the response nests arrays and objects too deeply")
+    /// Something other than whitespace follows the JSON value.
+    package static let trailingData = BodyDecodingError(.trailingData, "the response has trailing data")
+    /// The configured records path leads nowhere in the body.
+    package static let recordsPathMissing = BodyDecodingError(.recordsPathMissing, "the response has no records path")
+    /// The value at the records path is not an array.
+    package static let recordsNotArray = BodyDecodingError(.recordsNotArray, "the records are not an array")
+    /// An object on the records path has the key twice, so which records are meant is ambiguous.
+    package static let recordsPathRepeated = BodyDecodingError(
+        .recordsPathRepeated,
+        "the records path occurs twice in the response"
+    )
+
+    /// A fixed string per kind of error (`not_json`, `truncated`, …), for metric labels.
+    package var shortDescription: String { code.rawValue }
+
+    package static func == (lhs: BodyDecodingError, rhs: BodyDecodingError) -> Bool { lhs.code == rhs.code }
+
+    package func hash(into hasher: inout Hasher) { hasher.combine(code) }
+}
+
+extension BodyDecodingError {
+    /// The error for a syntax error in `bytes`, with its line and column.
+    init(_ error: JSONSyntaxError, in bytes: UnsafeBufferPointer<UInt8>) {
+        let position = JSONTextPosition(offset: error.offset, in: bytes)
+        let found = Self.describeByte(at: error.offset, in: bytes)
+        switch error.problem {
+        case .empty:
+            self.init(.notJSON, "the response is not valid JSON: it is empty")
+        case .unexpectedEnd(let context):
+            self.init(.truncated, "the response is truncated: it ends inside \(context.phrase) at byte \(error.offset)")
+        case .unexpectedByte(let expected):
+            self.init(
+                .notJSON, "the response is not valid JSON: \(position) expected \(expected.phrase), found \(found)")
+        case .invalidEscape:
+            self.init(.notJSON, "the response is not valid JSON: \(position) a string has an invalid escape")
+        case .controlCharacter:
+            self.init(
+                .notJSON, "the response is not valid JSON: \(position) a string holds \(found), which must be escaped")
+        case .invalidUTF8:
+            self.init(
+                .notJSON, "the response is not valid JSON: \(position) a string holds \(found), which is not UTF-8")
+        case .leadingZero:
+            self.init(.notJSON, "the response is not valid JSON: \(position) a number starts with a superfluous 0")
+        case .tooDeep:
+            self.init(
+                .tooDeep, "the response nests arrays and objects more than \(JSONScanner.maximumDepth) deep \(position)"
+            )
+        case .trailingData:
+            self.init(.trailingData, "the response has trailing data after the JSON value \(position)")
+        }
+    }
+
+    /// `the response has no "data.items": the path ends at "data", which has no key "items"`.
+    ///
+    /// - Parameters:
+    ///   - recordsPath: the configured records path.
+    ///   - reached: the part of it that exists; empty for the top-level value.
+    ///   - reason: what the last part holds instead, such as `has no key "items"`.
+    static func recordsPathMissing(_ recordsPath: JSONPath, reached: JSONPath, reason: String) -> Self {
+        let end = reached.components.isEmpty ? "the top-level value" : "the path ends at \"\(reached)\", which"
+        return Self(.recordsPathMissing, "the response has no \"\(recordsPath)\": \(end) \(reason)")
+    }
+
+    /// `"data" in the response is an object, not an array of records`.
+    static func recordsNotArray(_ recordsPath: JSONPath, found: String) -> Self {
+        let subject = recordsPath.components.isEmpty ? "the response" : "\"\(recordsPath)\" in the response"
+        return Self(.recordsNotArray, "\(subject) is \(found), not an array of records")
+    }
+
+    /// `the response has "data" more than once, so which records to use is ambiguous`.
+    static func recordsPathRepeated(_ reached: JSONPath) -> Self {
+        Self(
+            .recordsPathRepeated, "the response has \"\(reached)\" more than once, so which records to use is ambiguous"
+        )
+    }
+
+    /// `"x"`, `"é"`, or `byte 0xFF` for a byte that is not a printable character.
+    private static func describeByte(at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> String {
+        guard offset < bytes.count else { return "the end" }
+        let byte = bytes[offset]
+        if byte >= 0x20, byte < 0x7F {
+            return ColumnValue.jsonString(String(UnicodeScalar(byte)))
+        }
+        if byte >= 0x80 {
+            let rest = UnsafeBufferPointer(rebasing: bytes[offset..<min(offset + 4, bytes.count)])
+            var iterator = rest.makeIterator()
+            var decoder = UTF8()
+            if case .scalarValue(let scalar) = decoder.decode(&iterator) {
+                return ColumnValue.jsonString(String(scalar))
+            }
+        }
+        let hex = String(byte, radix: 16, uppercase: true)
+        return "byte 0x" + (hex.count < 2 ? "0" : "") + hex
+    }
+}

@@ -1,0 +1,29 @@
+/// The type a configured column holds, and how a JSON value becomes it.
+///
+/// | type | SQLite storage | from JSON (lenient default) |
+/// |---|---|---|
+/// | `integer` | INTEGER | an integral number; a string holding one (`"12"`) |
+/// | `real` | REAL | a number; a string holding one (`"-37.31"`) |
+/// | `text` | TEXT | a string; a number or boolean as its literal text |
+/// | `boolean` | INTEGER 0/1 | `true`/`false`; `"true"`/`"false"`, `0`/`1` |
+/// | `json` | TEXT | any value, its exact bytes as received |
+/// | `timestamp` | TEXT, RFC 3339 in UTC: `2024-05-01T12:00:00Z`, `…:00.250Z` | an RFC 3339 string with any offset, a date `2024-05-01`; Unix seconds (or milliseconds) |
+///
+/// With `strict = true` only the first form of each row is accepted.
+package enum ColumnType: String, Sendable, Hashable, CaseIterable {
+    case integer
+    case real
+    case text
+    case boolean
+    case json
+    case timestamp
+
+    /// The declared type of the SQLite column, which gives it that affinity.
+    package var sqliteDeclaration: String {
+        switch self {
+        case .integer, .boolean: "INTEGER"
+        case .real: "REAL"
+        case .text, .json, .timestamp: "TEXT"
+        }
+    }
+}

@@ -1,0 +1,239 @@
+/// The bytes of JSON's grammar that the reader looks for.
+enum JSONByte {
+    static let tab: UInt8 = 0x09
+    static let newline: UInt8 = 0x0A
+    static let carriageReturn: UInt8 = 0x0D
+    static let space: UInt8 = 0x20
+    static let quote: UInt8 = 0x22
+    static let plus: UInt8 = 0x2B
+    static let comma: UInt8 = 0x2C
+    static let minus: UInt8 = 0x2D
+    static let period: UInt8 = 0x2E
+    static let slash: UInt8 = 0x2F
+    static let zero: UInt8 = 0x30
+    static let nine: UInt8 = 0x39
+    static let colon: UInt8 = 0x3A
+    static let upperE: UInt8 = 0x45
+    static let openBracket: UInt8 = 0x5B
+    static let backslash: UInt8 = 0x5C
+    static let closeBracket: UInt8 = 0x5D
+    static let lowerE: UInt8 = 0x65
+    static let lowerF: UInt8 = 0x66
+    static let lowerN: UInt8 = 0x6E
+    static let lowerT: UInt8 = 0x74
+    static let openBrace: UInt8 = 0x7B
+    static let closeBrace: UInt8 = 0x7D
+
+    @inline(__always)
+    static func isDigit(_ byte: UInt8) -> Bool { byte &- zero < 10 }
+}
+
+/// A cursor over a JSON text that checks its grammar (RFC 8259) while moving over it.
+///
+/// Every read is bounds-checked against `buffer.count` first, so malformed input can only produce a
+/// ``JSONSyntaxError``, never a trap. Nothing is allocated: values are skipped, and callers that need
+/// one read its bytes between the offsets before and after the skip.
+struct JSONScanner {
+    /// Arrays and objects nested deeper than this are refused instead of overflowing the stack.
+    static let maximumDepth = 512
+
+    let buffer: UnsafeBufferPointer<UInt8>
+    var position: Int
+
+    init(_ bytes: UnsafeRawBufferPointer, position: Int = 0) {
+        self.buffer = bytes.assumingMemoryBound(to: UInt8.self)
+        self.position = position
+    }
+
+    var count: Int { buffer.count }
+    var isAtEnd: Bool { position >= buffer.count }
+
+    /// Moves past a UTF-8 byte order mark, which RFC 8259 §8.1 lets a parser ignore.
+    mutating func skipByteOrderMark() {
+        if buffer.count >= 3, buffer[0] == 0xEF, buffer[1] == 0xBB, buffer[2] == 0xBF, position == 0 {
+            position = 3
+        }
+    }
+
+    @inline(__always)
+    mutating func skipWhitespace() {
+        while position < buffer.count {
+            switch buffer[position] {
+            case JSONByte.space, JSONByte.newline, JSONByte.carriageReturn, JSONByte.tab: position += 1
+            default: return
+            }
+        }
+    }
+
+    /// The byte at the cursor; at the end of the input, an error saying what it ended inside.
+    @inline(__always)
+    func currentByte(inside context: JSONContext) throws(JSONSyntaxError) -> UInt8 {
+        guard position < buffer.count else { throw JSONSyntaxError(.unexpectedEnd(inside: context), at: position) }
+        return buffer[position]
+    }
+
+    func unexpected(_ expected: JSONExpectation) -> JSONSyntaxError {
+        JSONSyntaxError(.unexpectedByte(expected: expected), at: position)
+    }
+
+    /// Skips one value of any kind, checking its grammar.
+    ///
+    /// - Parameters:
+    ///   - depth: the number of arrays and objects around the value.
+    ///   - context: what the input ends inside if there is no value.
+    mutating func skipValue(depth: Int, inside context: JSONContext) throws(JSONSyntaxError) {
+        switch try currentByte(inside: context) {
+        case JSONByte.quote: _ = try scanString()
+        case JSONByte.openBrace: try skipObject(depth: depth)
+        case JSONByte.openBracket: try skipArray(depth: depth)
+        case JSONByte.lowerT: try scanLiteral("true")
+        case JSONByte.lowerF: try scanLiteral("false")
+        case JSONByte.lowerN: try scanLiteral("null")
+        case JSONByte.minus, JSONByte.zero...JSONByte.nine: try scanNumber()
+        default: throw unexpected(.value)
+        }
+    }
+
+    /// Checks that one more level of nesting is allowed, returning the depth inside the container.
+    @inline(__always)
+    func enter(depth: Int) throws(JSONSyntaxError) -> Int {
+        guard depth < Self.maximumDepth else { throw JSONSyntaxError(.tooDeep, at: position) }
+        return depth + 1
+    }
+
+    /// Skips the object whose `{` is at the cursor.
+    mutating func skipObject(depth: Int) throws(JSONSyntaxError) {
+        let inner = try enter(depth: depth)
+        position += 1
+        skipWhitespace()
+        if try currentByte(inside: .object) == JSONByte.closeBrace {
+            position += 1
+            return
+        }
+        while true {
+            try skipKeyAndColon()
+            try skipValue(depth: inner, inside: .object)
+            guard try skipCommaOrObjectEnd() else { return }
+        }
+    }
+
+    /// Skips the array whose `[` is at the cursor.
+    mutating func skipArray(depth: Int) throws(JSONSyntaxError) {
+        let inner = try enter(depth: depth)
+        position += 1
+        skipWhitespace()
+        if try currentByte(inside: .array) == JSONByte.closeBracket {
+            position += 1
+            return
+        }
+        while true {
+            try skipValue(depth: inner, inside: .array)
+            guard try skipCommaOrArrayEnd() else { return }
+        }
+    }
+
+    /// Reads a key, the colon after it and the whitespace before the value; returns the key's bytes.
+    ///
+    /// - Returns: the range of the key's content (without quotes) and whether it holds escapes.
+    @inline(__always)
+    mutating func scanKeyAndColon() throws(JSONSyntaxError) -> (content: Range<Int>, hasEscapes: Bool) {
+        guard try currentByte(inside: .object) == JSONByte.quote else { throw unexpected(.key) }
+        let start = position + 1
+        let hasEscapes = try scanString()
+        let content = start..<(position - 1)
+        skipWhitespace()
+        guard try currentByte(inside: .object) == JSONByte.colon else { throw unexpected(.colon) }
+        position += 1
+        skipWhitespace()
+        return (content, hasEscapes)
+    }
+
+    @inline(__always)
+    mutating func skipKeyAndColon() throws(JSONSyntaxError) {
+        _ = try scanKeyAndColon()
+    }
+
+    /// After a member: moves past `,` and the whitespace after it (true), or past `}` (false).
+    @inline(__always)
+    mutating func skipCommaOrObjectEnd() throws(JSONSyntaxError) -> Bool {
+        skipWhitespace()
+        switch try currentByte(inside: .object) {
+        case JSONByte.comma:
+            position += 1
+            skipWhitespace()
+            return true
+        case JSONByte.closeBrace:
+            position += 1
+            return false
+        default:
+            throw unexpected(.commaOrObjectEnd)
+        }
+    }
+
+    /// After an element: moves past `,` and the whitespace after it (true), or past `]` (false).
+    @inline(__always)
+    mutating func skipCommaOrArrayEnd() throws(JSONSyntaxError) -> Bool {
+        skipWhitespace()
+        switch try currentByte(inside: .array) {
+        case JSONByte.comma:
+            position += 1
+            skipWhitespace()
+            return true
+        case JSONByte.closeBracket:
+            position += 1
+            return false
+        default:
+            throw unexpected(.commaOrArrayEnd)
+        }
+    }
+
+    /// Skips `true`, `false` or `null`, whose first byte is at the cursor.
+    mutating func scanLiteral(_ word: StaticString) throws(JSONSyntaxError) {
+        let length = word.utf8CodeUnitCount
+        for offset in 0..<length {
+            guard position < buffer.count else { throw JSONSyntaxError(.unexpectedEnd(inside: .literal), at: position) }
+            guard buffer[position] == word.utf8Start[offset] else {
+                throw offset == 0 ? unexpected(.value) : unexpected(.literal(word))
+            }
+            position += 1
+        }
+    }
+
+    /// Skips a number, checking it against RFC 8259's grammar: `-? (0 | [1-9][0-9]*) (.[0-9]+)? ([eE][+-]?[0-9]+)?`.
+    mutating func scanNumber() throws(JSONSyntaxError) {
+        if buffer[position] == JSONByte.minus { position += 1 }
+        let first = try currentByte(inside: .number)
+        if first == JSONByte.zero {
+            position += 1
+            if position < buffer.count, JSONByte.isDigit(buffer[position]) {
+                throw JSONSyntaxError(.leadingZero, at: position - 1)
+            }
+        } else if JSONByte.isDigit(first) {
+            position += 1
+            skipDigits()
+        } else {
+            throw unexpected(.digit)
+        }
+        if position < buffer.count, buffer[position] == JSONByte.period {
+            position += 1
+            try scanRequiredDigits()
+        }
+        if position < buffer.count, buffer[position] | 0x20 == JSONByte.lowerE {
+            position += 1
+            if position < buffer.count, buffer[position] == JSONByte.plus || buffer[position] == JSONByte.minus {
+                position += 1
+            }
+            try scanRequiredDigits()
+        }
+    }
+
+    @inline(__always)
+    private mutating func skipDigits() {
+        while position < buffer.count, JSONByte.isDigit(buffer[position]) { position += 1 }
+    }
+
+    private mutating func scanRequiredDigits() throws(JSONSyntaxError) {
+        guard JSONByte.isDigit(try currentByte(inside: .number)) else { throw unexpected(.digit) }
+        skipDigits()
+    }
+}

@@ -1,0 +1,58 @@
+/// A fetch that got no usable answer: the cause is named, the URL's secrets are not.
+package struct FetchError: Error, Sendable, Hashable, CustomStringConvertible {
+    private enum Code: String, Sendable, Hashable {
+        case invalidURL = "invalid_url"
+        case connection
+        case timeout
+        case bodyTooLarge = "body_too_large"
+        case truncated
+        case file
+    }
+
+    private let code: Code
+    package let description: String
+
+    private init(_ code: Code, _ description: String) {
+        self.code = code
+        self.description = description
+    }
+
+    /// A fixed string per kind of failure, for metrics and for syncd_runs.
+    package var shortDescription: String { code.rawValue }
+
+    package static func == (lhs: FetchError, rhs: FetchError) -> Bool { lhs.code == rhs.code }
+    package func hash(into hasher: inout Hasher) { hasher.combine(code) }
+
+    package static let invalidURL = FetchError(.invalidURL, "the URL is not valid")
+    package static let connection = FetchError(.connection, "the connection failed")
+    package static let timeout = FetchError(.timeout, "the request timed out")
+    package static let bodyTooLarge = FetchError(.bodyTooLarge, "the body is larger than max_body")
+    package static let truncated = FetchError(.truncated, "the body ended early")
+    package static let file = FetchError(.file, "the file cannot be read")
+
+    static func invalidURL(_ detail: String) -> FetchError { FetchError(.invalidURL, detail) }
+    static func connection(_ detail: String) -> FetchError { FetchError(.connection, detail) }
+    static func timeout(_ detail: String) -> FetchError { FetchError(.timeout, detail) }
+    static func bodyTooLarge(limit: Int) -> FetchError {
+        FetchError(.bodyTooLarge, "the body is larger than max_body (\(ByteCount.format(limit)))")
+    }
+    static func truncated(_ detail: String) -> FetchError { FetchError(.truncated, detail) }
+    static func file(_ detail: String) -> FetchError { FetchError(.file, detail) }
+}
+
+/// Byte counts for people: 512 B, 12.3 KiB, 64 MiB.
+package enum ByteCount {
+    package static func format(_ bytes: Int) -> String {
+        let units = ["B", "KiB", "MiB", "GiB", "TiB"]
+        var value = Double(bytes)
+        var unit = 0
+        while value >= 1024, unit < units.count - 1 {
+            value /= 1024
+            unit += 1
+        }
+        if unit == 0 { return "\(bytes) B" }
+        let rounded = (value * 10).rounded() / 10
+        let text = rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+        return "\(text) \(units[unit])"
+    }
+}

@@ -1,0 +1,31 @@
+/// One conditional GET of an endpoint's URL.
+package struct FetchRequest: Sendable {
+    /// An absolute http, https or file URL.
+    package var url: String
+    /// Headers to send besides the conditional ones. Values may be secrets: never log them.
+    package var headers: [(name: String, value: String)]
+    /// The stored upstream ETag, sent as If-None-Match.
+    package var etag: String?
+    /// The stored upstream Last-Modified, sent as If-Modified-Since.
+    package var lastModified: String?
+    /// The time the whole request, body included, may take.
+    package var timeout: Duration
+    /// The largest body accepted, counted as it streams in (after decompression).
+    package var maxBody: Int
+
+    package init(
+        url: String,
+        headers: [(name: String, value: String)] = [],
+        etag: String? = nil,
+        lastModified: String? = nil,
+        timeout: Duration = .seconds(30),
+        maxBody: Int = 64 << 20
+    ) {
+        self.url = url
+        self.headers = headers
+        self.etag = etag
+        self.lastModified = lastModified
+        self.timeout = timeout
+        self.maxBody = maxBody
+    }
+}

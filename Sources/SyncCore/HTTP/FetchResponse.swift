@@ -1,0 +1,23 @@
+package import NIOCore
+
+/// What an upstream answered: the status, the validators and the whole body.
+package struct FetchResponse: Sendable {
+    package var status: Int
+    package var etag: String?
+    package var lastModified: String?
+    package var contentType: String?
+    /// The body, read in full; empty for a 304.
+    package var body: ByteBuffer
+
+    package init(status: Int, etag: String? = nil, lastModified: String? = nil, contentType: String? = nil, body: ByteBuffer) {
+        self.status = status
+        self.etag = etag
+        self.lastModified = lastModified
+        self.contentType = contentType
+        self.body = body
+    }
+
+    package var isNotModified: Bool { status == 304 }
+
+    package var isSuccess: Bool { (200..<300).contains(status) }
+}

@@ -1,0 +1,120 @@
+internal import AsyncHTTPClient
+internal import NIOCore
+internal import NIOHTTP1
+internal import NIOHTTPCompression
+
+/// HTTP and HTTPS over one shared AsyncHTTPClient: pooled connections, verified TLS, bounded redirects, gzip.
+///
+/// The owner calls ``shutdown()`` once it is done with it.
+package final class HTTPTransport: Transport {
+    /// The `User-Agent` sent with every request.
+    package static let userAgent = "syncd/\(SyncdVersion.current)"
+
+    private let client: HTTPClient
+
+    package init() {
+        var configuration = HTTPClient.Configuration(
+            // The default TLS configuration verifies certificates and host names against the system's trust roots.
+            redirectConfiguration: .follow(max: 5, allowCycles: false),
+            timeout: .init(connect: .seconds(10)),
+            // Bodies are counted against max_body as they stream in, after decompression.
+            decompression: .enabled(limit: .none)
+        )
+        configuration.httpVersion = .automatic
+        self.client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }
+
+    /// Closes the pooled connections.
+    package func shutdown() async throws {
+        try await client.shutdown()
+    }
+
+    package func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResponse {
+        var outgoing = HTTPClientRequest(url: request.url)
+        outgoing.method = .GET
+        outgoing.headers.add(name: "User-Agent", value: Self.userAgent)
+        outgoing.headers.add(name: "Accept", value: "application/json")
+        outgoing.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
+        for header in request.headers {
+            outgoing.headers.replaceOrAdd(name: header.name, value: header.value)
+        }
+        if let etag = request.etag { outgoing.headers.replaceOrAdd(name: "If-None-Match", value: etag) }
+        if let lastModified = request.lastModified {
+            outgoing.headers.replaceOrAdd(name: "If-Modified-Since", value: lastModified)
+        }
+        let deadline = NIODeadline.now() + TimeAmount(request.timeout)
+        do {
+            let response = try await client.execute(outgoing, deadline: deadline)
+            let status = Int(response.status.code)
+            var body = ByteBuffer()
+            if status != 304 {
+                if let length = response.headers.first(name: "Content-Length").flatMap(Int.init), length > request.maxBody {
+                    throw FetchError.bodyTooLarge(limit: request.maxBody)
+                }
+                for try await chunk in response.body {
+                    guard body.readableBytes + chunk.readableBytes <= request.maxBody else {
+                        throw FetchError.bodyTooLarge(limit: request.maxBody)
+                    }
+                    var chunk = chunk
+                    body.writeBuffer(&chunk)
+                }
+            }
+            return FetchResponse(
+                status: status,
+                etag: response.headers.first(name: "ETag"),
+                lastModified: response.headers.first(name: "Last-Modified"),
+                contentType: response.headers.first(name: "Content-Type"),
+                body: body
+            )
+        } catch let error as FetchError {
+            throw error
+        } catch {
+            throw Self.fetchError(error, request: request)
+        }
+    }
+
+    /// One sentence per kind of failure; never the URL, which may hold a secret query parameter.
+    private static func fetchError(_ error: any Error, request: FetchRequest) -> FetchError {
+        guard let error = error as? HTTPClientError else {
+            if error is CancellationError { return .timeout("the request was cancelled") }
+            if let parserError = error as? HTTPParserError {
+                if case .invalidEOFState = parserError {
+                    return .truncated("the connection closed before the whole body arrived")
+                }
+                return .connection("the upstream's answer is not valid HTTP")
+            }
+            if let channelError = error as? ChannelError, case .connectTimeout = channelError {
+                return .timeout("connecting timed out")
+            }
+            return .connection("the connection failed: \(Self.describe(error))")
+        }
+        switch error {
+        case .deadlineExceeded, .readTimeout, .writeTimeout:
+            return .timeout("no complete response within \(DurationText.format(request.timeout))")
+        case .connectTimeout:
+            return .timeout("connecting timed out")
+        case .remoteConnectionClosed, .bodyLengthMismatch:
+            return .truncated("the connection closed before the whole body arrived")
+        case .invalidURL, .emptyHost, .emptyScheme:
+            return .invalidURL("the URL is not a valid http or https URL")
+        case .redirectLimitReached:
+            return .connection("more than 5 redirects")
+        case .redirectCycleDetected:
+            return .connection("the redirects go round in a cycle")
+        default:
+            return .connection("the request failed: \(error.shortDescription)")
+        }
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        if let ioError = error as? IOError { return ioError.description }
+        return String(describing: type(of: error))
+    }
+}
+
+extension TimeAmount {
+    init(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+}

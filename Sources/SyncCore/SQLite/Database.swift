@@ -1,0 +1,152 @@
+internal import CSQLite
+
+/// `SQLITE_TRANSIENT` does not import into Swift: SQLite copies a value bound with it before the call returns.
+/// https://sqlite.org/c3ref/c_static.html
+let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+/// One SQLite connection.
+///
+/// A connection is not `Sendable`: it is owned by a ``DatabaseQueue`` and reached only inside its
+/// `read { db in }` / `write { db in }` closures, or by a single-threaded command.
+package final class Database {
+    package enum Mode: Sendable {
+        /// Read and write, creating the file when it is missing; WAL journal.
+        case readWrite
+        /// Read only (`SQLITE_OPEN_READONLY`): every write fails with `SQLITE_READONLY`.
+        case readOnly
+    }
+
+    let handle: OpaquePointer
+    package let path: String
+    package let mode: Mode
+
+    /// Opens (or, read-write, creates) the database at `path`.
+    ///
+    /// Related SQLite documentation: https://sqlite.org/c3ref/open.html
+    ///
+    /// - Throws: ``SQLiteError`` when the file cannot be opened or is not a database.
+    package init(path: String, mode: Mode = .readWrite, busyTimeoutMilliseconds: Int32 = 5_000) throws(SQLiteError) {
+        var flags = SQLITE_OPEN_NOMUTEX
+        switch mode {
+        case .readWrite: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        case .readOnly: flags |= SQLITE_OPEN_READONLY
+        }
+        var handle: OpaquePointer?
+        let code = sqlite3_open_v2(path, &handle, flags, nil)
+        guard let handle else {
+            throw SQLiteError(extendedCode: code == SQLITE_OK ? SQLITE_NOMEM : code, message: "cannot open \(path)")
+        }
+        guard code == SQLITE_OK else {
+            // "Whether or not an error occurs when it is opened, resources associated with the database
+            // connection handle should be released by passing it to sqlite3_close()" (sqlite.org/c3ref/open.html).
+            let error = SQLiteError(extendedCode: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)))
+            sqlite3_close_v2(handle)
+            throw error
+        }
+        self.handle = handle
+        self.path = path
+        self.mode = mode
+        sqlite3_extended_result_codes(handle, 1)
+        sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
+        // A file that is not a database opens fine and fails on first read: fail now, with SQLITE_NOTADB.
+        try execute("SELECT count(*) FROM sqlite_schema")
+        if mode == .readWrite {
+            // WAL: readers keep reading a consistent snapshot while a sync writes (https://sqlite.org/wal.html).
+            // synchronous=NORMAL is "safe from corruption" in WAL mode; a power loss may roll back the last
+            // commits but never leaves a half-written one (https://sqlite.org/pragma.html#pragma_synchronous).
+            try execute("PRAGMA journal_mode = WAL")
+            try execute("PRAGMA synchronous = NORMAL")
+            // Defensive mode keeps ordinary SQL from corrupting the file on purpose (https://sqlite.org/c3ref/c_dbconfig_defensive.html).
+            syncd_sqlite3_db_config_defensive(handle, 1)
+        }
+        try execute("PRAGMA foreign_keys = ON")
+    }
+
+    deinit {
+        // close_v2 defers the close until every statement is finalized, so the order of deinits doesn't matter.
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs one or more statements that return no rows.
+    ///
+    /// - Throws: ``SQLiteError`` naming the statement that failed.
+    package func execute(_ sql: String) throws(SQLiteError) {
+        let code = sqlite3_exec(handle, sql, nil, nil, nil)
+        try check(code, sql: sql)
+    }
+
+    /// Runs one statement with arguments.
+    package func execute(_ sql: String, _ arguments: [SQLiteValue]) throws(SQLiteError) {
+        let statement = try makeStatement(sql)
+        try statement.bind(arguments)
+        while try statement.step() {}
+    }
+
+    /// Prepares a statement. Keep it for as long as it is reused; it is finalized when released.
+    ///
+    /// Related SQLite documentation: https://sqlite.org/c3ref/prepare.html
+    package func makeStatement(_ sql: String) throws(SQLiteError) -> Statement {
+        var pointer: OpaquePointer?
+        let code = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &pointer, nil)
+        try check(code, sql: sql)
+        guard let pointer else {
+            throw SQLiteError(extendedCode: SQLITE_MISUSE, message: "the SQL holds no statement", sql: sql)
+        }
+        return Statement(pointer: pointer, database: self, sql: sql)
+    }
+
+    /// The rows of a query, each as its values.
+    package func rows(_ sql: String, _ arguments: [SQLiteValue] = []) throws(SQLiteError) -> [Row] {
+        let statement = try makeStatement(sql)
+        try statement.bind(arguments)
+        var rows: [Row] = []
+        while try statement.step() {
+            rows.append(statement.row())
+        }
+        return rows
+    }
+
+    /// The first column of the first row, or `nil` when there is no row.
+    package func scalar(_ sql: String, _ arguments: [SQLiteValue] = []) throws(SQLiteError) -> SQLiteValue? {
+        let statement = try makeStatement(sql)
+        try statement.bind(arguments)
+        guard try statement.step() else { return nil }
+        return statement.value(at: 0)
+    }
+
+    /// The rowid of the last inserted row (https://sqlite.org/c3ref/last_insert_rowid.html).
+    package var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// Rows changed by the last statement (https://sqlite.org/c3ref/changes.html).
+    package var changes: Int { Int(sqlite3_changes64(handle)) }
+
+    /// Whether a transaction is open (https://sqlite.org/c3ref/get_autocommit.html).
+    package var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    /// Whether a table (or view) of that name exists in the main schema.
+    package func tableExists(_ name: String) throws(SQLiteError) -> Bool {
+        try scalar("SELECT 1 FROM sqlite_schema WHERE type IN ('table', 'view') AND name = ?", [.text(name)]) != nil
+    }
+
+    /// The names of a table's columns, in order.
+    package func columnNames(ofTable name: String) throws(SQLiteError) -> [String] {
+        try rows("SELECT name FROM pragma_table_info(?) ORDER BY cid", [.text(name)]).compactMap { row in
+            row.values.first?.textRepresentation
+        }
+    }
+
+    /// The one place every C return code goes through.
+    func check(_ code: Int32, sql: String?) throws(SQLiteError) {
+        guard code != SQLITE_OK else { return }
+        throw currentError(code: code, sql: sql)
+    }
+
+    func currentError(code: Int32, sql: String?) -> SQLiteError {
+        let extended = sqlite3_extended_errcode(handle)
+        let message = String(cString: sqlite3_errmsg(handle))
+        return SQLiteError(extendedCode: extended & 0xFF == code & 0xFF ? extended : code, message: message, sql: sql)
+    }
+}
+
+@available(*, unavailable)
+extension Database: Sendable {}

@@ -1,0 +1,36 @@
+internal import NIOPosix
+internal import Synchronization
+
+/// One connection, reached from async code one closure at a time.
+///
+/// SQLite calls block (fsync at commit), so they run on NIO's blocking thread pool, never on the
+/// cooperative pool, which has only two threads on a two-core machine.
+package final class DatabaseQueue: Sendable {
+    private let connection: Mutex<Database>
+    package let path: String
+
+    /// Opens the database at `path`.
+    ///
+    /// - Throws: ``SQLiteError`` when it cannot be opened.
+    package init(path: String, mode: Database.Mode = .readWrite) throws(SQLiteError) {
+        let database = try Database(path: path, mode: mode)
+        self.connection = Mutex(database)
+        self.path = path
+    }
+
+    /// Runs `body` with the connection on the blocking thread pool.
+    package func perform<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await NIOThreadPool.singleton.runIfActive {
+            try self.connection.withLock { database in
+                try body(database)
+            }
+        }
+    }
+
+    /// Runs `body` with the connection on the calling thread: for commands that have nothing else to do meanwhile.
+    package func performBlocking<T: Sendable>(_ body: @Sendable (Database) throws -> T) throws -> T {
+        try connection.withLock { database in
+            try body(database)
+        }
+    }
+}

@@ -1,0 +1,112 @@
+/// Applies migrations/NNNN_name.sql (embedded at build time) to a database, once each, in order.
+///
+/// Each migration runs in its own IMMEDIATE transaction together with the row that records it, with a
+/// checksum of its SQL. A database that records a migration this binary does not know, or whose recorded
+/// checksum differs from the embedded file, is refused: the former was written by a newer syncd, the
+/// latter means a migration was edited after it shipped.
+package struct Migrator: Sendable {
+    package struct Migration: Sendable, Hashable {
+        package var version: Int
+        package var name: String
+        package var sql: String
+        package var checksum: String { Checksum.fnv1a64Hex(Array(sql.utf8)) }
+    }
+
+    package var migrations: [Migration]
+
+    /// The migrations embedded in this binary.
+    package static let embedded = Migrator(
+        migrations: EmbeddedMigrations.all.map { Migration(version: $0.version, name: $0.name, sql: $0.sql) }
+    )
+
+    package init(migrations: [Migration]) {
+        let versions = migrations.map(\.version)
+        precondition(Set(versions).count == versions.count, "two migrations share a version")
+        self.migrations = migrations.sorted { $0.version < $1.version }
+    }
+
+    /// The latest version this binary knows.
+    package var latestVersion: Int { migrations.last?.version ?? 0 }
+
+    /// The versions already applied to `database`, checked against this binary's migrations.
+    ///
+    /// - Throws: ``MigrationError`` when the database is newer than the binary or a migration was edited.
+    package func appliedVersions(_ database: Database) throws -> [Int] {
+        guard try database.tableExists("syncd_migrations") else { return [] }
+        let known = Dictionary(uniqueKeysWithValues: migrations.map { ($0.version, $0) })
+        var applied: [Int] = []
+        for row in try database.rows("SELECT version, name, checksum FROM syncd_migrations ORDER BY version") {
+            guard let version = row.integer("version").map(Int.init) else { continue }
+            guard let migration = known[version] else {
+                throw MigrationError.newerDatabase(path: database.path, version: version, latest: latestVersion)
+            }
+            if row.text("checksum") != migration.checksum {
+                throw MigrationError.edited(path: database.path, migration: migration)
+            }
+            applied.append(version)
+        }
+        return applied
+    }
+
+    /// Applies every migration the database lacks.
+    ///
+    /// - Returns: The migrations applied now, empty when the database was up to date.
+    /// - Throws: ``MigrationError``, or ``SQLiteError`` when a migration fails (that migration is rolled back).
+    @discardableResult
+    package func migrate(_ database: Database) throws -> [Migration] {
+        try database.execute(
+            """
+            CREATE TABLE IF NOT EXISTS syncd_migrations (
+                version    INTEGER PRIMARY KEY NOT NULL,
+                name       TEXT NOT NULL,
+                checksum   TEXT NOT NULL,
+                applied_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+            )
+            """
+        )
+        let applied = Set(try appliedVersions(database))
+        var done: [Migration] = []
+        for migration in migrations where !applied.contains(migration.version) {
+            try database.transaction(.immediate) {
+                // Another process may have applied it between our check and our lock.
+                let already = try database.scalar(
+                    "SELECT 1 FROM syncd_migrations WHERE version = ?", [.integer(Int64(migration.version))])
+                guard already == nil else { return }
+                try database.execute(migration.sql)
+                try database.execute(
+                    "INSERT INTO syncd_migrations (version, name, checksum) VALUES (?, ?, ?)",
+                    [.integer(Int64(migration.version)), .text(migration.name), .text(migration.checksum)]
+                )
+                done.append(migration)
+            }
+        }
+        return done
+    }
+}
+
+/// A database that this binary must not migrate.
+package struct MigrationError: Error, Sendable, CustomStringConvertible {
+    package var description: String
+
+    static func newerDatabase(path: String, version: Int, latest: Int) -> MigrationError {
+        MigrationError(
+            description: "\(path) was written by a newer syncd (it has migration \(version), this binary knows up to "
+                + "\(latest)); upgrade syncd to use it"
+        )
+    }
+
+    static func edited(path: String, migration: Migrator.Migration) -> MigrationError {
+        MigrationError(
+            description: "migration \(migration.versionText)_\(migration.name) differs from the one applied "
+                + "to \(path); an applied migration must never be edited: restore it and add a new one"
+        )
+    }
+}
+
+extension Migrator.Migration {
+    /// The version as migrations/ names it: 0001.
+    var versionText: String {
+        let digits = "\(version)"
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+}

@@ -1,0 +1,45 @@
+/// A name from the configuration that is safe to use as an SQL identifier: `^[a-z][a-z0-9_]{0,62}$`.
+///
+/// Validation happens once, when the configuration is built; ``quoted`` is what goes into SQL
+/// (double quotes, inner quotes doubled — none can occur after validation, but quoting never
+/// relies on that).
+package struct SQLIdentifier: Hashable, Sendable, Comparable, CustomStringConvertible {
+    package let name: String
+
+    /// Validates a name.
+    ///
+    /// - Throws: ``SQLIdentifierError`` when the name does not match `^[a-z][a-z0-9_]{0,62}$`.
+    package init(validating name: String) throws(SQLIdentifierError) {
+        let bytes = Array(name.utf8)
+        guard let first = bytes.first, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first), bytes.count <= 63,
+            bytes.allSatisfy({ byte in
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                    || byte == UInt8(ascii: "_")
+            })
+        else {
+            throw SQLIdentifierError(name: name)
+        }
+        self.name = name
+    }
+
+    /// The identifier in double quotes, ready for SQL.
+    package var quoted: String { Self.quote(name) }
+
+    package var description: String { name }
+
+    package static func < (lhs: SQLIdentifier, rhs: SQLIdentifier) -> Bool { lhs.name < rhs.name }
+
+    /// Double-quotes any name, doubling inner quotes. For names syncd itself chose or already validated.
+    package static func quote(_ name: String) -> String {
+        "\"" + name.replacing("\"", with: "\"\"") + "\""
+    }
+}
+
+/// A name that cannot be an SQL identifier.
+package struct SQLIdentifierError: Error, Hashable, Sendable, CustomStringConvertible {
+    package var name: String
+
+    package var description: String {
+        "\"\(name)\" is not a valid name: use a lowercase letter, then up to 62 lowercase letters, digits or underscores"
+    }
+}

@@ -1,0 +1,45 @@
+/// An endpoint's row of syncd_endpoints: its health and its version, for `syncd status` and the read API.
+package struct EndpointState: Sendable, Hashable {
+    package var name: String
+    package var kind: String
+    package var version: Int64
+    package var recordCount: Int
+    package var changedAt: String?
+    package var lastAttemptAt: String?
+    package var lastSuccessAt: String?
+    package var lastStatus: Int?
+    package var lastError: String?
+    package var consecutiveFailures: Int
+    package var etag: String?
+    package var lastModified: String?
+
+    /// Every endpoint's state, by name.
+    package static func all(_ database: Database) throws -> [EndpointState] {
+        try database.rows(
+            """
+            SELECT name, kind, version, record_count, changed_at, last_attempt_at, last_success_at, last_status,
+            last_error, consecutive_failures, etag, last_modified FROM syncd_endpoints ORDER BY name
+            """
+        ).map(EndpointState.init(row:))
+    }
+
+    /// One endpoint's state, `nil` before its first sync.
+    package static func named(_ name: String, _ database: Database) throws -> EndpointState? {
+        try all(database).first { $0.name == name }
+    }
+
+    init(row: Row) {
+        name = row.text("name") ?? ""
+        kind = row.text("kind") ?? "collection"
+        version = row.integer("version") ?? 0
+        recordCount = Int(row.integer("record_count") ?? 0)
+        changedAt = row.text("changed_at")
+        lastAttemptAt = row.text("last_attempt_at")
+        lastSuccessAt = row.text("last_success_at")
+        lastStatus = row.integer("last_status").map(Int.init)
+        lastError = row.text("last_error")
+        consecutiveFailures = Int(row.integer("consecutive_failures") ?? 0)
+        etag = row.text("etag")
+        lastModified = row.text("last_modified")
+    }
+}

@@ -1,0 +1,211 @@
+/// Reads an endpoint's cached records, with the entity tags that let readers revalidate for free.
+///
+/// The CLI and the read API both read through this type; it needs only a read-only connection.
+package struct RecordReader {
+    package let database: Database
+    package let endpoint: EndpointConfiguration
+
+    package init(database: Database, endpoint: EndpointConfiguration) {
+        self.database = database
+        self.endpoint = endpoint
+    }
+
+    /// Records as the query selects them: the configured columns' values and the original JSON.
+    package struct Page: Sendable {
+        package var columns: [String]
+        package var rows: [[SQLiteValue]]
+        package var raws: [String]
+        /// The tag of this answer, moving with the endpoint's version.
+        package var etag: String
+        package var version: Int64
+    }
+
+    /// One record's original JSON and its tag.
+    package struct Record: Sendable {
+        package var raw: String
+        package var etag: String
+        package var version: Int64
+    }
+
+    /// A document endpoint's body and its tag.
+    package struct Document: Sendable {
+        package var body: [UInt8]
+        package var contentType: String?
+        package var etag: String
+        package var version: Int64
+    }
+
+    /// The database's instance id, part of every entity tag.
+    package func instance() throws -> String {
+        try database.scalar("SELECT value FROM syncd_meta WHERE key = 'instance'")?.textRepresentation ?? "0"
+    }
+
+    private func state() throws -> EndpointState {
+        guard let state = try EndpointState.named(endpoint.name.name, database),
+            try endpoint.isDocument || database.tableExists(endpoint.name.name)
+        else {
+            throw StoreError.notSynced(endpoint.name.name)
+        }
+        return state
+    }
+
+    /// The records a query selects.
+    ///
+    /// - Throws: ``StoreError`` for an unknown column, a value that does not fit its column, or an endpoint
+    ///   not synced yet; ``SQLiteError``.
+    package func records(_ query: RecordQuery) throws -> Page {
+        guard !endpoint.isDocument else { throw StoreError.notCollection(endpoint.name.name) }
+        let state = try state()
+        let table = RecordTable(endpoint)
+        var conditions: [String] = []
+        var arguments: [SQLiteValue] = []
+        for filter in query.filters {
+            let column = try column(named: filter.column)
+            let name = SQLIdentifier.quote(column.name)
+            var condition: String
+            switch filter.op {
+            case .eq, .neq, .gt, .gte, .lt, .lte:
+                let symbol = ["eq": "=", "neq": "<>", "gt": ">", "gte": ">=", "lt": "<", "lte": "<="][filter.op.rawValue] ?? "="
+                condition = "\(name) \(symbol) ?"
+                arguments.append(try value(filter.values.first ?? "", for: column))
+            case .like:
+                condition = "\(name) GLOB ?"
+                arguments.append(.text(Self.glob(filter.values.first ?? "")))
+            case .ilike:
+                condition = "\(name) LIKE ? ESCAPE '\\'"
+                arguments.append(.text(Self.like(filter.values.first ?? "")))
+            case .in:
+                condition = "\(name) IN (\(Array(repeating: "?", count: filter.values.count).joined(separator: ", ")))"
+                for text in filter.values { arguments.append(try value(text, for: column)) }
+            case .is:
+                switch filter.values.first?.lowercased() {
+                case "null": condition = "\(name) IS NULL"
+                case "true": condition = "\(name) IS 1"
+                case "false": condition = "\(name) IS 0"
+                default:
+                    throw StoreError.badKey(filter.values.first ?? "", endpoint: endpoint.name.name, expected: "null, true or false")
+                }
+            }
+            if filter.negated { condition = "NOT (\(condition))" }
+            conditions.append(condition)
+        }
+        var order = try query.order.map { order in
+            "\(SQLIdentifier.quote(try column(named: order.column).name)) \(order.descending ? "DESC" : "ASC")"
+        }
+        order += table.keyNames.map { "\(SQLIdentifier.quote($0)) ASC" }
+        let selected = endpoint.columns.map { SQLIdentifier.quote($0.name) }.joined(separator: ", ")
+        var sql = "SELECT \(selected), \"_raw\" FROM \(table.quotedName)"
+        if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
+        sql += " ORDER BY " + order.joined(separator: ", ")
+        sql += " LIMIT ? OFFSET ?"
+        arguments.append(.integer(Int64(query.limit ?? -1)))
+        arguments.append(.integer(Int64(query.offset)))
+        let statement = try database.makeStatement(sql)
+        try statement.bind(arguments)
+        var rows: [[SQLiteValue]] = []
+        var raws: [String] = []
+        let count = endpoint.columns.count
+        while try statement.step() {
+            rows.append((0..<count).map(statement.value(at:)))
+            raws.append(statement.text(at: count) ?? "null")
+        }
+        return Page(
+            columns: endpoint.columns.map(\.name), rows: rows, raws: raws,
+            etag: EntityTag.make(instance: try instance(), version: state.version), version: state.version
+        )
+    }
+
+    /// One record by its key: one value per key column, as text (`3`, or `3,eu` for a composite key).
+    ///
+    /// - Returns: The record, or `nil` when no record has that key.
+    package func record(key: [String]) throws -> Record? {
+        guard !endpoint.isDocument else { throw StoreError.notCollection(endpoint.name.name) }
+        _ = try state()
+        let table = RecordTable(endpoint)
+        let keyColumns = endpoint.primaryKey.map { endpoint.columns[$0] }
+        guard key.count == keyColumns.count else {
+            throw StoreError.badKey(
+                key.joined(separator: ","), endpoint: endpoint.name.name,
+                expected: "\(keyColumns.count) values separated by commas (\(table.keyNames.joined(separator: ",")))")
+        }
+        let arguments = try zip(key, keyColumns).map { text, column in try value(text, for: column) }
+        let rows = try database.rows(
+            "SELECT \"_raw\", \"_version\" FROM \(table.quotedName) WHERE \(table.keyPredicate)", arguments)
+        guard let row = rows.first, let raw = row.text("_raw"), let version = row.integer("_version") else { return nil }
+        return Record(raw: raw, etag: EntityTag.make(instance: try instance(), version: version), version: version)
+    }
+
+    /// A document endpoint's body, or `nil` before it was first fetched.
+    package func document() throws -> Document? {
+        guard endpoint.isDocument else { throw StoreError.notDocument(endpoint.name.name) }
+        let rows = try database.rows(
+            "SELECT body, content_type, version FROM syncd_documents WHERE endpoint = ?", [.text(endpoint.name.name)])
+        guard let row = rows.first, let version = row.integer("version") else { return nil }
+        let body: [UInt8]
+        switch row["body"] {
+        case .blob(let bytes): body = bytes
+        case .text(let text): body = Array(text.utf8)
+        default: body = []
+        }
+        return Document(
+            body: body, contentType: row.text("content_type"),
+            etag: EntityTag.make(instance: try instance(), version: version), version: version)
+    }
+
+    private func column(named name: String) throws -> ColumnSpec {
+        guard let column = endpoint.columns.first(where: { $0.name == name }) else {
+            throw StoreError.unknownColumn(name, endpoint: endpoint.name.name, known: endpoint.columns.map(\.name))
+        }
+        return column
+    }
+
+    /// A value as written by a reader, converted as the column stores it.
+    private func value(_ text: String, for column: ColumnSpec) throws -> SQLiteValue {
+        switch column.type {
+        case .integer:
+            guard let integer = Int64(text) else {
+                throw StoreError.badKey(text, endpoint: endpoint.name.name, expected: "an integer for \(column.name)")
+            }
+            return .integer(integer)
+        case .boolean:
+            switch text.lowercased() {
+            case "true", "1": return .integer(1)
+            case "false", "0": return .integer(0)
+            default: throw StoreError.badKey(text, endpoint: endpoint.name.name, expected: "true or false for \(column.name)")
+            }
+        case .real:
+            guard let real = Double(text) else {
+                throw StoreError.badKey(text, endpoint: endpoint.name.name, expected: "a number for \(column.name)")
+            }
+            return .real(real)
+        case .text, .json, .timestamp:
+            return .text(text)
+        }
+    }
+
+    /// PostgREST's `like` pattern (`*` for any run of characters), case-sensitive: as a GLOB, other GLOB characters escaped.
+    static func glob(_ pattern: String) -> String {
+        var result = ""
+        for character in pattern {
+            switch character {
+            case "*": result.append("*")
+            case "?", "[", "]": result += "[\(character)]"
+            default: result.append(character)
+            }
+        }
+        return result
+    }
+
+    /// PostgREST's `ilike` pattern as an SQL LIKE (case-insensitive for ASCII), `%` and `_` escaped.
+    static func like(_ pattern: String) -> String {
+        var result = ""
+        for character in pattern {
+            switch character {
+            case "*": result.append("%")
+            case "%", "_", "\\": result += "\\\(character)"
+            default: result.append(character)
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,129 @@
+/// The SQLite table of one collection endpoint: its key columns, its configured columns, and
+/// `_raw` (the record's JSON as received), `_version` (the endpoint version at which the row last
+/// changed) and `_changed_at`.
+///
+/// Every name in the SQL below is a validated ``SQLIdentifier`` or one of syncd's own, and is quoted.
+package struct RecordTable: Sendable {
+    package var name: SQLIdentifier
+    package var columns: [ColumnSpec]
+    /// Indices into ``columns``.
+    package var keyColumns: [Int]
+
+    package init(name: SQLIdentifier, columns: [ColumnSpec], keyColumns: [Int]) {
+        self.name = name
+        self.columns = columns
+        self.keyColumns = keyColumns
+    }
+
+    package init(_ endpoint: EndpointConfiguration) {
+        self.init(name: endpoint.name, columns: endpoint.columns, keyColumns: endpoint.primaryKey)
+    }
+
+    package var quotedName: String { name.quoted }
+
+    package var keyNames: [String] { keyColumns.map { columns[$0].name } }
+
+    /// A fingerprint of the column specs: when it changes, stored rows are re-read from `_raw`.
+    package var columnsSignature: String {
+        columns.map { "\($0.name) \($0.type.rawValue) \($0.path)" }.joined(separator: "\n")
+    }
+
+    /// `WHERE "a" = ? AND "b" = ?` over the key columns.
+    var keyPredicate: String {
+        keyNames.map { "\(SQLIdentifier.quote($0)) = ?" }.joined(separator: " AND ")
+    }
+
+    /// The key of a row as JSON, computed by SQLite: `8`, `"abc"`, or `[1,"x"]` for a composite key.
+    var keyJSONExpression: String {
+        let quotedKeys = keyNames.map(SQLIdentifier.quote)
+        if quotedKeys.count == 1 { return "json_quote(\(quotedKeys[0]))" }
+        return "json_array(\(quotedKeys.joined(separator: ", ")))"
+    }
+
+    var createSQL: String {
+        var definitions: [String] = []
+        for (index, column) in columns.enumerated() {
+            let notNull = keyColumns.contains(index) ? " NOT NULL" : ""
+            definitions.append("\(SQLIdentifier.quote(column.name)) \(column.type.sqliteDeclaration)\(notNull)")
+        }
+        definitions.append("\"_raw\" TEXT NOT NULL")
+        definitions.append("\"_version\" INTEGER NOT NULL")
+        definitions.append("\"_changed_at\" TEXT NOT NULL")
+        definitions.append("PRIMARY KEY (\(keyNames.map(SQLIdentifier.quote).joined(separator: ", ")))")
+        return """
+            CREATE TABLE \(quotedName) (
+                \(definitions.joined(separator: ",\n    "))
+            );
+            CREATE INDEX \(SQLIdentifier.quote("syncd_idx_\(name.name)_version")) ON \(quotedName) ("_version");
+            """
+    }
+
+    /// The UPSERT of one record: a row whose `_raw` did not change is not rewritten, and returns no row.
+    var upsertSQL: String {
+        let names = columns.map { SQLIdentifier.quote($0.name) } + ["\"_raw\"", "\"_version\"", "\"_changed_at\""]
+        let placeholders = Array(repeating: "?", count: names.count).joined(separator: ", ")
+        let updates = names.filter { name in !keyNames.map(SQLIdentifier.quote).contains(name) }
+            .map { "\($0) = excluded.\($0)" }
+        return """
+            INSERT INTO \(quotedName) (\(names.joined(separator: ", "))) VALUES (\(placeholders))
+            ON CONFLICT (\(keyNames.map(SQLIdentifier.quote).joined(separator: ", "))) DO UPDATE SET
+            \(updates.joined(separator: ", "))
+            WHERE \(quotedName)."_raw" IS NOT excluded."_raw"
+            RETURNING 1
+            """
+    }
+
+    /// Creates the table, or brings an existing one up to the configured columns.
+    ///
+    /// - Returns: Whether columns were added or changed, so that stored rows need re-reading from `_raw`.
+    /// - Throws: ``StoreError`` when the table exists with another primary key or is not syncd's.
+    func prepare(_ database: Database, storedSignature: String?) throws -> Bool {
+        guard try database.tableExists(name.name) else {
+            try database.execute(createSQL)
+            return false
+        }
+        let info = try database.rows("SELECT name, pk FROM pragma_table_info(?) ORDER BY cid", [.text(name.name)])
+        let existing = info.compactMap { $0.text("name") }
+        guard existing.contains("_raw"), existing.contains("_version"), existing.contains("_changed_at") else {
+            throw StoreError.notSyncdTable(name.name)
+        }
+        let existingKey = info.filter { ($0.integer("pk") ?? 0) > 0 }
+            .sorted { ($0.integer("pk") ?? 0) < ($1.integer("pk") ?? 0) }
+            .compactMap { $0.text("name") }
+        guard existingKey == keyNames else {
+            throw StoreError.primaryKeyChanged(table: name.name, stored: existingKey, configured: keyNames)
+        }
+        var changed = false
+        for column in columns where !existing.contains(column.name) {
+            try database.execute(
+                "ALTER TABLE \(quotedName) ADD COLUMN \(SQLIdentifier.quote(column.name)) \(column.type.sqliteDeclaration)"
+            )
+            changed = true
+        }
+        return changed || (storedSignature != nil && storedSignature != columnsSignature)
+    }
+
+    /// Re-reads every stored row's configured columns from its `_raw`, with the current column specs.
+    ///
+    /// - Returns: The number of rows re-read.
+    func refill(_ database: Database, decoder: RecordDecoder) throws -> Int {
+        let nonKey = columns.indices.filter { !keyColumns.contains($0) }
+        guard !nonKey.isEmpty else { return 0 }
+        let assignments = nonKey.map { "\(SQLIdentifier.quote(columns[$0].name)) = ?" }.joined(separator: ", ")
+        let update = try database.makeStatement("UPDATE \(quotedName) SET \(assignments) WHERE rowid = ?")
+        let select = try database.makeStatement("SELECT rowid, \"_raw\" FROM \(quotedName)")
+        var count = 0
+        while try select.step() {
+            let rowid = select.integer(at: 0)
+            let record = select.withBytes(at: 1) { bytes in decoder.decodeRecord(bytes, index: count) }
+            try update.reset()
+            for (position, column) in nonKey.enumerated() {
+                try update.bind(record.values[column], at: Int32(position + 1))
+            }
+            try update.bind(SQLiteValue.integer(rowid), at: Int32(nonKey.count + 1))
+            try update.step()
+            count += 1
+        }
+        return count
+    }
+}

@@ -1,0 +1,82 @@
+/// A store operation that cannot go ahead, in one sentence.
+package struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
+    private enum Code: String, Sendable, Hashable {
+        case notSyncdTable = "not_syncd_table"
+        case primaryKeyChanged = "primary_key_changed"
+        case unknownEndpoint = "unknown_endpoint"
+        case unknownColumn = "unknown_column"
+        case badKey = "bad_key"
+        case emptySnapshot = "empty_snapshot"
+        case notCollection = "not_collection"
+        case notDocument = "not_document"
+        case notSynced = "not_synced"
+    }
+
+    private let code: Code
+    package let description: String
+
+    private init(_ code: Code, _ description: String) {
+        self.code = code
+        self.description = description
+    }
+
+    package static func == (lhs: StoreError, rhs: StoreError) -> Bool { lhs.code == rhs.code }
+    package func hash(into hasher: inout Hasher) { hasher.combine(code) }
+
+    package static let notSyncdTable = StoreError(.notSyncdTable, "")
+    package static let primaryKeyChanged = StoreError(.primaryKeyChanged, "")
+    package static let unknownEndpoint = StoreError(.unknownEndpoint, "")
+    package static let unknownColumn = StoreError(.unknownColumn, "")
+    package static let badKey = StoreError(.badKey, "")
+    package static let emptySnapshot = StoreError(.emptySnapshot, "")
+    package static let notCollection = StoreError(.notCollection, "")
+    package static let notDocument = StoreError(.notDocument, "")
+    package static let notSynced = StoreError(.notSynced, "")
+
+    static func notSyncdTable(_ table: String) -> StoreError {
+        StoreError(.notSyncdTable, "table \"\(table)\" exists but was not created by syncd (it has no _raw column)")
+    }
+
+    static func primaryKeyChanged(table: String, stored: [String], configured: [String]) -> StoreError {
+        StoreError(
+            .primaryKeyChanged,
+            "the primary key of \"\(table)\" changed from (\(stored.joined(separator: ", "))) to "
+                + "(\(configured.joined(separator: ", "))); drop the table or give the endpoint a new name"
+        )
+    }
+
+    package static func unknownEndpoint(_ name: String) -> StoreError {
+        StoreError(.unknownEndpoint, "there is no endpoint \"\(name)\" in the configuration")
+    }
+
+    package static func unknownColumn(_ column: String, endpoint: String, known: [String]) -> StoreError {
+        StoreError(
+            .unknownColumn,
+            "\"\(column)\" is not a configured column of \"\(endpoint)\" (its columns: \(known.joined(separator: ", ")))"
+        )
+    }
+
+    package static func badKey(_ text: String, endpoint: String, expected: String) -> StoreError {
+        StoreError(.badKey, "\"\(text)\" is not a key of \"\(endpoint)\": expected \(expected)")
+    }
+
+    static func emptySnapshot(endpoint: String, stored: Int) -> StoreError {
+        StoreError(
+            .emptySnapshot,
+            "\(endpoint): the response holds no records while \(stored) are stored; kept them "
+                + "(set allow_empty = true if an empty answer is legitimate)"
+        )
+    }
+
+    package static func notCollection(_ endpoint: String) -> StoreError {
+        StoreError(.notCollection, "\"\(endpoint)\" is a document endpoint: it has no records")
+    }
+
+    package static func notDocument(_ endpoint: String) -> StoreError {
+        StoreError(.notDocument, "\"\(endpoint)\" is a collection endpoint: give the record's key")
+    }
+
+    package static func notSynced(_ endpoint: String) -> StoreError {
+        StoreError(.notSynced, "\"\(endpoint)\" has not been synced yet: run `syncd sync \(endpoint)`")
+    }
+}

@@ -1,0 +1,66 @@
+package import NIOCore
+
+extension SyncWriter {
+    // MARK: - Documents
+
+    /// Applies a 200 of a document endpoint: the body is stored when it differs from the stored one.
+    package func applyDocument(body: ByteBuffer, contentType: String?, facts: RunFacts, database: Database) throws -> SyncReport {
+        try database.transaction(.immediate) {
+            let state = try prepareEndpoint(database, kind: "document")
+            var report = SyncReport(endpoint: endpoint.name.name, outcome: .unchanged)
+            report.isDocument = true
+            report.httpStatus = facts.httpStatus
+            report.bytes = facts.bytes
+            report.records = 1
+            report.storedRecords = 1
+            let bytes = [UInt8](body.readableBytesView)
+            let stored = try database.scalar(
+                "SELECT body FROM syncd_documents WHERE endpoint = ?", [.text(endpoint.name.name)])
+            let changed = stored != .blob(bytes)
+            if changed {
+                try database.execute(
+                    """
+                    INSERT INTO syncd_documents (endpoint, body, content_type, version, changed_at) VALUES (?, ?, ?, ?, ?)
+                    ON CONFLICT (endpoint) DO UPDATE SET body = excluded.body, content_type = excluded.content_type,
+                    version = excluded.version, changed_at = excluded.changed_at
+                    """,
+                    [
+                        .text(endpoint.name.name), .blob(bytes), contentType.map(SQLiteValue.text) ?? .null,
+                        .integer(state.version + 1), .text(Timestamp.format(facts.finishedAt)),
+                    ]
+                )
+            }
+            report.outcome = changed ? .changed : .unchanged
+            report.version = changed ? state.version + 1 : state.version
+            try finish(database, report: &report, facts: facts, changed: changed, recordCount: 1, signature: nil)
+            return report
+        }
+    }
+
+    // MARK: - Failures
+
+    /// Records a run that stored nothing: the data stays exactly as it was.
+    package func recordFailure(_ error: String, outcome: RunOutcome = .failed, facts: RunFacts, database: Database) throws -> SyncReport {
+        try database.transaction(.immediate) {
+            let state = try prepareEndpoint(database, kind: endpoint.isDocument ? "document" : "collection")
+            var report = SyncReport(endpoint: endpoint.name.name, outcome: outcome)
+            report.httpStatus = facts.httpStatus
+            report.bytes = facts.bytes
+            report.error = error
+            report.version = state.version
+            report.storedRecords = state.recordCount
+            try database.execute(
+                """
+                UPDATE syncd_endpoints SET last_attempt_at = ?, last_status = ?, last_error = ?,
+                consecutive_failures = consecutive_failures + 1 WHERE name = ?
+                """,
+                [
+                    .text(Timestamp.format(facts.finishedAt)), facts.httpStatus.map { .integer(Int64($0)) } ?? .null,
+                    .text(error), .text(endpoint.name.name),
+                ]
+            )
+            report.runID = try insertRun(database, report: report, facts: facts)
+            return report
+        }
+    }
+}

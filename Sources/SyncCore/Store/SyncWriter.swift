@@ -1,0 +1,310 @@
+package import NIOCore
+
+/// Writes what one sync of one endpoint brought, in one IMMEDIATE transaction: the rows, the
+/// deletions of a snapshot (with their tombstones), the endpoint's state, the run and its problems.
+///
+/// Readers on other connections (WAL snapshots) see the data before the transaction or after it,
+/// never a mix. When anything throws, nothing of the run's data is written.
+package struct SyncWriter: Sendable {
+    /// At most this many problems of one run are stored in syncd_errors; the counts stay exact.
+    package static let storedProblemLimit = 1000
+    /// syncd_runs keeps this many runs per endpoint.
+    package static let retainedRuns = 1000
+
+    package var endpoint: EndpointConfiguration
+
+    package init(endpoint: EndpointConfiguration) {
+        self.endpoint = endpoint
+    }
+
+    /// A decoded collection body, validated before the transaction by a first decoding pass.
+    package struct DecodedBody: Sendable {
+        package var body: ByteBuffer
+        package var records: Int
+        package var rejected: Int
+        package var problems: [DecodingProblem]
+
+        package init(body: ByteBuffer, records: Int, rejected: Int, problems: [DecodingProblem]) {
+            self.body = body
+            self.records = records
+            self.rejected = rejected
+            self.problems = problems
+        }
+    }
+
+    var decoder: RecordDecoder {
+        RecordDecoder(
+            recordsPath: endpoint.records ?? .root, columns: endpoint.columns, keyColumns: endpoint.primaryKey,
+            strict: endpoint.strict)
+    }
+
+    // MARK: - Collections
+
+    /// Applies a 200 with records.
+    ///
+    /// - Throws: ``StoreError`` (an empty snapshot, a changed primary key), ``SQLiteError``; the transaction is rolled back.
+    package func applyCollection(_ decoded: DecodedBody, facts: RunFacts, database: Database) throws -> SyncReport {
+        let table = RecordTable(endpoint)
+        let decoder = self.decoder
+        return try database.transaction(.immediate) {
+            let state = try prepareEndpoint(database, kind: "collection")
+            var report = SyncReport(endpoint: endpoint.name.name, outcome: .unchanged)
+            report.httpStatus = facts.httpStatus
+            report.bytes = facts.bytes
+            report.records = decoded.records
+            report.rejected = decoded.rejected
+            report.problems = decoded.problems
+            let newVersion = state.version + 1
+            let now = Timestamp.format(facts.finishedAt)
+
+            let schemaChanged = try table.prepare(database, storedSignature: state.columnsSignature)
+            if schemaChanged { _ = try table.refill(database, decoder: decoder) }
+            let before = try count(database, table)
+            if endpoint.mode == .snapshot, decoded.records - decoded.rejected == 0, before > 0, !endpoint.allowEmpty {
+                throw StoreError.emptySnapshot(endpoint: endpoint.name.name, stored: before)
+            }
+
+            let seen = try SeenKeys(table: table, database: database)
+            let upsert = try database.makeStatement(table.upsertSQL)
+            var written = 0
+            let keyColumns = endpoint.primaryKey
+            let valueCount = endpoint.columns.count
+            try decoded.body.withUnsafeReadableBytes { bytes in
+                _ = try decoder.decode(bytes) { record in
+                    if record.isRejected {
+                        // Keep the stored version of a record that came back broken: a bad record loses nothing.
+                        if let key = record.problems.first(where: { $0.recordKey != nil })?.recordKey {
+                            _ = try seen.insert(key)
+                        }
+                        return
+                    }
+                    let key = keyColumns.map { record.values[$0] }
+                    if try !seen.insert(key) {
+                        report.problems.append(Self.duplicate(record, key: key, keyNames: table.keyNames))
+                    }
+                    try upsert.reset()
+                    for index in 0..<valueCount {
+                        try upsert.bind(record.values[index], at: Int32(index + 1))
+                    }
+                    try upsert.bindText(UnsafeRawBufferPointer(rebasing: bytes[record.raw]), at: Int32(valueCount + 1))
+                    try upsert.bind(SQLiteValue.integer(newVersion), at: Int32(valueCount + 2))
+                    try upsert.bind(SQLiteValue.text(now), at: Int32(valueCount + 3))
+                    if try upsert.step() { written += 1 }
+                }
+            }
+            // RETURNING leaves the last upsert mid-statement; DROP TABLE below refuses while any statement runs.
+            try upsert.reset()
+
+            var deleted = 0
+            if endpoint.mode == .snapshot {
+                deleted = try deleteUnseen(database, table: table, version: newVersion, now: now)
+            }
+            try seen.drop()
+            let after = try count(database, table)
+            report.inserted = max(0, after - before + deleted)
+            report.updated = max(0, written - report.inserted)
+            report.deleted = deleted
+            report.storedRecords = after
+
+            let changed = written > 0 || deleted > 0 || schemaChanged
+            report.version = changed ? newVersion : state.version
+            report.outcome = changed ? .changed : .unchanged
+            if report.inserted > 0 {
+                // A key that comes back is no longer deleted.
+                try database.execute(
+                    """
+                    DELETE FROM syncd_tombstones WHERE endpoint = ? AND version < ?
+                    AND key IN (SELECT \(table.keyJSONExpression) FROM \(table.quotedName) WHERE "_version" = ?)
+                    """,
+                    [.text(endpoint.name.name), .integer(newVersion), .integer(newVersion)]
+                )
+            }
+            try finish(database, report: &report, facts: facts, changed: changed, recordCount: after, signature: table.columnsSignature)
+            return report
+        }
+    }
+
+    /// Applies a 304: the data stays, freshness moves (and newly configured columns are filled from `_raw`).
+    package func applyNotModified(facts: RunFacts, database: Database) throws -> SyncReport {
+        try database.transaction(.immediate) {
+            let state = try prepareEndpoint(database, kind: endpoint.isDocument ? "document" : "collection")
+            var report = SyncReport(endpoint: endpoint.name.name, outcome: .notModified)
+            report.httpStatus = facts.httpStatus
+            var changed = false
+            var signature: String?
+            var stored = state.recordCount
+            if !endpoint.isDocument {
+                let table = RecordTable(endpoint)
+                if try table.prepare(database, storedSignature: state.columnsSignature) {
+                    _ = try table.refill(database, decoder: decoder)
+                    changed = true
+                }
+                signature = table.columnsSignature
+                stored = try count(database, table)
+            }
+            report.version = changed ? state.version + 1 : state.version
+            report.storedRecords = stored
+            try finish(database, report: &report, facts: facts, changed: changed, recordCount: stored, signature: signature)
+            return report
+        }
+    }
+
+    // MARK: - Shared steps
+
+    struct EndpointRow {
+        var version: Int64
+        var recordCount: Int
+        var columnsSignature: String?
+    }
+
+    /// Makes sure the endpoint has its row, and reads it.
+    func prepareEndpoint(_ database: Database, kind: String) throws -> EndpointRow {
+        try database.execute(
+            """
+            INSERT INTO syncd_endpoints (name, kind, url) VALUES (?, ?, ?)
+            ON CONFLICT (name) DO UPDATE SET kind = excluded.kind, url = excluded.url
+            """,
+            [.text(endpoint.name.name), .text(kind), .text(endpoint.url)]
+        )
+        let row = try database.rows(
+            "SELECT version, record_count, columns FROM syncd_endpoints WHERE name = ?", [.text(endpoint.name.name)])
+        return EndpointRow(
+            version: row.first?.integer("version") ?? 0,
+            recordCount: Int(row.first?.integer("record_count") ?? 0),
+            columnsSignature: row.first?.text("columns")
+        )
+    }
+
+    func finish(
+        _ database: Database, report: inout SyncReport, facts: RunFacts, changed: Bool, recordCount: Int, signature: String?
+    ) throws {
+        let now = Timestamp.format(facts.finishedAt)
+        var assignments = [
+            "last_attempt_at = ?", "last_success_at = ?", "last_status = ?", "last_error = NULL",
+            "consecutive_failures = 0", "record_count = ?", "version = ?",
+        ]
+        var arguments: [SQLiteValue] = [
+            .text(now), .text(now), facts.httpStatus.map { .integer(Int64($0)) } ?? .null,
+            .integer(Int64(recordCount)), .integer(report.version),
+        ]
+        if changed {
+            assignments.append("changed_at = ?")
+            arguments.append(.text(now))
+        }
+        if let etag = facts.etag {
+            assignments.append("etag = ?")
+            arguments.append(.text(etag))
+        }
+        if let lastModified = facts.lastModified {
+            assignments.append("last_modified = ?")
+            arguments.append(.text(lastModified))
+        }
+        if report.outcome != .notModified, facts.etag == nil {
+            assignments.append("etag = NULL")
+        }
+        if report.outcome != .notModified, facts.lastModified == nil {
+            assignments.append("last_modified = NULL")
+        }
+        if let signature {
+            assignments.append("columns = ?")
+            arguments.append(.text(signature))
+            assignments.append("primary_key = ?")
+            arguments.append(.text(ColumnValue.keyJSON(RecordTable(endpoint).keyNames.map { .text($0) })))
+        }
+        arguments.append(.text(endpoint.name.name))
+        try database.execute("UPDATE syncd_endpoints SET \(assignments.joined(separator: ", ")) WHERE name = ?", arguments)
+        report.runID = try insertRun(database, report: report, facts: facts)
+    }
+
+    func insertRun(_ database: Database, report: SyncReport, facts: RunFacts) throws -> Int64 {
+        let durationMilliseconds = Int64(((facts.finishedAt - facts.startedAt) * 1000).rounded())
+        try database.execute(
+            """
+            INSERT INTO syncd_runs (endpoint, started_at, finished_at, duration_ms, outcome, http_status, bytes, pages,
+            records, inserted, updated, deleted, rejected, version, error)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [
+                .text(endpoint.name.name), .text(Timestamp.format(facts.startedAt)),
+                .text(Timestamp.format(facts.finishedAt)), .integer(max(0, durationMilliseconds)),
+                .text(report.outcome.rawValue), report.httpStatus.map { .integer(Int64($0)) } ?? .null,
+                .integer(Int64(report.bytes)), .integer(report.httpStatus == nil ? 0 : 1), .integer(Int64(report.records)),
+                .integer(Int64(report.inserted)), .integer(Int64(report.updated)), .integer(Int64(report.deleted)),
+                .integer(Int64(report.rejected)), .integer(report.version), report.error.map(SQLiteValue.text) ?? .null,
+            ]
+        )
+        let runID = database.lastInsertRowID
+        let insertProblem = try database.makeStatement(
+            """
+            INSERT INTO syncd_errors (run_id, endpoint, record_index, record_key, path, column_name, expected, found,
+            action, message) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """
+        )
+        for problem in report.problems.prefix(Self.storedProblemLimit) {
+            try insertProblem.bind([
+                .integer(runID), .text(endpoint.name.name), .integer(Int64(problem.recordIndex)),
+                problem.recordKey.map { .text(ColumnValue.keyJSON($0)) } ?? .null, .text(problem.path),
+                problem.column.map(SQLiteValue.text) ?? .null, .text(problem.expected), .text(problem.found),
+                .text(problem.action.rawValue), .text(problem.summary(endpoint: endpoint.name.name)),
+            ])
+            try insertProblem.step()
+        }
+        try database.execute(
+            """
+            DELETE FROM syncd_runs WHERE endpoint = ?1 AND id <= (SELECT id FROM syncd_runs WHERE endpoint = ?1
+            ORDER BY id DESC LIMIT 1 OFFSET ?2)
+            """,
+            [.text(endpoint.name.name), .integer(Int64(Self.retainedRuns))]
+        )
+        return runID
+    }
+
+    private func count(_ database: Database, _ table: RecordTable) throws -> Int {
+        guard case .integer(let count) = try database.scalar("SELECT count(*) FROM \(table.quotedName)") else { return 0 }
+        return Int(count)
+    }
+
+    /// Deletes the rows a snapshot no longer holds, leaving a tombstone for each.
+    private func deleteUnseen(_ database: Database, table: RecordTable, version: Int64, now: String) throws -> Int {
+        let matches = table.keyNames.map { name in
+            "s.\(SQLIdentifier.quote(name)) = \(table.quotedName).\(SQLIdentifier.quote(name))"
+        }
+        let delete = try database.makeStatement(
+            """
+            DELETE FROM \(table.quotedName) WHERE NOT EXISTS
+            (SELECT 1 FROM temp.syncd_seen AS s WHERE \(matches.joined(separator: " AND ")))
+            RETURNING \(table.keyJSONExpression)
+            """
+        )
+        var keys: [String] = []
+        while try delete.step() {
+            keys.append(delete.text(at: 0) ?? "null")
+        }
+        let tombstone = try database.makeStatement(
+            """
+            INSERT INTO syncd_tombstones (endpoint, key, version, deleted_at) VALUES (?, ?, ?, ?)
+            ON CONFLICT (endpoint, key) DO UPDATE SET version = excluded.version, deleted_at = excluded.deleted_at
+            """
+        )
+        for key in keys {
+            try tombstone.bind([.text(endpoint.name.name), .text(key), .integer(version), .text(now)])
+            try tombstone.step()
+        }
+        return keys.count
+    }
+
+    private static func duplicate(_ record: borrowing DecodedRecord, key: [ColumnValue], keyNames: [String]) -> DecodingProblem {
+        let label = zip(keyNames, key).map { "\($0)=\(Self.plain($1))" }.joined(separator: ",")
+        return DecodingProblem(
+            recordIndex: record.index, recordKey: key, recordLabel: label, path: "$", column: nil,
+            expected: "a unique key", found: "a duplicate of an earlier record (the last one wins)", action: .replaced
+        )
+    }
+
+    static func plain(_ value: ColumnValue) -> String {
+        switch value {
+        case .text(let text): text
+        default: value.jsonLiteral
+        }
+    }
+}

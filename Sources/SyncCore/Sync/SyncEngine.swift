@@ -1,0 +1,189 @@
+package import Logging
+internal import NIOCore
+internal import NIOPosix
+
+/// Runs syncs: for each endpoint, one conditional fetch, a decoding pass that validates the body,
+/// then one transaction that applies it (``SyncWriter``). Upstream problems never throw: they end as a
+/// failed run in the report and in syncd_runs, and the stored data stays exactly as it was.
+package struct SyncEngine: Sendable {
+    package var database: DatabaseQueue
+    package var transport: any Transport
+    /// Where secrets named by `*_env` come from.
+    package var environment: [String: String]
+    /// Seconds since 1970, injected so that tests control time.
+    package var now: @Sendable () -> Double
+    package var logger: Logger
+
+    package init(
+        database: DatabaseQueue,
+        transport: any Transport,
+        environment: [String: String],
+        logger: Logger,
+        now: @escaping @Sendable () -> Double
+    ) {
+        self.database = database
+        self.transport = transport
+        self.environment = environment
+        self.logger = logger
+        self.now = now
+    }
+
+    /// Syncs endpoints, at most `concurrency` at once; reports come back in the endpoints' order.
+    ///
+    /// - Parameter onReport: Called as each endpoint finishes, for progress output.
+    package func sync(
+        _ endpoints: [EndpointConfiguration],
+        concurrency: Int,
+        onReport: @escaping @Sendable (SyncReport) -> Void = { _ in }
+    ) async -> [SyncReport] {
+        await withTaskGroup(of: (Int, SyncReport).self) { group in
+            var reports = [SyncReport?](repeating: nil, count: endpoints.count)
+            var next = 0
+            func startNext() {
+                guard next < endpoints.count else { return }
+                let index = next
+                let endpoint = endpoints[index]
+                next += 1
+                group.addTask { (index, await self.sync(endpoint)) }
+            }
+            for _ in 0..<max(1, concurrency) { startNext() }
+            while let (index, report) = await group.next() {
+                reports[index] = report
+                onReport(report)
+                startNext()
+            }
+            return reports.compactMap { $0 }
+        }
+    }
+
+    /// Syncs one endpoint.
+    package func sync(_ endpoint: EndpointConfiguration) async -> SyncReport {
+        var logger = self.logger
+        logger[metadataKey: LogKey.endpointName] = "\(endpoint.name.name)"
+        let startedAt = now()
+        let writer = SyncWriter(endpoint: endpoint)
+        do {
+            return try await run(endpoint, writer: writer, startedAt: startedAt, logger: logger)
+        } catch let failure as SyncFailure {
+            logger.info("Sync failed", metadata: [LogKey.error: "\(failure.message)"])
+            return await record(failure, writer: writer, startedAt: startedAt)
+        } catch {
+            // The database itself failed (disk full, locked for too long): say so; nothing was applied.
+            let failure = SyncFailure(message: "\(endpoint.name.name): the database failed: \(error)", status: nil, bytes: 0)
+            logger.info("Sync failed", metadata: [LogKey.error: "\(failure.message)"])
+            return await record(failure, writer: writer, startedAt: startedAt)
+        }
+    }
+
+    private func record(_ failure: SyncFailure, writer: SyncWriter, startedAt: Double) async -> SyncReport {
+        let facts = RunFacts(startedAt: startedAt, finishedAt: now(), httpStatus: failure.status, bytes: failure.bytes)
+        do {
+            return try await database.perform { database in
+                try writer.recordFailure(failure.message, outcome: failure.outcome, facts: facts, database: database)
+            }
+        } catch {
+            var report = SyncReport(endpoint: writer.endpoint.name.name, outcome: failure.outcome)
+            report.error = failure.message + " (and recording the failure failed too: \(error))"
+            report.httpStatus = failure.status
+            return report
+        }
+    }
+
+    private func run(_ endpoint: EndpointConfiguration, writer: SyncWriter, startedAt: Double, logger: Logger) async throws
+        -> SyncReport
+    {
+        let name = endpoint.name.name
+        let validators = try await database.perform { database in
+            try EndpointState.named(name, database).map { ($0.etag, $0.lastModified) }
+        }
+        var request = FetchRequest(
+            url: endpoint.url, headers: endpoint.headers, etag: validators?.0, lastModified: validators?.1,
+            timeout: endpoint.timeout, maxBody: endpoint.maxBody)
+        if let auth = endpoint.auth {
+            do {
+                try auth.apply(to: &request, environment: environment)
+            } catch {
+                throw SyncFailure(message: "\(name): \(error)", status: nil, bytes: 0)
+            }
+        }
+        logger.debug("Fetching")
+        let response: FetchResponse
+        do {
+            response = try await transport.fetch(request)
+        } catch {
+            throw SyncFailure(message: "\(name): \(error); kept the stored data", status: nil, bytes: 0)
+        }
+        let bytes = response.body.readableBytes
+        let facts = { @Sendable [now] in
+            RunFacts(
+                startedAt: startedAt, finishedAt: now(), httpStatus: response.status, etag: response.etag,
+                lastModified: response.lastModified, bytes: bytes)
+        }
+        if response.isNotModified {
+            return try await database.perform { database in try writer.applyNotModified(facts: facts(), database: database) }
+        }
+        guard response.isSuccess else {
+            throw SyncFailure(
+                message: "\(name): \(Self.statusSentence(response.status, auth: endpoint.auth)); kept the stored data",
+                status: response.status, bytes: bytes)
+        }
+        if endpoint.isDocument {
+            return try await database.perform { database in
+                try writer.applyDocument(body: response.body, contentType: response.contentType, facts: facts(), database: database)
+            }
+        }
+        let decoded = try await Self.validate(response.body, endpoint: endpoint, writer: writer, status: response.status)
+        do {
+            return try await database.perform { database in
+                try writer.applyCollection(decoded, facts: facts(), database: database)
+            }
+        } catch let error as StoreError where error == .emptySnapshot {
+            throw SyncFailure(message: error.description, status: response.status, bytes: bytes, outcome: .refused)
+        } catch let error as StoreError {
+            throw SyncFailure(message: "\(name): \(error)", status: response.status, bytes: bytes)
+        }
+    }
+
+    /// The first decoding pass, off the cooperative pool: the whole body is checked, and every record's
+    /// problems found, before the write transaction begins.
+    private static func validate(_ body: ByteBuffer, endpoint: EndpointConfiguration, writer: SyncWriter, status: Int)
+        async throws -> SyncWriter.DecodedBody
+    {
+        let decoder = writer.decoder
+        let name = endpoint.name.name
+        return try await NIOThreadPool.singleton.runIfActive {
+            var rejected = 0
+            var problems: [DecodingProblem] = []
+            do {
+                let records = try body.withUnsafeReadableBytes { bytes in
+                    try decoder.decode(bytes) { record in
+                        if record.isRejected { rejected += 1 }
+                        if !record.problems.isEmpty { problems.append(contentsOf: record.problems) }
+                    }
+                }
+                return SyncWriter.DecodedBody(body: body, records: records, rejected: rejected, problems: problems)
+            } catch let error as BodyDecodingError {
+                throw SyncFailure(message: "\(name): \(error); kept the stored data", status: status, bytes: body.readableBytes)
+            }
+        }
+    }
+
+    static func statusSentence(_ status: Int, auth: AuthConfiguration?) -> String {
+        let reason = HTTPStatusText.reason(status)
+        switch status {
+        case 401, 403:
+            if let auth { return "HTTP \(status) \(reason): the upstream refused the \(auth.kindName) credentials" }
+            return "HTTP \(status) \(reason): the upstream wants credentials (configure auth)"
+        default:
+            return "HTTP \(status) \(reason) from the upstream"
+        }
+    }
+}
+
+/// Why a run stored nothing, already phrased for people.
+struct SyncFailure: Error {
+    var message: String
+    var status: Int?
+    var bytes: Int
+    var outcome: RunOutcome = .failed
+}

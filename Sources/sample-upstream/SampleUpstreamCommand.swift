@@ -1,0 +1,70 @@
+import ArgumentParser
+import Foundation
+import SampleUpstream
+
+/// The sample upstream as a program of its own: for benchmarks, and for trying syncd against a server you control.
+@main
+struct SampleUpstreamCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sample-upstream",
+        abstract: "Serve (or write) jsonplaceholder-shaped users for trying and benchmarking syncd.",
+        subcommands: [Serve.self, Write.self]
+    )
+
+    /// The two data sets: the base users, and the same after a churn.
+    struct DataOptions: ParsableArguments {
+        @Option(help: "How many users.") var users = 100_000
+        @Option(help: "Change every n-th user in the churned set (20 = 5%).") var changedEvery = 20
+        @Option(help: "Delete every n-th user in the churned set (100 = 1%).") var deletedEvery = 100
+        @Option(help: "Users added at the end of the churned set.") var added: Int?
+
+        func base() -> [UInt8] { SampleUsers.json(count: users) }
+
+        func churned() -> [UInt8] {
+            SampleUsers.json(count: users, changedEvery: changedEvery, deletedEvery: deletedEvery, added: added ?? users / 100)
+        }
+    }
+
+    struct Serve: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Serve /users (the base set) and /users-churned on 127.0.0.1, with ETags and 304s, until stdin closes.")
+
+        @OptionGroup var data: DataOptions
+        @Option(help: "The port (0: any free one, printed on stdout).") var port = 0
+
+        func run() async throws {
+            let base = data.base()
+            let churned = data.churned()
+            let server = try await LoopbackHTTPServer.start(port: port) { request in
+                let (body, etag): ([UInt8], String) =
+                    switch request.path {
+                    case "/users": (base, "\"base\"")
+                    case "/users-churned": (churned, "\"churned\"")
+                    default: ([], "")
+                    }
+                guard !etag.isEmpty else { return UpstreamResponse(status: 404) }
+                if request.header("If-None-Match") == etag {
+                    return UpstreamResponse(status: 304, headers: [(name: "ETag", value: etag)])
+                }
+                return .json(body, headers: [(name: "ETag", value: etag)])
+            }
+            FileHandle.standardOutput.write(Data((server.baseURL + "\n").utf8))
+            // Serve until whoever started us closes our stdin: a pipe's end, not a timer.
+            _ = await Task.detached { FileHandle.standardInput.readDataToEndOfFile() }.value
+            try await server.shutdown()
+        }
+    }
+
+    struct Write: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Write the base and churned sets as JSON files.")
+
+        @OptionGroup var data: DataOptions
+        @Argument(help: "The base set's file.") var base: String
+        @Argument(help: "The churned set's file.") var churned: String
+
+        func run() throws {
+            try Data(data.base()).write(to: URL(fileURLWithPath: base))
+            try Data(data.churned()).write(to: URL(fileURLWithPath: churned))
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import ArgumentParser
+import SyncCore
+
+/// A failure of a command: one sentence for stderr and the exit code `--help` documents.
+struct CLIError: Error, CustomStringConvertible {
+    var description: String
+    var exitCode: ExitCode
+
+    init(_ description: String, exitCode: ExitCode = .failure) {
+        self.description = description
+        self.exitCode = exitCode
+    }
+}
+
+extension ExitCode {
+    static let refused = ExitCode(2)
+    static let notModified = ExitCode(3)
+    static let notFound = ExitCode(4)
+    static let usage = ExitCode(64)
+    static let configurationInvalid = ExitCode(78)
+}
+
+/// Runs a command body, printing a failure's sentence to stderr and exiting with its code.
+func reportingErrors(_ body: () async throws -> Void) async throws {
+    do {
+        try await body()
+    } catch let error as CLIError {
+        Terminal.standardError.write("syncd: \(error.description)\n")
+        throw error.exitCode
+    } catch let error as ExitCode {
+        throw error
+    } catch let error as StoreError {
+        Terminal.standardError.write("syncd: \(error.description)\n")
+        throw error == .notSynced ? ExitCode.notFound : ExitCode.failure
+    } catch let error as MigrationError {
+        Terminal.standardError.write("syncd: \(error.description)\n")
+        throw ExitCode.failure
+    } catch let error as SQLiteError {
+        Terminal.standardError.write("syncd: \(error.description)\n")
+        throw ExitCode.failure
+    }
+}

@@ -1,0 +1,60 @@
+import ArgumentParser
+import Foundation
+import SyncCore
+
+struct CheckConfigCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check-config",
+        abstract: "Validate the configuration, and compare it with the database when there is one.",
+        discussion: """
+            Prints one line per problem, with the file, the line and the key, and exits 78; prints a summary and \
+            exits 0 when the configuration is valid. Columns still in a table but no longer configured, and \
+            secrets that cannot be read now, are reported as notes.
+            """
+    )
+
+    @OptionGroup var options: GlobalOptions
+
+    func run() async throws {
+        try await reportingErrors {
+            let configuration = try options.loadConfiguration()
+            var text = "\(options.configPath) is valid: \(configuration.endpoints.count) endpoint"
+            text += configuration.endpoints.count == 1 ? "\n" : "s\n"
+            for endpoint in configuration.endpoints {
+                let kind = endpoint.isDocument ? "document" : "\(endpoint.mode.rawValue), \(endpoint.columns.count) columns"
+                text += "  \(endpoint.name.name): \(kind), every \(DurationText.format(endpoint.interval)), \(endpoint.url)\n"
+            }
+            Terminal.standardOutput.write(text)
+            for note in try notes(configuration) {
+                Terminal.standardError.write("note: \(note)\n")
+            }
+        }
+    }
+
+    private func notes(_ configuration: Configuration) throws -> [String] {
+        var notes: [String] = []
+        let environment = ProcessInfo.processInfo.environment
+        for endpoint in configuration.endpoints {
+            guard let auth = endpoint.auth else { continue }
+            var request = FetchRequest(url: endpoint.url)
+            do {
+                try auth.apply(to: &request, environment: environment)
+            } catch {
+                notes.append("\(endpoint.name.name): \(error)")
+            }
+        }
+        let path = options.databasePath(configuration)
+        guard FileManager.default.fileExists(atPath: path) else { return notes }
+        let database = try Database(path: path, mode: .readOnly)
+        for endpoint in configuration.endpoints where !endpoint.isDocument {
+            guard try database.tableExists(endpoint.name.name) else { continue }
+            let configured = Set(endpoint.columns.map(\.name) + ["_raw", "_version", "_changed_at"])
+            for column in try database.columnNames(ofTable: endpoint.name.name) where !configured.contains(column) {
+                notes.append(
+                    "table \"\(endpoint.name.name)\" has a column \"\(column)\" that is no longer configured; "
+                        + "it is kept, and no longer filled")
+            }
+        }
+        return notes
+    }
+}

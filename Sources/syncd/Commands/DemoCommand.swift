@@ -1,0 +1,136 @@
+import ArgumentParser
+import Foundation
+import SampleUpstream
+import SyncCore
+
+struct DemoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "demo",
+        abstract: "Try syncd with no network and no configuration.",
+        discussion: """
+            Starts a sample upstream on 127.0.0.1 (an ephemeral port) serving a few hundred users, writes a \
+            configuration and a database into a new folder, runs three sync passes — the first load, a pass \
+            after a few users changed, and a pass answered 304 — and prints commands to try next.
+            """
+    )
+
+    @Option(help: ArgumentHelp("The folder for the demo's configuration and database (default: a new one in /tmp).", valueName: "path"))
+    var directory: String?
+
+    @Option(help: ArgumentHelp("How many users the sample upstream serves.", valueName: "n"))
+    var users: Int = 300
+
+    func validate() throws {
+        guard (1...1_000_000).contains(users) else { throw ValidationError("--users must be between 1 and 1000000.") }
+    }
+
+    func run() async throws {
+        try await reportingErrors {
+            LoggingSetup.bootstrap()
+            let folder = try makeFolder()
+            let upstream = DemoUpstream(userCount: users)
+            let server = try await LoopbackHTTPServer.start { request in upstream.handle(request) }
+            let configPath = (folder as NSString).appendingPathComponent("syncd.toml")
+            do {
+                try DemoConfiguration.text(baseURL: server.baseURL).write(toFile: configPath, atomically: true, encoding: .utf8)
+                let configuration = try GlobalOptions.parse(["--config", configPath]).loadConfiguration()
+                let databasePath = configuration.database ?? (folder as NSString).appendingPathComponent("cache.db")
+                let database = try DatabaseAccess.openForWriting(databasePath)
+                let out = Terminal.standardOutput
+                out.write("syncd demo: a sample upstream is serving \(users) users at \(server.baseURL)/users\n")
+                out.write("configuration and database: \(folder)\n\n")
+                out.write("Pass 1, the first load:\n")
+                try await pass(configuration, database: database)
+                upstream.advance()
+                out.write("\nPass 2, after the upstream changed a few users, dropped one and added one:\n")
+                try await pass(configuration, database: database)
+                out.write("\nPass 3, nothing changed upstream, so it answers 304:\n")
+                try await pass(configuration, database: database)
+                out.write("\n" + DemoConfiguration.nextSteps(binary: Self.binaryPath, config: configPath, city: SampleUsers.aCity(count: users)))
+            } catch {
+                try? await server.shutdown()  // best effort: the demo's error is the one to report
+                throw error
+            }
+            try await server.shutdown()
+        }
+    }
+
+    private func pass(_ configuration: Configuration, database: DatabaseQueue) async throws {
+        let reports = try await SyncRunner.run(
+            configuration.endpoints, concurrency: configuration.concurrency, database: database, progress: false)
+        for report in reports {
+            Terminal.standardOutput.write("  " + ReportText.line(report).replacingOccurrences(of: "\n  ", with: "\n    "))
+        }
+    }
+
+    private func makeFolder() throws -> String {
+        if let directory {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            return (directory as NSString).standardizingPath
+        }
+        var template = Array((NSTemporaryDirectory() as NSString).appendingPathComponent("syncd-demo-XXXXXX").utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { buffer -> String? in
+            guard let base = buffer.baseAddress, mkdtemp(base) != nil else { return nil }
+            return String(cString: base)
+        }
+        guard let made else { throw CLIError("cannot create a folder for the demo in \(NSTemporaryDirectory())") }
+        return made
+    }
+
+    /// The running binary, so that the printed commands work as they are.
+    static var binaryPath: String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    }
+}
+
+enum DemoConfiguration {
+    static func text(baseURL: String) -> String {
+        """
+        # Written by `syncd demo`. The upstream it names ran only while the demo did;
+        # the cache below stays readable offline.
+        database = "cache.db"
+
+        [defaults]
+        interval = "30s"
+        timeout = "10s"
+
+        [[endpoint]]
+        name = "users"
+        url = "\(baseURL)/users"
+        records = "$"
+        primary_key = ["id"]
+
+        [endpoint.columns]
+        id = { path = "id", type = "integer" }
+        name = "name"
+        username = "username"
+        email = { path = "email", required = true }
+        city = "address.city"
+        lat = { path = "address.geo.lat", type = "real" }
+        lng = { path = "address.geo.lng", type = "real" }
+        company = "company.name"
+
+        [[endpoint]]
+        name = "flags"
+        url = "\(baseURL)/flags.json"
+
+        """
+    }
+
+    static func nextSteps(binary: String, config: String, city: String) -> String {
+        let syncd = binary.contains(" ") ? "\"\(binary)\"" : binary
+        let options = "--config \(config)"
+        return """
+            Try next:
+              \(syncd) query users --where city=\(city.contains(" ") ? "'\(city)'" : city) \(options)
+              \(syncd) query users --order name --limit 5 --format json \(options)
+              \(syncd) get users 3 \(options)
+              \(syncd) get users 3 --if-none-match "$(\(syncd) get users 3 \(options) 2>&1 >/dev/null | sed 's/^ETag: //')" \(options); echo "exit $?"
+              \(syncd) get flags \(options)
+              \(syncd) sql "SELECT city, count(*) AS users FROM users GROUP BY city ORDER BY 2 DESC LIMIT 5" \(options)
+              \(syncd) sql "SELECT endpoint, outcome, http_status, inserted, updated, deleted FROM syncd_runs" \(options)
+              \(syncd) status \(options)
+
+            """
+    }
+}

@@ -1,0 +1,64 @@
+import ArgumentParser
+import SyncCore
+
+struct QueryCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "query",
+        abstract: "Print an endpoint's cached records.",
+        discussion: """
+            Filters and order use the endpoint's configured columns. `table` and `csv` print those columns; \
+            `json` and `ndjson` print the original records exactly as the upstream sent them.
+            """
+    )
+
+    @OptionGroup var options: GlobalOptions
+
+    @Argument(help: ArgumentHelp("The endpoint to read.", valueName: "endpoint"))
+    var endpoint: String
+
+    @Option(name: .customLong("where"), help: ArgumentHelp("Keep records whose column equals the value (repeatable).", valueName: "column=value"))
+    var conditions: [String] = []
+
+    @Option(help: ArgumentHelp("Order by a column; append .desc to reverse (default: the primary key).", valueName: "column[.desc]"))
+    var order: String?
+
+    @Option(help: ArgumentHelp("Print at most this many records.", valueName: "n"))
+    var limit: Int?
+
+    @Option(help: "How to print the records.")
+    var format: OutputFormat = .table
+
+    func validate() throws {
+        if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more.") }
+        for condition in conditions where !condition.contains("=") {
+            throw ValidationError("--where takes column=value, not \"\(condition)\".")
+        }
+    }
+
+    func run() async throws {
+        try await reportingErrors {
+            let configuration = try options.loadConfiguration()
+            guard let endpoint = configuration.endpoint(named: endpoint) else {
+                throw CLIError(StoreError.unknownEndpoint(self.endpoint).description, exitCode: .usage)
+            }
+            let database = try DatabaseAccess.openForReading(options.databasePath(configuration))
+            var query = RecordQuery(limit: limit)
+            for condition in conditions {
+                let parts = condition.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                query.filters.append(.init(column: String(parts[0]), op: .eq, values: [String(parts.dropFirst().first ?? "")]))
+            }
+            if let order {
+                let descending = order.hasSuffix(".desc")
+                let column = order.hasSuffix(".desc") ? String(order.dropLast(5)) : order.hasSuffix(".asc") ? String(order.dropLast(4)) : order
+                query.order = [.init(column: column, descending: descending)]
+            }
+            let page = try RecordReader(database: database, endpoint: endpoint).records(query)
+            switch format {
+            case .table: Terminal.standardOutput.write(TableText.table(columns: page.columns, rows: page.rows))
+            case .csv: Terminal.standardOutput.write(TableText.csv(columns: page.columns, rows: page.rows))
+            case .json: Terminal.standardOutput.write(TableText.jsonArray(page.raws.map(JSONText.singleLine)))
+            case .ndjson: Terminal.standardOutput.write(page.raws.map { JSONText.singleLine($0) + "\n" }.joined())
+            }
+        }
+    }
+}

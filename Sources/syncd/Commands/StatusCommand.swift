@@ -1,0 +1,41 @@
+import ArgumentParser
+import SyncCore
+
+struct StatusCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "Show each endpoint's health: last success, last HTTP status, records, version, last error."
+    )
+
+    @OptionGroup var options: GlobalOptions
+
+    @Option(help: "How to print the status.")
+    var format: OutputFormat = .table
+
+    func run() async throws {
+        try await reportingErrors {
+            let configuration = try options.loadConfiguration()
+            let database = try DatabaseAccess.openForReading(options.databasePath(configuration))
+            let states = Dictionary(try EndpointState.all(database).map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+            let columns = ["endpoint", "kind", "records", "version", "last_success", "last_status", "failures", "last_error"]
+            let rows: [[SQLiteValue]] = configuration.endpoints.map { endpoint in
+                let name = endpoint.name.name
+                guard let state = states[name] else {
+                    return [.text(name), .text(endpoint.isDocument ? "document" : "collection"), 0, 0, .text("never"), .null, 0, .null]
+                }
+                return [
+                    .text(name), .text(state.kind), .integer(Int64(state.recordCount)), .integer(state.version),
+                    .text(state.lastSuccessAt ?? "never"), state.lastStatus.map { .integer(Int64($0)) } ?? .null,
+                    .integer(Int64(state.consecutiveFailures)), state.lastError.map(SQLiteValue.text) ?? .null,
+                ]
+            }
+            switch format {
+            case .table: Terminal.standardOutput.write(TableText.table(columns: columns, rows: rows))
+            case .csv: Terminal.standardOutput.write(TableText.csv(columns: columns, rows: rows))
+            case .json: Terminal.standardOutput.write(TableText.jsonArray(TableText.jsonObjects(columns: columns, rows: rows)))
+            case .ndjson:
+                Terminal.standardOutput.write(TableText.jsonObjects(columns: columns, rows: rows).map { $0 + "\n" }.joined())
+            }
+        }
+    }
+}

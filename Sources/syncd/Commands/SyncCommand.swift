@@ -1,0 +1,103 @@
+import ArgumentParser
+import Foundation
+import SyncCore
+
+struct SyncCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sync",
+        abstract: "Fetch each endpoint once, now, and store what changed.",
+        discussion: """
+            Every endpoint (or those named) is fetched with a conditional request; a 304 changes nothing \
+            but freshness. On a terminal, one line per endpoint reports the status, bytes and records; \
+            otherwise only failures are printed. Exits 1 when any endpoint failed; the others still sync.
+            """
+    )
+
+    @OptionGroup var options: GlobalOptions
+
+    @Argument(help: ArgumentHelp("The endpoints to sync (default: all).", valueName: "endpoint"))
+    var endpoints: [String] = []
+
+    func run() async throws {
+        try await reportingErrors {
+            LoggingSetup.bootstrap()
+            let configuration = try options.loadConfiguration()
+            let selected = try select(configuration)
+            let database = try DatabaseAccess.openForWriting(options.databasePath(configuration))
+            let reports = try await SyncRunner.run(
+                selected, concurrency: configuration.concurrency, database: database,
+                progress: Terminal.standardError.isTTY)
+            if reports.contains(where: { $0.outcome.isFailure }) { throw ExitCode.failure }
+        }
+    }
+
+    private func select(_ configuration: Configuration) throws -> [EndpointConfiguration] {
+        guard !endpoints.isEmpty else { return configuration.endpoints }
+        return try endpoints.map { name in
+            guard let endpoint = configuration.endpoint(named: name) else {
+                throw CLIError(StoreError.unknownEndpoint(name).description, exitCode: .usage)
+            }
+            return endpoint
+        }
+    }
+}
+
+/// One sync pass with its output, shared by `sync` and `demo`.
+enum SyncRunner {
+    static func run(
+        _ endpoints: [EndpointConfiguration], concurrency: Int, database: DatabaseQueue, progress: Bool
+    ) async throws -> [SyncReport] {
+        let transport = HTTPTransport()
+        let engine = SyncEngine(
+            database: database, transport: SchemeTransport(http: transport),
+            environment: ProcessInfo.processInfo.environment, logger: LoggingSetup.logger,
+            now: { Date().timeIntervalSince1970 })
+        let reports = await engine.sync(endpoints, concurrency: concurrency) { report in
+            if progress {
+                Terminal.standardError.write(ReportText.line(report))
+            } else if let error = report.error {
+                Terminal.standardError.write("syncd: \(error)\n")
+            }
+        }
+        try await transport.shutdown()
+        return reports
+    }
+}
+
+/// Reports as people read them.
+enum ReportText {
+    static let shownProblems = 5
+
+    static func line(_ report: SyncReport) -> String {
+        var text: String
+        switch report.outcome {
+        case .failed, .refused:
+            return "\(report.endpoint): failed: \(report.error ?? "unknown error")\n"
+        case .notModified where report.isDocument:
+            text = "\(report.endpoint): 304 not modified, version \(report.version)"
+        case .notModified:
+            text = "\(report.endpoint): 304 not modified, \(counted(report.storedRecords, "record")), version \(report.version)"
+        case .changed where report.isDocument, .unchanged where report.isDocument:
+            text = "\(report.endpoint): \(report.httpStatus.map(String.init) ?? "-"), \(ByteCount.format(report.bytes)), document"
+            text += report.outcome == .changed ? " → version \(report.version)" : ", unchanged at version \(report.version)"
+        case .changed, .unchanged:
+            text = "\(report.endpoint): \(report.httpStatus.map(String.init) ?? "-"), \(ByteCount.format(report.bytes)), "
+            text += counted(report.records, "record")
+            text += " (\(report.inserted) inserted, \(report.updated) updated, \(report.deleted) deleted"
+            text += ", \(report.rejected) rejected)"
+            text += report.outcome == .changed ? " → version \(report.version)" : ", unchanged at version \(report.version)"
+        }
+        text += "\n"
+        for problem in report.problems.prefix(shownProblems) {
+            text += "  \(problem.summary(endpoint: report.endpoint))\n"
+        }
+        if report.problems.count > shownProblems {
+            text += "  … and \(report.problems.count - shownProblems) more (see syncd_errors)\n"
+        }
+        return text
+    }
+
+    static func counted(_ count: Int, _ noun: String) -> String {
+        "\(count) \(noun)\(count == 1 ? "" : "s")"
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import Logging
+import SyncCore
+
+/// Opening the database the way each kind of command needs it.
+enum DatabaseAccess {
+    /// Read-write, migrated to this binary's version: for `sync`, `migrate` and `demo`.
+    static func openForWriting(_ path: String) throws -> DatabaseQueue {
+        let directory = (path as NSString).deletingLastPathComponent
+        if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
+            throw CLIError("the database's folder \(directory) does not exist")
+        }
+        let queue = try DatabaseQueue(path: path, mode: .readWrite)
+        try queue.performBlocking { database in _ = try Migrator.embedded.migrate(database) }
+        return queue
+    }
+
+    /// Read-only: for `query`, `get`, `sql` and `status`, which never write.
+    static func openForReading(_ path: String) throws -> Database {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw CLIError("there is no database at \(path) yet: run `syncd sync` first", exitCode: .notFound)
+        }
+        let database = try Database(path: path, mode: .readOnly)
+        let applied = try Migrator.embedded.appliedVersions(database)
+        if applied.last != Migrator.embedded.latestVersion {
+            throw CLIError("\(path) is not migrated to this version of syncd: run `syncd migrate` first")
+        }
+        return database
+    }
+}
+
+enum LoggingSetup {
+    /// stderr, at SYNCD_LOG_LEVEL (default `warning`). Called once per process.
+    static func bootstrap() {
+        let level = ProcessInfo.processInfo.environment["SYNCD_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+    }
+
+    static var logger: Logger { Logger(label: "syncd") }
+}

@@ -1,0 +1,42 @@
+import ArgumentParser
+import Foundation
+import SyncCore
+
+/// `--config` and `--database`, which every command takes.
+struct GlobalOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("The configuration file.", valueName: "path"))
+    var config: String?
+
+    @Option(name: .long, help: ArgumentHelp("The SQLite database (overrides the configuration's).", valueName: "path"))
+    var database: String?
+
+    /// The configuration file's path: --config, else /etc/syncd/syncd.toml when it exists, else ./syncd.toml.
+    var configPath: String {
+        if let config { return config }
+        if FileManager.default.fileExists(atPath: "/etc/syncd/syncd.toml") { return "/etc/syncd/syncd.toml" }
+        return "syncd.toml"
+    }
+
+    /// Loads and validates the configuration.
+    ///
+    /// - Throws: ``CLIError`` with exit code 78 listing every problem.
+    func loadConfiguration() throws -> Configuration {
+        do {
+            return try Configuration.load(path: configPath)
+        } catch {
+            throw CLIError(error.description, exitCode: .configurationInvalid)
+        }
+    }
+
+    /// The database path: --database, the configuration's, $STATE_DIRECTORY/cache.db, ./syncd.db.
+    func databasePath(_ configuration: Configuration?) -> String {
+        if let database { return database }
+        if let path = configuration?.database { return path }
+        if let state = ProcessInfo.processInfo.environment["STATE_DIRECTORY"], !state.isEmpty {
+            // systemd may pass several directories separated by colons: the first is ours.
+            let first = state.split(separator: ":").first.map(String.init) ?? state
+            return (first as NSString).appendingPathComponent("cache.db")
+        }
+        return "syncd.db"
+    }
+}

@@ -1,0 +1,101 @@
+import ArgumentParser
+import Foundation
+import SyncCore
+
+/// `--format`: how rows are printed.
+enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+    case table
+    case json
+    case ndjson
+    case csv
+}
+
+/// Rows of values printed as a table, CSV, JSON or NDJSON.
+enum TableText {
+    static let maximumWidth = 40
+
+    /// An aligned text table with a header, cells cut at ``maximumWidth`` characters.
+    static func table(columns: [String], rows: [[SQLiteValue]]) -> String {
+        let cells = rows.map { row in row.map { cell(for: $0) } }
+        var widths = columns.map(\.count)
+        for row in cells {
+            for (index, cell) in row.enumerated() where index < widths.count {
+                widths[index] = max(widths[index], cell.count)
+            }
+        }
+        func line(_ values: [String]) -> String {
+            zip(values, widths).map { value, width in value.padding(toLength: width) }.joined(separator: "  ")
+                .trimmingTrailingSpaces + "\n"
+        }
+        var text = line(columns)
+        text += line(widths.map { String(repeating: "-", count: $0) })
+        for row in cells { text += line(row) }
+        return text
+    }
+
+    /// RFC 4180 CSV with a header line.
+    static func csv(columns: [String], rows: [[SQLiteValue]]) -> String {
+        var text = columns.map(csvField).joined(separator: ",") + "\r\n"
+        for row in rows {
+            text += row.map { csvField($0.textRepresentation ?? "") }.joined(separator: ",") + "\r\n"
+        }
+        return text
+    }
+
+    /// One JSON object per row, keyed by column.
+    static func jsonObjects(columns: [String], rows: [[SQLiteValue]]) -> [String] {
+        rows.map { row in
+            "{" + zip(columns, row).map { "\(JSONText.quote($0)):\(JSONText.literal($1))" }.joined(separator: ",") + "}"
+        }
+    }
+
+    static func jsonArray(_ elements: [String]) -> String {
+        elements.isEmpty ? "[]\n" : "[\n" + elements.map { "  " + $0 }.joined(separator: ",\n") + "\n]\n"
+    }
+
+    private static func cell(for value: SQLiteValue) -> String {
+        guard let text = value.textRepresentation else { return "NULL" }
+        let flat = text.map { $0 == "\n" || $0 == "\r" || $0 == "\t" ? " " : $0 }
+        return flat.count > maximumWidth ? String(flat.prefix(maximumWidth - 1)) + "…" : String(flat)
+    }
+
+    private static func csvField(_ text: String) -> String {
+        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
+        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}
+
+/// JSON text for values read from SQLite.
+enum JSONText {
+    static func quote(_ text: String) -> String {
+        ColumnValue.text(text).jsonLiteral
+    }
+
+    static func literal(_ value: SQLiteValue) -> String {
+        switch value {
+        case .null: "null"
+        case .integer(let integer): String(integer)
+        case .real(let real): real.isFinite ? ColumnValue.real(real).jsonLiteral : "null"
+        case .text(let text): quote(text)
+        case .blob(let bytes): quote(String(decoding: bytes, as: UTF8.self))
+        }
+    }
+
+    /// A record's JSON on one line: newlines can only be whitespace between tokens in valid JSON.
+    static func singleLine(_ raw: String) -> String {
+        guard raw.contains(where: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) else { return raw }
+        return String(raw.map { $0 == "\n" || $0 == "\r" || $0 == "\r\n" ? " " : $0 })
+    }
+}
+
+extension String {
+    func padding(toLength length: Int) -> String {
+        count >= length ? self : self + String(repeating: " ", count: length - count)
+    }
+
+    var trimmingTrailingSpaces: String {
+        var text = self
+        while text.last == " " { text.removeLast() }
+        return text
+    }
+}

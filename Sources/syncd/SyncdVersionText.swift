@@ -1,0 +1,5 @@
+import SyncCore
+
+enum SyncdVersionText {
+    static let current = SyncdVersion.current
+}

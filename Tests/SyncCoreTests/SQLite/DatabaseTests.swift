@@ -1,0 +1,133 @@
+import Foundation
+import Testing
+@testable import SyncCore
+
+@Suite("SQLite: connections, statements, transactions")
+struct DatabaseTests {
+    @Test("a new database is in WAL mode and reads back what was written")
+    func roundTrip() throws {
+        let directory = try TemporaryDirectory()
+        let database = try Database(path: directory.file("a.db"))
+        #expect(try database.scalar("PRAGMA journal_mode") == .text("wal"))
+        try database.execute("CREATE TABLE t (a INTEGER, b REAL, c TEXT, d BLOB)")
+        try database.execute("INSERT INTO t VALUES (?, ?, ?, ?)", [.integer(42), .real(1.5), .text("é\u{0}x"), .blob([0, 255])])
+        let row = try #require(try database.rows("SELECT a, b, c, d FROM t").first)
+        #expect(row.values == [.integer(42), .real(1.5), .text("é\u{0}x"), .blob([0, 255])])
+    }
+
+    @Test("a file that is not a database is refused when opened")
+    func notADatabase() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("text.db")
+        try String(repeating: "not a database ", count: 100).write(toFile: path, atomically: true, encoding: .utf8)
+        #expect {
+            _ = try Database(path: path)
+        } throws: { error in
+            (error as? SQLiteError)?.code == 26
+        }
+    }
+
+    @Test("an error names the SQL but never its arguments")
+    func errorDescription() throws {
+        let directory = try TemporaryDirectory()
+        let database = try Database(path: directory.file("a.db"))
+        try database.execute("CREATE TABLE t (a TEXT UNIQUE)")
+        try database.execute("INSERT INTO t VALUES (?)", [.text("secret-value")])
+        let error = try #require(throws: SQLiteError.self) {
+            try database.execute("INSERT INTO t VALUES (?)", [.text("secret-value")])
+        }
+        #expect(error.description == "SQLite error 19 (SQLITE_CONSTRAINT): UNIQUE constraint failed: t.a - while executing `INSERT INTO t VALUES (?)`")
+        #expect(error.extendedCode == 2067)
+    }
+
+    @Test("a wrong number of arguments throws instead of binding NULLs")
+    func argumentCount() throws {
+        let directory = try TemporaryDirectory()
+        let database = try Database(path: directory.file("a.db"))
+        let error = try #require(throws: SQLiteError.self) { try database.execute("SELECT ?, ?", [.integer(1)]) }
+        #expect(error.message == "wrong number of arguments: 1 given, 2 expected")
+    }
+
+    @Test("a transaction that throws is rolled back, and the body's error is the one thrown")
+    func rollback() throws {
+        struct Boom: Error {}
+        let directory = try TemporaryDirectory()
+        let database = try Database(path: directory.file("a.db"))
+        try database.execute("CREATE TABLE t (a INTEGER)")
+        #expect(throws: Boom.self) {
+            try database.transaction {
+                try database.execute("INSERT INTO t VALUES (1)")
+                throw Boom()
+            }
+        }
+        #expect(try database.scalar("SELECT count(*) FROM t") == .integer(0))
+        #expect(!database.isInTransaction)
+    }
+
+    @Test("a read-only connection cannot write")
+    func readOnly() throws {
+        let directory = try TemporaryDirectory()
+        let writer = try Database(path: directory.file("a.db"))
+        try writer.execute("CREATE TABLE t (a INTEGER)")
+        let reader = try Database(path: directory.file("a.db"), mode: .readOnly)
+        let error = try #require(throws: SQLiteError.self) { try reader.execute("INSERT INTO t VALUES (1)") }
+        #expect(error.code == 8)
+    }
+
+    @Test("a reader in a transaction keeps its snapshot while a writer commits (WAL)")
+    func snapshotIsolation() throws {
+        let directory = try TemporaryDirectory()
+        let writer = try Database(path: directory.file("a.db"))
+        try writer.execute("CREATE TABLE t (a INTEGER); INSERT INTO t VALUES (1)")
+        let reader = try Database(path: directory.file("a.db"), mode: .readOnly)
+        try reader.execute("BEGIN")
+        #expect(try reader.scalar("SELECT count(*) FROM t") == .integer(1))
+        try writer.transaction { try writer.execute("INSERT INTO t VALUES (2); INSERT INTO t VALUES (3)") }
+        #expect(try reader.scalar("SELECT count(*) FROM t") == .integer(1))
+        try reader.execute("COMMIT")
+        #expect(try reader.scalar("SELECT count(*) FROM t") == .integer(3))
+    }
+
+    @Test("identifiers from the configuration are validated and quoted", arguments: [
+        ("users", true), ("a1_b", true), ("Users", false), ("1abc", false), ("_raw", false), ("drop table", false),
+        ("a\"b", false), (String(repeating: "a", count: 63), true), (String(repeating: "a", count: 64), false),
+    ])
+    func identifiers(name: String, valid: Bool) throws {
+        let identifier = try? SQLIdentifier(validating: name)
+        #expect((identifier != nil) == valid)
+        if let identifier { #expect(identifier.quoted == "\"\(name)\"") }
+        #expect(SQLIdentifier.quote("a\"b") == "\"a\"\"b\"")
+    }
+}
+
+@Suite("SQLite: `syncd sql`'s read-only guard")
+struct ReadOnlyGuardTests {
+    @Test("reads are allowed", arguments: [
+        "SELECT count(*) FROM t", "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 3) SELECT * FROM n",
+        "PRAGMA table_info(t)", "SELECT * FROM pragma_table_info('t')", "PRAGMA user_version",
+    ])
+    func reads(sql: String) throws {
+        let directory = try TemporaryDirectory()
+        let writer = try Database(path: directory.file("a.db"))
+        try writer.execute("CREATE TABLE t (a INTEGER); INSERT INTO t VALUES (1)")
+        let reader = try Database(path: directory.file("a.db"), mode: .readOnly)
+        try reader.restrictToReading()
+        try reader.forEachStatement(sql) { _, _ in }
+    }
+
+    @Test("writes, ATTACH, writing PRAGMAs and load_extension are refused", arguments: [
+        "INSERT INTO t VALUES (2)", "DELETE FROM t", "DROP TABLE t", "CREATE TABLE u (a)", "ATTACH 'x.db' AS x",
+        "PRAGMA user_version = 5", "PRAGMA journal_mode = DELETE", "SELECT load_extension('x')", "VACUUM",
+        "PRAGMA query_only = 0",
+    ])
+    func writes(sql: String) throws {
+        let directory = try TemporaryDirectory()
+        let writer = try Database(path: directory.file("a.db"))
+        try writer.execute("CREATE TABLE t (a INTEGER); INSERT INTO t VALUES (1)")
+        let reader = try Database(path: directory.file("a.db"), mode: .readOnly)
+        try reader.restrictToReading()
+        let error = try #require(throws: SQLiteError.self) { try reader.forEachStatement(sql) { _, _ in } }
+        #expect(Database.isNotAuthorized(error) || error.code == 8, "\(error)")
+        #expect(try writer.scalar("SELECT count(*) FROM t") == .integer(1))
+    }
+}

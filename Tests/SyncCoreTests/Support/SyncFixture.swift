@@ -1,0 +1,74 @@
+import Foundation
+import Logging
+import Synchronization
+@testable import SyncCore
+
+/// A test clock: seconds since 1970 that only the test moves.
+final class TestClock: Sendable {
+    private let seconds = Mutex<Double>(1_700_000_000)
+
+    var now: Double { seconds.withLock { $0 } }
+
+    func advance(by interval: Double) { seconds.withLock { $0 += interval } }
+}
+
+/// A database in a temporary directory, a configuration parsed from TOML, and an engine with a test clock.
+struct SyncFixture {
+    let directory: TemporaryDirectory
+    let database: DatabaseQueue
+    let clock = TestClock()
+    var configuration: Configuration
+    var environment: [String: String] = [:]
+
+    init(toml: String) throws {
+        directory = try TemporaryDirectory()
+        configuration = try Configuration.parse(toml, sourcePath: directory.file("syncd.toml"))
+        database = try DatabaseQueue(path: directory.file("cache.db"))
+        _ = try database.performBlocking { try Migrator.embedded.migrate($0) }
+    }
+
+    /// Replaces the configuration, as an edited file would.
+    mutating func reconfigure(_ toml: String) throws {
+        configuration = try Configuration.parse(toml, sourcePath: directory.file("syncd.toml"))
+    }
+
+    var engine: SyncEngine {
+        let clock = self.clock
+        return SyncEngine(
+            database: database, transport: SchemeTransport(http: SharedTransport.http), environment: environment,
+            logger: Logger(label: "test"), now: { clock.now })
+    }
+
+    func endpoint(_ name: String) throws -> EndpointConfiguration {
+        guard let endpoint = configuration.endpoint(named: name) else { throw FixtureError.noEndpoint(name) }
+        return endpoint
+    }
+
+    /// Syncs one endpoint and returns its report.
+    func sync(_ name: String) async throws -> SyncReport {
+        await engine.sync(try endpoint(name))
+    }
+
+    /// Reads with a connection of its own, as any other reader would.
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
+        let reader = try Database(path: directory.file("cache.db"), mode: .readOnly)
+        return try body(reader)
+    }
+
+    func rows(_ sql: String, _ arguments: [SQLiteValue] = []) throws -> [Row] {
+        try read { try $0.rows(sql, arguments) }
+    }
+
+    func scalar(_ sql: String, _ arguments: [SQLiteValue] = []) throws -> SQLiteValue? {
+        try read { try $0.scalar(sql, arguments) }
+    }
+}
+
+enum FixtureError: Error {
+    case noEndpoint(String)
+}
+
+/// One HTTP client for the whole test process, as the daemon has one.
+enum SharedTransport {
+    static let http = HTTPTransport()
+}

@@ -1,0 +1,75 @@
+import Foundation
+
+/// The built `syncd` binary, run as a process the way a person or a script runs it.
+struct SyncdProcess {
+    struct Result: Sendable {
+        var status: Int32
+        var standardOutput: String
+        var standardError: String
+    }
+
+    /// The binary beside the test bundle, in the same build folder.
+    static var binary: URL {
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = directory.appendingPathComponent("syncd")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            directory = directory.deletingLastPathComponent()
+        }
+        return Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("syncd")
+    }
+
+    /// Runs `syncd ARGUMENTS…` to completion, waiting without blocking a thread of the cooperative pool
+    /// (the loopback upstream the process talks to answers from that pool).
+    static func run(_ arguments: [String], environment: [String: String] = [:], directory: String? = nil) async throws -> Result {
+        try await run(executable: binary, arguments, environment: environment, directory: directory)
+    }
+
+    /// Runs a command line through /bin/sh, as a person pasting it would.
+    static func shell(_ commandLine: String) async throws -> Result {
+        try await run(executable: URL(fileURLWithPath: "/bin/sh"), ["-c", commandLine])
+    }
+
+    private static func run(
+        executable: URL, _ arguments: [String], environment: [String: String] = [:], directory: String? = nil
+    ) async throws -> Result {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env["SYNCD_LOG_LEVEL"] = nil
+        env["NOTIFY_SOCKET"] = nil
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+        // Files, not pipes: nothing has to read while the process runs, so no thread blocks on a pipe.
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("syncd-process-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }  // best effort
+        let outputURL = scratch.appendingPathComponent("stdout")
+        let errorURL = scratch.appendingPathComponent("stderr")
+        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
+        let output = try FileHandle(forWritingTo: outputURL)
+        let error = try FileHandle(forWritingTo: errorURL)
+        defer {
+            try? output.close()
+            try? error.close()
+        }
+        process.standardOutput = output
+        process.standardError = error
+        process.standardInput = FileHandle.nullDevice
+        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
+            process.terminationHandler = { process in continuation.resume(returning: process.terminationStatus) }
+            do {
+                try process.run()
+            } catch {
+                process.terminationHandler = nil
+                continuation.resume(throwing: error)
+            }
+        }
+        return Result(
+            status: status, standardOutput: try String(contentsOf: outputURL, encoding: .utf8),
+            standardError: try String(contentsOf: errorURL, encoding: .utf8))
+    }
+}

@@ -21,8 +21,11 @@ struct SyncdProcess {
 
     /// Runs `syncd ARGUMENTS…` to completion, waiting without blocking a thread of the cooperative pool
     /// (the loopback upstream the process talks to answers from that pool).
-    static func run(_ arguments: [String], environment: [String: String] = [:], directory: String? = nil) async throws -> Result {
-        try await run(executable: binary, arguments, environment: environment, directory: directory)
+    static func run(
+        _ arguments: [String], environment: [String: String] = [:], directory: String? = nil,
+        onStart: @Sendable (Int32) -> Void = { _ in }
+    ) async throws -> Result {
+        try await run(executable: binary, arguments, environment: environment, directory: directory, onStart: onStart)
     }
 
     /// Runs a command line through /bin/sh, as a person pasting it would.
@@ -31,7 +34,8 @@ struct SyncdProcess {
     }
 
     private static func run(
-        executable: URL, _ arguments: [String], environment: [String: String] = [:], directory: String? = nil
+        executable: URL, _ arguments: [String], environment: [String: String] = [:], directory: String? = nil,
+        onStart: @Sendable (Int32) -> Void = { _ in }
     ) async throws -> Result {
         let process = Process()
         process.executableURL = executable
@@ -63,6 +67,7 @@ struct SyncdProcess {
             process.terminationHandler = { process in continuation.resume(returning: process.terminationStatus) }
             do {
                 try process.run()
+                onStart(process.processIdentifier)
             } catch {
                 process.terminationHandler = nil
                 continuation.resume(throwing: error)

@@ -20,10 +20,12 @@ if ! need sqlite3 || [ ! -x /usr/bin/time ]; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq sqlite3 time >/dev/null
 fi
 
-echo "building (release)…" >&2
-swift build -c release --product syncd >&2
-swift build -c release --product sample-upstream >&2
-BIN=$(swift build -c release --show-bin-path)
+# Built as the README installs it: release, with the Swift runtime linked statically.
+echo "building (release, static Swift runtime)…" >&2
+BUILD=(swift build -c release --static-swift-stdlib --scratch-path .build-release-static)
+"${BUILD[@]}" --product syncd >&2
+"${BUILD[@]}" --product sample-upstream >&2
+BIN=$("${BUILD[@]}" --show-bin-path)
 
 WORK=$(mktemp -d /tmp/syncd-bench-XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
@@ -55,7 +57,7 @@ SQL
 cat > "$WORK/upsert.sql" <<SQL
 PRAGMA synchronous = NORMAL;
 BEGIN IMMEDIATE;
-INSERT INTO users $(extract "$WORK/churned.json")
+INSERT INTO users $(extract "$WORK/churned.json") WHERE true
 ON CONFLICT (id) DO UPDATE SET name = excluded.name, username = excluded.username, email = excluded.email,
   city = excluded.city, lat = excluded.lat, lng = excluded.lng, company = excluded.company, _raw = excluded._raw,
   _version = 2, _changed_at = excluded._changed_at

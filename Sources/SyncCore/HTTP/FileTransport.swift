@@ -23,19 +23,24 @@ package struct FileTransport: Transport {
         if let modified, modified == request.lastModified {
             return FetchResponse(status: 304, lastModified: modified, body: ByteBuffer())
         }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw .file("\(path) cannot be opened")
+        // Read straight into the buffer: going through Data would hold the body twice.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .file("\(path) cannot be opened") }
+        defer { close(descriptor) }
+        var body = ByteBufferAllocator().buffer(capacity: size)
+        while true {
+            if body.writableBytes == 0 { body.reserveCapacity(minimumWritableBytes: 64 << 10) }
+            var failure: Int32 = 0
+            let count = body.writeWithUnsafeMutableBytes(minimumWritableBytes: 0) { buffer in
+                let count = read(descriptor, buffer.baseAddress, buffer.count)
+                if count < 0 { failure = errno }
+                return max(0, count)
+            }
+            if failure == EINTR { continue }
+            if failure != 0 { throw .file("\(path) cannot be read") }
+            if count == 0 { break }
+            if body.readableBytes > request.maxBody { throw .bodyTooLarge(limit: request.maxBody) }
         }
-        defer { try? handle.close() }  // best effort: the bytes are already read
-        let data: Data
-        do {
-            data = try handle.read(upToCount: request.maxBody + 1) ?? Data()
-        } catch {
-            throw .file("\(path) cannot be read")
-        }
-        if data.count > request.maxBody { throw .bodyTooLarge(limit: request.maxBody) }
-        var body = ByteBufferAllocator().buffer(capacity: data.count)
-        body.writeBytes(data)
         return FetchResponse(status: 200, lastModified: modified, contentType: "application/json", body: body)
     }
 }

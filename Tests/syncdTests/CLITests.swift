@@ -238,3 +238,58 @@ struct CLITests {
         #expect(rerun.standardOutput.split(separator: "\n").count >= 3)
     }
 }
+
+/// What the CLI prints for people: progress on a terminal, notes, and never a secret.
+@Suite("syncd CLI output")
+struct CLIOutputTests {
+    @Test("on a terminal, sync prints one progress line per endpoint: status, bytes, records, counts, version")
+    func progressOnTerminal() async throws {
+        let upstream = DemoUpstream(userCount: 12)
+        let server = try await LoopbackHTTPServer.start { upstream.handle($0) }
+        let workspace = try CLITests.Workspace(toml: CLITests.toml(server.baseURL))
+        defer { workspace.remove() }
+        // script(1) gives the command a pseudo-terminal, as an operator's shell would.
+        let command = "\(SyncdProcess.binary.path) sync --config \(workspace.config)"
+        let result = try await SyncdProcess.shell("script -qec '\(command)' /dev/null")
+        try await server.shutdown()
+        #expect(result.status == 0)
+        let lines = result.standardOutput.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(lines.contains { $0.hasPrefix("users: 200, ") && $0.hasSuffix("12 records (12 inserted, 0 updated, 0 deleted, 0 rejected) → version 1") })
+        #expect(lines.contains { $0.hasPrefix("flags: 200, ") && $0.hasSuffix("document → version 1") })
+    }
+
+    @Test("a secret never reaches the output or the logs, even at trace level")
+    func noSecretInLogs() async throws {
+        let server = try await LoopbackHTTPServer.start { _ in .json(Array("{}".utf8), status: 401) }
+        let toml = CLITests.toml(server.baseURL).replacingOccurrences(
+            of: "primary_key = [\"id\"]", with: "primary_key = [\"id\"]\nauth = { type = \"bearer\", token_env = \"USERS_TOKEN\" }")
+        let workspace = try CLITests.Workspace(toml: toml)
+        defer { workspace.remove() }
+        let result = try await SyncdProcess.run(
+            ["sync", "--config", workspace.config], environment: ["USERS_TOKEN": "hunter2-secret", "SYNCD_LOG_LEVEL": "trace"])
+        try await server.shutdown()
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("users: HTTP 401 Unauthorized: the upstream refused the bearer credentials"))
+        #expect(!result.standardError.contains("hunter2") && !result.standardOutput.contains("hunter2"))
+        for file in ["cache.db", "cache.db-wal"] {
+            let bytes = (try? Data(contentsOf: URL(fileURLWithPath: workspace.path + "/" + file))) ?? Data()
+            #expect(bytes.range(of: Data("hunter2".utf8)) == nil, "\(file)")
+        }
+    }
+
+    @Test("check-config notes a column that is still in the table but no longer configured")
+    func removedColumn() async throws {
+        let upstream = DemoUpstream(userCount: 3)
+        let server = try await LoopbackHTTPServer.start { upstream.handle($0) }
+        let toml = CLITests.toml(server.baseURL)
+        let workspace = try CLITests.Workspace(toml: toml)
+        defer { workspace.remove() }
+        #expect(try await workspace.run(["sync"]).status == 0)
+        try await server.shutdown()
+        try toml.replacingOccurrences(of: "city = \"address.city\"\n", with: "").write(
+            toFile: workspace.config, atomically: true, encoding: .utf8)
+        let result = try await workspace.run(["check-config"])
+        #expect(result.status == 0)
+        #expect(result.standardError == "note: table \"users\" has a column \"city\" that is no longer configured; it is kept, and no longer filled\n")
+    }
+}

@@ -37,3 +37,16 @@ extension SQLiteValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, 
     package init(integerLiteral value: Int64) { self = .integer(value) }
     package init(nilLiteral: ()) { self = .null }
 }
+
+extension ColumnValue {
+    /// A value read back from SQLite; a BLOB (which syncd never writes into a record column) reads as text.
+    package init(_ value: SQLiteValue) {
+        switch value {
+        case .null: self = .null
+        case .integer(let integer): self = .integer(integer)
+        case .real(let real): self = .real(real)
+        case .text(let text): self = .text(text)
+        case .blob(let bytes): self = .text(String(decoding: bytes, as: UTF8.self))
+        }
+    }
+}

@@ -70,6 +70,18 @@ package final class Statement {
         try check(code)
     }
 
+    /// Binds UTF-8 bytes as TEXT without copying them (`SQLITE_STATIC`).
+    ///
+    /// The caller guarantees that the bytes stay valid until the statement is reset or the parameter
+    /// rebound; SQLite reads them in place when the statement steps.
+    package func bindTextNoCopy(_ bytes: UnsafeRawBufferPointer, at index: Int32) throws(SQLiteError) {
+        guard let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self) else {
+            return try bind(SQLiteValue.text(""), at: index)
+        }
+        let code = sqlite3_bind_text64(pointer, index, base, sqlite3_uint64(bytes.count), nil, UInt8(SQLITE_UTF8))
+        try check(code)
+    }
+
     /// Binds a value extracted from a record.
     package func bind(_ value: ColumnValue, at index: Int32) throws(SQLiteError) {
         let code: Int32

@@ -1,39 +1,30 @@
-/// The keys seen in one response, in a temporary table: duplicates are found by its primary key,
-/// and a snapshot deletes the stored rows whose key is not in it.
+/// The keys seen in one response: duplicates are found on insert, and a snapshot deletes the stored rows
+/// whose key is not here. A single integer key — the common case — is kept as a plain `Int64`.
 struct SeenKeys {
-    let insertStatement: Statement
-    let database: Database
+    private var integers = Set<Int64>()
+    private var others = Set<[ColumnValue]>()
+    private let keyColumns: [Int]
 
-    init(table: RecordTable, database: Database) throws {
-        let columns = table.keyColumns.map { index in
-            "\(SQLIdentifier.quote(table.columns[index].name)) \(table.columns[index].type.sqliteDeclaration)"
-        }
-        let keys = table.keyNames.map(SQLIdentifier.quote).joined(separator: ", ")
-        try database.execute(
-            """
-            DROP TABLE IF EXISTS temp.syncd_seen;
-            CREATE TEMP TABLE syncd_seen (\(columns.joined(separator: ", ")), PRIMARY KEY (\(keys))) WITHOUT ROWID
-            """
-        )
-        let placeholders = Array(repeating: "?", count: table.keyColumns.count).joined(separator: ", ")
-        self.insertStatement = try database.makeStatement(
-            "INSERT INTO temp.syncd_seen VALUES (\(placeholders)) ON CONFLICT DO NOTHING")
-        self.database = database
+    init(keyColumns: [Int]) {
+        self.keyColumns = keyColumns
     }
 
-    /// Records a key; `false` when it was already seen.
-    func insert(_ key: [ColumnValue]) throws -> Bool {
-        try insertStatement.reset()
-        for (index, value) in key.enumerated() {
-            try insertStatement.bind(value, at: Int32(index + 1))
+    /// Records the key of a record's values; `false` when it was already seen.
+    mutating func insert(values: [ColumnValue]) -> Bool {
+        if keyColumns.count == 1, case .integer(let integer) = values[keyColumns[0]] {
+            return integers.insert(integer).inserted
         }
-        try insertStatement.step()
-        return database.changes > 0
+        return others.insert(keyColumns.map { values[$0] }).inserted
     }
 
-    func drop() throws {
-        // A statement that has not been reset keeps its table in use, and DROP would fail with SQLITE_LOCKED.
-        try insertStatement.reset()
-        try database.execute("DROP TABLE IF EXISTS temp.syncd_seen")
+    /// Records a key given as its values; `false` when it was already seen.
+    mutating func insert(key: [ColumnValue]) -> Bool {
+        if key.count == 1, case .integer(let integer) = key[0] { return integers.insert(integer).inserted }
+        return others.insert(key).inserted
+    }
+
+    func contains(key: [ColumnValue]) -> Bool {
+        if key.count == 1, case .integer(let integer) = key[0] { return integers.contains(integer) }
+        return others.contains(key)
     }
 }

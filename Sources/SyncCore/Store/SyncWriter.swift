@@ -64,7 +64,7 @@ package struct SyncWriter: Sendable {
                 throw StoreError.emptySnapshot(endpoint: endpoint.name.name, stored: before)
             }
 
-            let seen = try SeenKeys(table: table, database: database)
+            var seen = SeenKeys(keyColumns: endpoint.primaryKey)
             let upsert = try database.makeStatement(table.upsertSQL)
             var written = 0
             let keyColumns = endpoint.primaryKey
@@ -74,32 +74,32 @@ package struct SyncWriter: Sendable {
                     if record.isRejected {
                         // Keep the stored version of a record that came back broken: a bad record loses nothing.
                         if let key = record.problems.first(where: { $0.recordKey != nil })?.recordKey {
-                            _ = try seen.insert(key)
+                            _ = seen.insert(key: key)
                         }
                         return
                     }
-                    let key = keyColumns.map { record.values[$0] }
-                    if try !seen.insert(key) {
+                    if !seen.insert(values: record.values) {
+                        let key = keyColumns.map { record.values[$0] }
                         report.problems.append(Self.duplicate(record, key: key, keyNames: table.keyNames))
                     }
                     try upsert.reset()
                     for index in 0..<valueCount {
                         try upsert.bind(record.values[index], at: Int32(index + 1))
                     }
-                    try upsert.bindText(UnsafeRawBufferPointer(rebasing: bytes[record.raw]), at: Int32(valueCount + 1))
+                    // The body outlives this step: SQLite may read the record's bytes in place.
+                    try upsert.bindTextNoCopy(UnsafeRawBufferPointer(rebasing: bytes[record.raw]), at: Int32(valueCount + 1))
                     try upsert.bind(SQLiteValue.integer(newVersion), at: Int32(valueCount + 2))
                     try upsert.bind(SQLiteValue.text(now), at: Int32(valueCount + 3))
                     if try upsert.step() { written += 1 }
                 }
+                // Unbinds the last record's bytes while they are still valid; RETURNING also left the statement mid-way.
+                try upsert.reset()
             }
-            // RETURNING leaves the last upsert mid-statement; DROP TABLE below refuses while any statement runs.
-            try upsert.reset()
 
             var deleted = 0
             if endpoint.mode == .snapshot {
-                deleted = try deleteUnseen(database, table: table, version: newVersion, now: now)
+                deleted = try deleteUnseen(database, table: table, seen: seen, version: newVersion, now: now)
             }
-            try seen.drop()
             let after = try count(database, table)
             report.inserted = max(0, after - before + deleted)
             report.updated = max(0, written - report.inserted)
@@ -265,20 +265,25 @@ package struct SyncWriter: Sendable {
     }
 
     /// Deletes the rows a snapshot no longer holds, leaving a tombstone for each.
-    private func deleteUnseen(_ database: Database, table: RecordTable, version: Int64, now: String) throws -> Int {
-        let matches = table.keyNames.map { name in
-            "s.\(SQLIdentifier.quote(name)) = \(table.quotedName).\(SQLIdentifier.quote(name))"
+    private func deleteUnseen(
+        _ database: Database, table: RecordTable, seen: SeenKeys, version: Int64, now: String
+    ) throws -> Int {
+        let keyNames = table.keyNames.map(SQLIdentifier.quote).joined(separator: ", ")
+        let select = try database.makeStatement("SELECT rowid, \(keyNames) FROM \(table.quotedName)")
+        var unseen: [Int64] = []
+        let keyCount = table.keyColumns.count
+        while try select.step() {
+            let key = (1...keyCount).map { ColumnValue(select.value(at: $0)) }
+            if !seen.contains(key: key) { unseen.append(select.integer(at: 0)) }
         }
         let delete = try database.makeStatement(
-            """
-            DELETE FROM \(table.quotedName) WHERE NOT EXISTS
-            (SELECT 1 FROM temp.syncd_seen AS s WHERE \(matches.joined(separator: " AND ")))
-            RETURNING \(table.keyJSONExpression)
-            """
-        )
+            "DELETE FROM \(table.quotedName) WHERE rowid = ? RETURNING \(table.keyJSONExpression)")
         var keys: [String] = []
-        while try delete.step() {
-            keys.append(delete.text(at: 0) ?? "null")
+        for rowid in unseen {
+            try delete.bind([.integer(rowid)])
+            while try delete.step() {
+                keys.append(delete.text(at: 0) ?? "null")
+            }
         }
         let tombstone = try database.makeStatement(
             """

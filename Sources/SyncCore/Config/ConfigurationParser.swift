@@ -37,12 +37,12 @@ struct ConfigurationParser {
             throw ConfigurationError(code: .syntax, problems: [problem])
         }
         let index = TOMLLineIndex(text: text)
-        if let header = index.headerWithoutName {
+        if let unsafe = index.unsafeSyntax {
             let problem = ConfigurationError.Problem(
                 file: sourcePath,
-                line: header.line,
-                column: header.column,
-                message: "invalid TOML: a table header needs a name, such as [server] or [[endpoint]]"
+                line: unsafe.line,
+                column: unsafe.column,
+                message: "invalid TOML: \(unsafe.message)"
             )
             throw ConfigurationError(code: .syntax, problems: [problem])
         }

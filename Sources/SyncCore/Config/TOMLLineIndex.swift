@@ -3,7 +3,10 @@
 /// TOMLKit does not expose where a value came from, so this scans the text once: `[table]` and `[[array]]`
 /// headers (bare, quoted and dotted names) and `key =` lines, skipping strings, comments and the inside of
 /// multi-line arrays. Keys inside inline tables are not indexed; ``line(of:)`` answers for them with the line
-/// of the key that holds the table. The document must already have parsed, so the scan can stay simple.
+/// of the key that holds the table.
+///
+/// The same scan finds the few malformed documents that toml++ 3.4 (inside TOMLKit 0.6.0) does not refuse but
+/// asserts on: ``unsafeSyntax``.
 struct TOMLLineIndex {
     /// One step of a path: a key, or the position of a table in an array of tables.
     enum Segment: Hashable {
@@ -13,11 +16,13 @@ struct TOMLLineIndex {
 
     private var lines: [[Segment]: Int] = [:]
 
-    /// The first table header with no name after its brackets (`[ # comment`), as line and column.
-    ///
-    /// toml++ 3.4 asserts on these (`parse_key`'s `TOML_ASSERT_ASSUME`), aborting debug builds and leaving release
-    /// builds undefined, so the document must be refused before it reaches TOMLKit.
-    private(set) var headerWithoutName: (line: Int, column: Int)?
+    /// The first place where toml++ 3.4 could hit a `TOML_ASSERT_ASSUME` instead of reporting a syntax error: a
+    /// table header without a name (`[ # comment`, in `parse_key`), a `}` where an array element should be (in
+    /// `parse_value`), or a bare value other than `true`, `false` and decimal numbers (dates, times and special
+    /// numbers have such paths: `parse_time` on `1979-05-27Tx`). Such an assertion aborts a debug build and leaves a
+    /// release build undefined, so these documents are refused before they reach TOMLKit. syncd's configuration
+    /// takes no dates, times, hexadecimal numbers, inf or nan.
+    private(set) var unsafeSyntax: (line: Int, column: Int, message: String)?
 
     init(text: String) {
         var scanner = Scanner()
@@ -31,17 +36,16 @@ struct TOMLLineIndex {
             var bytes = Array(line)[...]
             if bytes.last == UInt8(ascii: "\r") { bytes = bytes.dropLast() }
             guard scanner.isAtTopLevel else {
-                scanner.scan(bytes)
+                scan(bytes, with: &scanner, line: number)
                 continue
             }
             bytes = bytes.drop(while: Scanner.isSpace)
             if bytes.first == UInt8(ascii: "[") {
                 let isArray = bytes.dropFirst().first == UInt8(ascii: "[")
                 let name = bytes.dropFirst(isArray ? 2 : 1).drop(while: Scanner.isSpace)
-                if headerWithoutName == nil, !name.starts(with: [UInt8(ascii: "[")]) || isArray,
-                    !Scanner.canStartHeaderName(name.first)
-                {
-                    headerWithoutName = (number, name.startIndex + 1)
+                // `[ [` is refused by toml++ itself.
+                if !name.starts(with: [UInt8(ascii: "[")]) || isArray, !Scanner.canStartHeaderName(name.first) {
+                    flag(number, name.startIndex + 1, "a table header needs a name, such as [server] or [[endpoint]]")
                 }
                 guard let names = Scanner.keys(&bytes, from: isArray ? 2 : 1) else { continue }
                 // A header's names resolve through the arrays of tables seen so far: `[endpoint.columns]`
@@ -49,25 +53,40 @@ struct TOMLLineIndex {
                 table = []
                 for (position, name) in names.enumerated() {
                     table.append(.key(name))
+                    record(table, number)
                     let count = arrayCounts[table]
                     if isArray, position == names.count - 1 {
                         arrayCounts[table] = (count ?? 0) + 1
-                        record(table, number)
                         table.append(.index(count ?? 0))
                     } else if let count {
                         table.append(.index(count - 1))
                     }
+                    record(table, number)
                 }
-                record(table, number)
             } else if let names = Scanner.keys(&bytes, from: 0), bytes.first == UInt8(ascii: "=") {
                 var path = table
                 for name in names {
                     path.append(.key(name))
                     record(path, number)
                 }
-                scanner.scan(bytes.dropFirst())
+                scan(bytes.dropFirst(), with: &scanner, line: number)
             }
         }
+    }
+
+    private mutating func scan(_ bytes: ArraySlice<UInt8>, with scanner: inout Scanner, line: Int) {
+        switch scanner.scan(bytes) {
+        case .braceInArray(let index):
+            flag(line, index + 1, "expected a value or ']' in an array, saw '}'")
+        case .unusualValue(let index):
+            flag(line, index + 1, "a bare value must be true, false or a decimal number: quote text, as in \"5m\"")
+        case nil:
+            break
+        }
+    }
+
+    private mutating func flag(_ line: Int, _ column: Int, _ message: String) {
+        if unsafeSyntax == nil { unsafeSyntax = (line, column, message) }
     }
 
     /// The line of a key or table, else of its nearest indexed ancestor (the key holding an inline table).
@@ -82,115 +101,5 @@ struct TOMLLineIndex {
 
     private mutating func record(_ path: [Segment], _ line: Int) {
         if lines[path] == nil { lines[path] = line }
-    }
-}
-
-extension TOMLLineIndex {
-    /// Tracks what a value left open at the end of a line: a multi-line string or array.
-    fileprivate struct Scanner {
-        private enum Mode { case normal, multilineBasic, multilineLiteral }
-        private var mode = Mode.normal
-        private var depth = 0
-
-        var isAtTopLevel: Bool { mode == .normal && depth == 0 }
-
-        static func isSpace(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
-
-        mutating func scan(_ bytes: ArraySlice<UInt8>) {
-            var rest = bytes
-            while let byte = rest.first {
-                switch mode {
-                case .multilineBasic, .multilineLiteral:
-                    let quote = mode == .multilineBasic ? UInt8(ascii: "\"") : UInt8(ascii: "'")
-                    if byte == UInt8(ascii: "\\"), mode == .multilineBasic {
-                        rest = rest.dropFirst(2)
-                    } else if rest.starts(with: [quote, quote, quote]) {
-                        rest = rest.dropFirst(3).drop { $0 == quote }
-                        mode = .normal
-                    } else {
-                        rest = rest.dropFirst()
-                    }
-                case .normal:
-                    switch byte {
-                    case UInt8(ascii: "#"):
-                        return
-                    case UInt8(ascii: "\""), UInt8(ascii: "'"):
-                        if rest.starts(with: [byte, byte, byte]) {
-                            mode = byte == UInt8(ascii: "\"") ? .multilineBasic : .multilineLiteral
-                            rest = rest.dropFirst(3)
-                        } else {
-                            _ = Self.quoted(&rest)
-                        }
-                    case UInt8(ascii: "["), UInt8(ascii: "{"):
-                        depth += 1
-                        rest = rest.dropFirst()
-                    case UInt8(ascii: "]"), UInt8(ascii: "}"):
-                        depth = max(0, depth - 1)
-                        rest = rest.dropFirst()
-                    default:
-                        rest = rest.dropFirst()
-                    }
-                }
-            }
-        }
-
-        /// Reads a dotted key (`a`, `"b c".d`, `'e'`) after `skip` bytes, leaving `bytes` after it and any spaces
-        /// (and after a header's closing brackets).
-        static func keys(_ bytes: inout ArraySlice<UInt8>, from skip: Int) -> [String]? {
-            var rest = bytes.dropFirst(skip).drop(while: isSpace)
-            var names: [String] = []
-            while true {
-                if rest.first == UInt8(ascii: "\"") || rest.first == UInt8(ascii: "'") {
-                    guard let name = quoted(&rest) else { return nil }
-                    names.append(name)
-                } else {
-                    let name = rest.prefix(while: isBareKeyByte)
-                    guard !name.isEmpty else { return nil }
-                    names.append(String(decoding: name, as: UTF8.self))
-                    rest = rest.dropFirst(name.count)
-                }
-                rest = rest.drop(while: isSpace)
-                guard rest.first == UInt8(ascii: ".") else { break }
-                rest = rest.dropFirst().drop(while: isSpace)
-            }
-            bytes = rest.drop { $0 == UInt8(ascii: "]") || isSpace($0) }
-            return names
-        }
-
-        /// Reads a one-line basic or literal string starting at its opening quote, with the simple escapes.
-        static func quoted(_ bytes: inout ArraySlice<UInt8>) -> String? {
-            guard let quote = bytes.first else { return nil }
-            var rest = bytes.dropFirst()
-            var value: [UInt8] = []
-            while let byte = rest.first, byte != quote {
-                if byte == UInt8(ascii: "\\"), quote == UInt8(ascii: "\""), let escaped = rest.dropFirst().first {
-                    value.append(escaped)
-                    rest = rest.dropFirst(2)
-                } else {
-                    value.append(byte)
-                    rest = rest.dropFirst()
-                }
-            }
-            guard rest.first == quote else { return nil }
-            bytes = rest.dropFirst()
-            return String(decoding: value, as: UTF8.self)
-        }
-
-        /// Whether toml++ may be handed a header whose name starts with `byte`: a key, or `]` (which it refuses).
-        static func canStartHeaderName(_ byte: UInt8?) -> Bool {
-            guard let byte else { return false }
-            return isBareKeyByte(byte) || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'")
-                || byte == UInt8(ascii: "]")
-        }
-
-        private static func isBareKeyByte(_ byte: UInt8) -> Bool {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"):
-                true
-            default:
-                false
-            }
-        }
     }
 }

@@ -1,0 +1,199 @@
+/// Decides when each endpoint runs: every endpoint on its own interval with jitter, at most `concurrency` at once,
+/// never one endpoint twice at once, failures backing off, and a schedule that survives a restart.
+///
+/// The machine does no I/O and never sleeps: its owner asks ``nextAction(now:)`` what to do, starts the runs it
+/// names, reports each end with ``finished(_:outcome:now:)`` (and persists the state that returns), and asks again
+/// after each run ends, after a configuration change, and when a sleep is over:
+///
+/// ```swift
+/// var machine = ScheduleStateMachine(endpoints: endpoints, concurrency: 4, persisted: stored, now: clock())
+/// switch machine.nextAction(now: clock()) {
+/// case .run(let names): start(names)                  // each later ends with machine.finished(name, …)
+/// case .sleep(until: let time): sleep(until: time)    // or until a run ends or SIGHUP, whichever is first
+/// case .waitForFinish, .idle: waitForRunOrReload()
+/// }
+/// ```
+///
+/// Time is wall-clock seconds since 1970 (`Double`), because next-due times are persisted and must mean the same
+/// after a restart; the owner passes it in, so tests drive the schedule without sleeping. Waits are measured from
+/// the end of a run, so a slow run never makes the next one due at once.
+///
+/// Each decision costs O(log n) per endpoint started or finished: the waiting endpoints are kept in a heap, not
+/// sorted on every call. ``reconfigure(_:concurrency:persisted:now:)`` costs O(n log n).
+///
+/// ## Topics
+///
+/// - ``init(endpoints:concurrency:policy:persisted:now:random:)``
+/// - ``nextAction(now:)``
+/// - ``finished(_:outcome:now:)``
+/// - ``reconfigure(_:concurrency:persisted:now:)``
+/// - ``state(of:)``
+/// - ``running``
+/// - ``concurrency``
+/// - ``policy``
+/// - ``Action``
+/// - ``Outcome``
+/// - ``PersistedState``
+package struct ScheduleStateMachine: Sendable {
+    /// What the owner does next.
+    package enum Action: Equatable, Sendable {
+        /// Start these endpoints now, in this order (most overdue first, ties by name). Each counts as running
+        /// until ``ScheduleStateMachine/finished(_:outcome:now:)`` is called for it.
+        case run([String])
+        /// Nothing can start before this time: ask again then, or sooner if a run ends or the configuration changes.
+        case sleep(until: Double)
+        /// Nothing can start until a run ends, because all `concurrency` slots are taken or every configured
+        /// endpoint is running; passing time changes nothing. Ask again when a run ends or the configuration changes.
+        case waitForFinish
+        /// No endpoint is configured. Ask again when the configuration changes.
+        case idle
+    }
+
+    /// How a run ended.
+    package enum Outcome: Equatable, Sendable {
+        /// The run succeeded (a 304 Not Modified included): the next poll is an interval away.
+        case success
+        /// The run failed; the next poll backs off. `retryAfter` is the upstream's `Retry-After` in seconds from
+        /// now (see ``RetryAfter/seconds(_:now:)``), when it sent one with a 429 or a 503.
+        case failure(retryAfter: Double?)
+    }
+
+    /// An endpoint's schedule as stored, so that a restart resumes it.
+    package struct PersistedState: Sendable, Hashable {
+        /// When the endpoint is next due, in seconds since 1970; `nil` when it never ran (due at once).
+        package var nextDue: Double?
+        /// The failures since the last success.
+        package var consecutiveFailures: Int
+
+        /// Creates a stored state.
+        ///
+        /// - Parameters:
+        ///   - nextDue: When the endpoint is next due, in seconds since 1970, if known.
+        ///   - consecutiveFailures: The failures since the last success.
+        package init(nextDue: Double? = nil, consecutiveFailures: Int = 0) {
+            self.nextDue = nextDue
+            self.consecutiveFailures = consecutiveFailures
+        }
+    }
+
+    /// One configured endpoint's schedule.
+    struct Entry {
+        var endpoint: ScheduledEndpoint
+        var nextDue: Double
+        var consecutiveFailures: Int
+        var isRunning: Bool
+    }
+
+    /// The waits after runs.
+    package let policy: SchedulePolicy
+    /// The most endpoints running at once, at least 1.
+    package internal(set) var concurrency: Int
+    /// The endpoints started and not yet finished, including any removed from the configuration while running.
+    package internal(set) var running: Set<String> = []
+    /// The configured endpoints, sorted by name: an endpoint's index is its id in ``queue``.
+    var entries: [Entry] = []
+    var ids: [String: Int] = [:]
+    /// The configured endpoints that are not running, by next due time.
+    var queue = ScheduleQueue()
+    var random: ScheduleRandom
+
+    /// Creates the schedule at startup.
+    ///
+    /// An endpoint with a stored next due time in the future waits for it, so a restart resumes the schedule
+    /// instead of polling everything at once; one with none, or one in the past, is due now, and the due ones start
+    /// at most `concurrency` at a time, most overdue first. A stored time further away than the policy could ever
+    /// have scheduled (the clock was wrong when it was written) is not believed: that endpoint is due now.
+    ///
+    /// - Parameters:
+    ///   - endpoints: The configured endpoints; of two with one name, the first counts.
+    ///   - concurrency: The most endpoints running at once; less than 1 counts as 1.
+    ///   - policy: The waits after runs.
+    ///   - persisted: The states stored by the previous process, by endpoint name.
+    ///   - now: The current time, in seconds since 1970.
+    ///   - random: The source of jitter; pass a seeded one for repeatable schedules.
+    package init(
+        endpoints: [ScheduledEndpoint],
+        concurrency: Int,
+        policy: SchedulePolicy = SchedulePolicy(),
+        persisted: [String: PersistedState] = [:],
+        now: Double,
+        random: ScheduleRandom = ScheduleRandom()
+    ) {
+        self.policy = policy
+        self.concurrency = max(1, concurrency)
+        self.random = random
+        reconfigure(endpoints, concurrency: concurrency, persisted: persisted, now: now)
+    }
+
+    /// Starts the endpoints that are due, or says how long nothing can start.
+    ///
+    /// Due endpoints start most overdue first, ties by name, until `concurrency` endpoints are running in total;
+    /// an endpoint already running is never started again.
+    ///
+    /// - Parameter now: The current time, in seconds since 1970.
+    /// - Returns: ``Action/run(_:)`` with the endpoints to start now; otherwise ``Action/sleep(until:)`` with the
+    ///   earliest next due time among the endpoints not running, ``Action/waitForFinish`` when only the end of a
+    ///   run can let one start, or ``Action/idle`` when no endpoint is configured.
+    package mutating func nextAction(now: Double) -> Action {
+        guard !entries.isEmpty else { return .idle }
+        var started: [String] = []
+        while running.count < concurrency, let first = queue.first, first.due <= now {
+            _ = queue.removeFirst()
+            entries[first.id].isRunning = true
+            let name = entries[first.id].endpoint.name
+            running.insert(name)
+            started.append(name)
+        }
+        if !started.isEmpty { return .run(started) }
+        guard running.count < concurrency, let first = queue.first else { return .waitForFinish }
+        return .sleep(until: first.due)
+    }
+
+    /// Records the end of a run and schedules the endpoint's next one.
+    ///
+    /// A success resets the failures and waits the endpoint's interval, varied by its jitter. A failure adds one to
+    /// the failures and backs off exponentially, or waits for the upstream's `Retry-After` if that is longer (see
+    /// ``SchedulePolicy`` for the numbers).
+    ///
+    /// - Parameters:
+    ///   - name: The endpoint whose run ended.
+    ///   - outcome: How it ended.
+    ///   - now: The current time, in seconds since 1970.
+    /// - Returns: The endpoint's new state, to persist; `nil` when the run is ignored because the endpoint was
+    ///   removed from the configuration while it ran, or was not running.
+    package mutating func finished(_ name: String, outcome: Outcome, now: Double) -> PersistedState? {
+        guard running.remove(name) != nil, let id = ids[name] else { return nil }
+        let endpoint = entries[id].endpoint
+        let unit = Double.random(in: -1...1, using: &random)
+        switch outcome {
+        case .success:
+            entries[id].consecutiveFailures = 0
+            entries[id].nextDue = now + policy.successDelay(for: endpoint, unit: unit)
+        case .failure(let retryAfter):
+            let failures = entries[id].consecutiveFailures.addingReportingOverflow(1)
+            entries[id].consecutiveFailures = failures.overflow ? Int.max : failures.partialValue
+            entries[id].nextDue =
+                now
+                + policy.failureDelay(
+                    for: endpoint,
+                    failures: entries[id].consecutiveFailures,
+                    retryAfter: retryAfter,
+                    unit: unit
+                )
+        }
+        entries[id].isRunning = false
+        queue.insert(ScheduleQueue.Item(due: entries[id].nextDue, id: id))
+        return state(of: name)
+    }
+
+    /// An endpoint's current schedule, for status output and metrics.
+    ///
+    /// While an endpoint runs, its next due time is the one it was started for.
+    ///
+    /// - Parameter name: A configured endpoint's name.
+    /// - Returns: Its next due time and consecutive failures, or `nil` if no endpoint of that name is configured.
+    package func state(of name: String) -> PersistedState? {
+        guard let id = ids[name] else { return nil }
+        return PersistedState(nextDue: entries[id].nextDue, consecutiveFailures: entries[id].consecutiveFailures)
+    }
+}

@@ -1,0 +1,53 @@
+/// What the scheduler knows of one endpoint from the configuration: its name and how often to poll it.
+///
+/// The values come validated from the configuration, but the scheduler never traps on them: a negative interval
+/// counts as zero (and ``SchedulePolicy/minimumDelay`` still applies), and a jitter outside `0...1` (or NaN) is
+/// clamped into it.
+///
+/// ## Topics
+///
+/// - ``init(name:interval:jitter:)``
+/// - ``name``
+/// - ``interval``
+/// - ``jitter``
+package struct ScheduledEndpoint: Sendable, Hashable {
+    /// The endpoint's name, unique in a configuration.
+    package var name: String
+    /// The time between the end of a successful run and the start of the next.
+    package var interval: Duration
+    /// The fraction of ``interval`` each wait varies by, in `0...1`: each wait is drawn uniformly from
+    /// `interval × (1 - jitter) ... interval × (1 + jitter)`.
+    package var jitter: Double
+
+    /// Creates an endpoint's schedule.
+    ///
+    /// - Parameters:
+    ///   - name: The endpoint's name.
+    ///   - interval: The time between the end of a successful run and the start of the next.
+    ///   - jitter: The fraction of `interval` each wait varies by, in `0...1`.
+    package init(name: String, interval: Duration, jitter: Double) {
+        self.name = name
+        self.interval = interval
+        self.jitter = jitter
+    }
+}
+
+extension ScheduledEndpoint {
+    /// ``interval`` in seconds, never negative.
+    var intervalSeconds: Double {
+        max(0, interval.scheduleSeconds)
+    }
+
+    /// ``jitter`` clamped into `0...1`; NaN counts as no jitter.
+    var clampedJitter: Double {
+        jitter.isNaN ? 0 : min(1, max(0, jitter))
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as the scheduler's `Double` time unit.
+    var scheduleSeconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) * 1e-18
+    }
+}

@@ -73,8 +73,19 @@ package struct BodyDecodingError: Error, Hashable, Sendable, CustomStringConvert
 extension BodyDecodingError {
     /// The error for a syntax error in `bytes`, with its line and column.
     init(_ error: JSONSyntaxError, in bytes: UnsafeBufferPointer<UInt8>) {
-        let position = JSONTextPosition(offset: error.offset, in: bytes)
-        let found = Self.describeByte(at: error.offset, in: bytes)
+        let start = min(error.offset, bytes.count)
+        let found = UnsafeBufferPointer(rebasing: bytes[start..<min(start + 4, bytes.count)])
+        self.init(error, at: JSONTextPosition(offset: error.offset, in: bytes), found: found)
+    }
+
+    /// The error for a syntax error whose line and column are known.
+    ///
+    /// - Parameters:
+    ///   - position: where `error.offset` is.
+    ///   - found: the body's bytes from `error.offset` on, up to 4 of them (enough for one character); fewer only
+    ///     where the body ends.
+    init(_ error: JSONSyntaxError, at position: JSONTextPosition, found foundBytes: UnsafeBufferPointer<UInt8>) {
+        let found = Self.describeFirstByte(of: foundBytes)
         switch error.problem {
         case .empty:
             self.init(.notJSON, "the response is not valid JSON: it is empty")
@@ -113,6 +124,23 @@ extension BodyDecodingError {
         return Self(.recordsPathMissing, "the response has no \"\(recordsPath)\": \(end) \(reason)")
     }
 
+    /// The records path's object at `level` (0 for the top-level value) has no member `key`.
+    static func recordsPathMissing(_ recordsPath: JSONPath, level: Int, key: String) -> Self {
+        recordsPathMissing(recordsPath, reached: recordsPath.prefix(level), reason: "has no key \"\(key)\"")
+    }
+
+    /// The records path's array at `level` has only `count` elements, too few for its index.
+    static func recordsPathMissing(_ recordsPath: JSONPath, level: Int, elementCount count: Int) -> Self {
+        let reason = count == 0 ? "is an empty array" : "has only \(count) element\(count == 1 ? "" : "s")"
+        return recordsPathMissing(recordsPath, reached: recordsPath.prefix(level), reason: reason)
+    }
+
+    /// The value at `level` of the records path is `kind` (`an array`, `null`, …), not the object or array needed.
+    static func recordsPathMissing(_ recordsPath: JSONPath, level: Int, kind: String, needsObject: Bool) -> Self {
+        let reason = "is \(kind), not \(needsObject ? "an object" : "an array")"
+        return recordsPathMissing(recordsPath, reached: recordsPath.prefix(level), reason: reason)
+    }
+
     /// `"data" in the response is an object, not an array of records`.
     static func recordsNotArray(_ recordsPath: JSONPath, found: String) -> Self {
         let subject = recordsPath.components.isEmpty ? "the response" : "\"\(recordsPath)\" in the response"
@@ -120,22 +148,24 @@ extension BodyDecodingError {
     }
 
     /// `the response has "data" more than once, so which records to use is ambiguous`.
+    ///
+    /// - Parameter reached: the records path up to and including the repeated key.
     static func recordsPathRepeated(_ reached: JSONPath) -> Self {
         Self(
             .recordsPathRepeated, "the response has \"\(reached)\" more than once, so which records to use is ambiguous"
         )
     }
 
-    /// `"x"`, `"é"`, or `byte 0xFF` for a byte that is not a printable character.
-    private static func describeByte(at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> String {
-        guard offset < bytes.count else { return "the end" }
-        let byte = bytes[offset]
+    /// `"x"`, `"é"`, or `byte 0xFF` for a byte that is not a printable character; `the end` for no byte.
+    ///
+    /// - Parameter bytes: the byte, followed by up to 3 more that may complete its character.
+    private static func describeFirstByte(of bytes: UnsafeBufferPointer<UInt8>) -> String {
+        guard let byte = bytes.first else { return "the end" }
         if byte >= 0x20, byte < 0x7F {
             return ColumnValue.jsonString(String(UnicodeScalar(byte)))
         }
         if byte >= 0x80 {
-            let rest = UnsafeBufferPointer(rebasing: bytes[offset..<min(offset + 4, bytes.count)])
-            var iterator = rest.makeIterator()
+            var iterator = bytes.makeIterator()
             var decoder = UTF8()
             if case .scalarValue(let scalar) = decoder.decode(&iterator) {
                 return ColumnValue.jsonString(String(scalar))

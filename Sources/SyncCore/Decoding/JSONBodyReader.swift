@@ -56,18 +56,17 @@ struct JSONBodyReader {
             try readRecords(depth: depth, body)
             return
         }
-        let reached = JSONPath(components: Array(components[..<level]))
         switch components[level] {
         case .key(let key):
             guard byte == JSONByte.openBrace else {
                 throw BodyDecodingError.recordsPathMissing(
-                    decoder.recordsPath, reached: reached, reason: "is \(kind), not an object")
+                    decoder.recordsPath, level: level, kind: kind, needsObject: true)
             }
             try readObject(key: key, level: level, depth: depth, body)
         case .index(let index):
             guard byte == JSONByte.openBracket else {
                 throw BodyDecodingError.recordsPathMissing(
-                    decoder.recordsPath, reached: reached, reason: "is \(kind), not an array")
+                    decoder.recordsPath, level: level, kind: kind, needsObject: false)
             }
             try readArray(index: index, level: level, depth: depth, body)
         }
@@ -90,7 +89,7 @@ struct JSONBodyReader {
                 let (content, hasEscapes) = try walker.scanner.scanKeyAndColon()
                 if keyEquals(content, hasEscapes: hasEscapes, key) {
                     guard !found else {
-                        throw BodyDecodingError.recordsPathRepeated(JSONPath(components: Array(components[...level])))
+                        throw BodyDecodingError.recordsPathRepeated(decoder.recordsPath.prefix(level + 1))
                     }
                     found = true
                     try readValue(level: level + 1, depth: inner, inside: .object, body)
@@ -99,11 +98,7 @@ struct JSONBodyReader {
                 }
             } while try walker.scanner.skipCommaOrObjectEnd()
         }
-        guard found else {
-            let reached = JSONPath(components: Array(components[..<level]))
-            throw BodyDecodingError.recordsPathMissing(
-                decoder.recordsPath, reached: reached, reason: "has no key \"\(key)\"")
-        }
+        guard found else { throw BodyDecodingError.recordsPathMissing(decoder.recordsPath, level: level, key: key) }
     }
 
     private mutating func readArray(
@@ -129,9 +124,7 @@ struct JSONBodyReader {
             } while try walker.scanner.skipCommaOrArrayEnd()
         }
         guard count > wanted else {
-            let reached = JSONPath(components: Array(components[..<level]))
-            let reason = count == 0 ? "is an empty array" : "has only \(count) element\(count == 1 ? "" : "s")"
-            throw BodyDecodingError.recordsPathMissing(decoder.recordsPath, reached: reached, reason: reason)
+            throw BodyDecodingError.recordsPathMissing(decoder.recordsPath, level: level, elementCount: count)
         }
     }
 

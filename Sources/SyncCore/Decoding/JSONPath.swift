@@ -102,6 +102,11 @@ package struct JSONPath: Hashable, Sendable, CustomStringConvertible {
         return text
     }
 
+    /// The path's first `count` components.
+    func prefix(_ count: Int) -> JSONPath {
+        JSONPath(components: Array(components.prefix(count)))
+    }
+
     /// The path appended to another.
     package func appending(_ other: JSONPath) -> JSONPath {
         JSONPath(components: components + other.components)

@@ -31,7 +31,7 @@ extension JSONScanner {
 
     /// Moves past bytes that need no attention: ASCII other than `"`, `\` and control characters.
     @inline(__always)
-    private mutating func skipPlainStringBytes() {
+    mutating func skipPlainStringBytes() {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         let raw = UnsafeRawBufferPointer(buffer)
@@ -87,18 +87,8 @@ extension JSONScanner {
     /// Skips one multi-byte UTF-8 scalar whose lead byte is at the cursor, refusing overlong forms,
     /// surrogates and values above U+10FFFF (the Unicode standard's table 3-7).
     private mutating func scanMultibyteScalar(lead: UInt8) throws(JSONSyntaxError) {
-        let continuations: Int
-        var lowest: UInt8 = 0x80
-        var highest: UInt8 = 0xBF
-        switch lead {
-        case 0xC2...0xDF: continuations = 1
-        case 0xE0: continuations = 2; lowest = 0xA0
-        case 0xE1...0xEC, 0xEE...0xEF: continuations = 2
-        case 0xED: continuations = 2; highest = 0x9F
-        case 0xF0: continuations = 3; lowest = 0x90
-        case 0xF1...0xF3: continuations = 3
-        case 0xF4: continuations = 3; highest = 0x8F
-        default: throw JSONSyntaxError(.invalidUTF8, at: position)
+        guard let (continuations, lowest, highest) = Self.utf8Sequence(lead: lead) else {
+            throw JSONSyntaxError(.invalidUTF8, at: position)
         }
         for offset in 1...continuations {
             guard position + offset < buffer.count else {
@@ -109,5 +99,21 @@ extension JSONScanner {
             guard range.contains(byte) else { throw JSONSyntaxError(.invalidUTF8, at: position) }
         }
         position += continuations + 1
+    }
+
+    /// What may follow a multi-byte UTF-8 lead byte: how many continuation bytes, and the range of the first one
+    /// (the Unicode standard's table 3-7); nil for a byte that cannot lead.
+    @inline(__always)
+    static func utf8Sequence(lead: UInt8) -> (continuations: Int, lowest: UInt8, highest: UInt8)? {
+        switch lead {
+        case 0xC2...0xDF: (1, 0x80, 0xBF)
+        case 0xE0: (2, 0xA0, 0xBF)
+        case 0xE1...0xEC, 0xEE...0xEF: (2, 0x80, 0xBF)
+        case 0xED: (2, 0x80, 0x9F)
+        case 0xF0: (3, 0x90, 0xBF)
+        case 0xF1...0xF3: (3, 0x80, 0xBF)
+        case 0xF4: (3, 0x80, 0x8F)
+        default: nil
+        }
     }
 }

@@ -84,6 +84,12 @@ struct JSONTextPosition: Hashable, Sendable, CustomStringConvertible {
     /// 1-based, counting Unicode scalars from the start of the line.
     var column: Int
 
+    init(offset: Int, line: Int, column: Int) {
+        self.offset = offset
+        self.line = line
+        self.column = column
+    }
+
     /// Counts lines and columns up to `offset`; only used when reporting an error, so a plain scan is fine.
     init(offset: Int, in bytes: UnsafeBufferPointer<UInt8>) {
         self.offset = offset

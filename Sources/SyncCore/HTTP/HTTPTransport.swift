@@ -29,7 +29,7 @@ package final class HTTPTransport: Transport {
         try await client.shutdown()
     }
 
-    package func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResponse {
+    package func fetch(_ request: FetchRequest, successBody: BodyChunkHandler?) async throws -> FetchResponse {
         var outgoing = HTTPClientRequest(url: request.url)
         outgoing.method = .GET
         outgoing.headers.add(name: "User-Agent", value: Self.userAgent)
@@ -52,15 +52,24 @@ package final class HTTPTransport: Transport {
                 if let length, length > request.maxBody {
                     throw FetchError.bodyTooLarge(limit: request.maxBody)
                 }
-                // One allocation of the announced size instead of doubling: the body is most of a sync's memory.
-                // (A compressed body announces its compressed size; the buffer grows past it as needed.)
-                if let length, length > 0 { body.reserveCapacity(length) }
+                let streaming = (200..<300).contains(status) ? successBody : nil
+                // Collected: one allocation of the announced size instead of doubling. (A compressed body
+                // announces its compressed size; the buffer grows past it as needed.)
+                if streaming == nil, let length, length > 0 { body.reserveCapacity(length) }
+                var received = 0
                 for try await chunk in response.body {
-                    guard body.readableBytes + chunk.readableBytes <= request.maxBody else {
-                        throw FetchError.bodyTooLarge(limit: request.maxBody)
+                    received += chunk.readableBytes
+                    guard received <= request.maxBody else { throw FetchError.bodyTooLarge(limit: request.maxBody) }
+                    if let streaming {
+                        do {
+                            try streaming(chunk)
+                        } catch {
+                            throw HandlerFailure(error: error)
+                        }
+                    } else {
+                        var chunk = chunk
+                        body.writeBuffer(&chunk)
                     }
-                    var chunk = chunk
-                    body.writeBuffer(&chunk)
                 }
             }
             return FetchResponse(
@@ -70,6 +79,8 @@ package final class HTTPTransport: Transport {
                 contentType: response.headers.first(name: "Content-Type"),
                 body: body
             )
+        } catch let failure as HandlerFailure {
+            throw failure.error
         } catch let error as FetchError {
             throw error
         } catch {
@@ -114,6 +125,11 @@ package final class HTTPTransport: Transport {
         if let ioError = error as? IOError { return ioError.description }
         return String(describing: type(of: error))
     }
+}
+
+/// An error of the body handler, carried through unchanged.
+private struct HandlerFailure: Error {
+    var error: any Error
 }
 
 extension TimeAmount {

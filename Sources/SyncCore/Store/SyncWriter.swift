@@ -1,4 +1,3 @@
-package import NIOCore
 
 /// Writes what one sync of one endpoint brought, in one IMMEDIATE transaction: the rows, the
 /// deletions of a snapshot (with their tombstones), the endpoint's state, the run and its problems.
@@ -17,15 +16,16 @@ package struct SyncWriter: Sendable {
         self.endpoint = endpoint
     }
 
-    /// A decoded collection body, validated before the transaction by a first decoding pass.
+    /// A collection body on disk, validated and decoded once as it streamed in, before the transaction.
     package struct DecodedBody: Sendable {
-        package var body: ByteBuffer
+        package var spool: BodySpool
         package var records: Int
         package var rejected: Int
+        /// The first ``SyncWriter/storedProblemLimit`` problems.
         package var problems: [DecodingProblem]
 
-        package init(body: ByteBuffer, records: Int, rejected: Int, problems: [DecodingProblem]) {
-            self.body = body
+        package init(spool: BodySpool, records: Int, rejected: Int, problems: [DecodingProblem]) {
+            self.spool = spool
             self.records = records
             self.rejected = rejected
             self.problems = problems
@@ -69,8 +69,9 @@ package struct SyncWriter: Sendable {
             var written = 0
             let keyColumns = endpoint.primaryKey
             let valueCount = endpoint.columns.count
-            try decoded.body.withUnsafeReadableBytes { bytes in
-                _ = try decoder.decode(bytes) { record in
+            var chunked = ChunkedRecordDecoder(decoder)
+            try decoded.spool.forEachChunk { chunk in
+                try chunked.feed(chunk) { record, bytes in
                     if record.isRejected {
                         // Keep the stored version of a record that came back broken: a bad record loses nothing.
                         if let key = record.problems.first(where: { $0.recordKey != nil })?.recordKey {
@@ -86,15 +87,16 @@ package struct SyncWriter: Sendable {
                     for index in 0..<valueCount {
                         try upsert.bind(record.values[index], at: Int32(index + 1))
                     }
-                    // The body outlives this step: SQLite may read the record's bytes in place.
+                    // The bytes stay valid through this step, the only time SQLite reads them: no copy.
                     try upsert.bindTextNoCopy(UnsafeRawBufferPointer(rebasing: bytes[record.raw]), at: Int32(valueCount + 1))
                     try upsert.bind(SQLiteValue.integer(newVersion), at: Int32(valueCount + 2))
                     try upsert.bind(SQLiteValue.text(now), at: Int32(valueCount + 3))
                     if try upsert.step() { written += 1 }
+                    // Unbind the bytes before they go; RETURNING also leaves the statement mid-way.
+                    try upsert.reset()
                 }
-                // Unbinds the last record's bytes while they are still valid; RETURNING also left the statement mid-way.
-                try upsert.reset()
             }
+            _ = try chunked.finish()
 
             var deleted = 0
             if endpoint.mode == .snapshot {

@@ -1,6 +1,6 @@
 package import Logging
 internal import NIOCore
-internal import NIOPosix
+internal import Foundation
 
 /// Runs syncs: for each endpoint, one conditional fetch, a decoding pass that validates the body,
 /// then one transaction that applies it (``SyncWriter``). Upstream problems never throw: they end as a
@@ -107,65 +107,102 @@ package struct SyncEngine: Sendable {
             }
         }
         logger.debug("Fetching")
+        if endpoint.isDocument {
+            return try await fetchDocument(endpoint, request: request, writer: writer, startedAt: startedAt)
+        }
+        // A collection's body is decoded as it streams in, and spooled to disk for the write transaction.
+        let spool: BodySpool
+        do {
+            spool = try BodySpool(directory: spoolDirectory)
+        } catch {
+            throw SyncFailure(message: "\(name): \(error)", status: nil, bytes: 0)
+        }
+        var chunked = ChunkedRecordDecoder(writer.decoder)
+        var rejected = 0
+        var problems: [DecodingProblem] = []
         let response: FetchResponse
         do {
-            response = try await transport.fetch(request)
+            response = try await transport.fetch(request) { chunk in
+                try spool.append(chunk)
+                try chunk.withUnsafeReadableBytes { bytes in
+                    try chunked.feed(bytes) { record, _ in
+                        if record.isRejected { rejected += 1 }
+                        if !record.problems.isEmpty, problems.count < SyncWriter.storedProblemLimit {
+                            problems.append(contentsOf: record.problems)
+                        }
+                    }
+                }
+            }
+        } catch let error as BodyDecodingError {
+            throw SyncFailure(message: "\(name): \(error); kept the stored data", status: 200, bytes: spool.count)
         } catch {
-            throw SyncFailure(message: "\(name): \(error); kept the stored data", status: nil, bytes: 0)
+            throw SyncFailure(message: "\(name): \(error); kept the stored data", status: nil, bytes: spool.count)
         }
-        let bytes = response.body.readableBytes
-        let facts = { @Sendable [now] in
-            RunFacts(
-                startedAt: startedAt, finishedAt: now(), httpStatus: response.status, etag: response.etag,
-                lastModified: response.lastModified, bytes: bytes)
-        }
+        let facts = self.facts(response, startedAt: startedAt, bytes: spool.count)
         if response.isNotModified {
             return try await database.perform { database in try writer.applyNotModified(facts: facts(), database: database) }
         }
         guard response.isSuccess else {
             throw SyncFailure(
                 message: "\(name): \(Self.statusSentence(response.status, auth: endpoint.auth)); kept the stored data",
-                status: response.status, bytes: bytes)
+                status: response.status, bytes: response.body.readableBytes)
         }
-        if endpoint.isDocument {
-            return try await database.perform { database in
-                try writer.applyDocument(body: response.body, contentType: response.contentType, facts: facts(), database: database)
-            }
+        let records: Int
+        do {
+            records = try chunked.finish()
+        } catch {
+            throw SyncFailure(message: "\(name): \(error); kept the stored data", status: response.status, bytes: spool.count)
         }
-        let decoded = try await Self.validate(response.body, endpoint: endpoint, writer: writer, status: response.status)
+        let decoded = SyncWriter.DecodedBody(spool: spool, records: records, rejected: rejected, problems: problems)
         do {
             return try await database.perform { database in
                 try writer.applyCollection(decoded, facts: facts(), database: database)
             }
         } catch let error as StoreError where error == .emptySnapshot {
-            throw SyncFailure(message: error.description, status: response.status, bytes: bytes, outcome: .refused)
+            throw SyncFailure(message: error.description, status: response.status, bytes: spool.count, outcome: .refused)
         } catch let error as StoreError {
-            throw SyncFailure(message: "\(name): \(error)", status: response.status, bytes: bytes)
+            throw SyncFailure(message: "\(name): \(error)", status: response.status, bytes: spool.count)
         }
     }
 
-    /// The first decoding pass, off the cooperative pool: the whole body is checked, and every record's
-    /// problems found, before the write transaction begins.
-    private static func validate(_ body: ByteBuffer, endpoint: EndpointConfiguration, writer: SyncWriter, status: Int)
-        async throws -> SyncWriter.DecodedBody
-    {
-        let decoder = writer.decoder
+    /// A document endpoint: the whole body is one resource, read in full.
+    private func fetchDocument(
+        _ endpoint: EndpointConfiguration, request: FetchRequest, writer: SyncWriter, startedAt: Double
+    ) async throws -> SyncReport {
         let name = endpoint.name.name
-        return try await NIOThreadPool.singleton.runIfActive {
-            var rejected = 0
-            var problems: [DecodingProblem] = []
-            do {
-                let records = try body.withUnsafeReadableBytes { bytes in
-                    try decoder.decode(bytes) { record in
-                        if record.isRejected { rejected += 1 }
-                        if !record.problems.isEmpty { problems.append(contentsOf: record.problems) }
-                    }
-                }
-                return SyncWriter.DecodedBody(body: body, records: records, rejected: rejected, problems: problems)
-            } catch let error as BodyDecodingError {
-                throw SyncFailure(message: "\(name): \(error); kept the stored data", status: status, bytes: body.readableBytes)
-            }
+        let response: FetchResponse
+        do {
+            response = try await transport.fetch(request)
+        } catch {
+            throw SyncFailure(message: "\(name): \(error); kept the stored data", status: nil, bytes: 0)
         }
+        let facts = self.facts(response, startedAt: startedAt, bytes: response.body.readableBytes)
+        if response.isNotModified {
+            return try await database.perform { database in try writer.applyNotModified(facts: facts(), database: database) }
+        }
+        guard response.isSuccess else {
+            throw SyncFailure(
+                message: "\(name): \(Self.statusSentence(response.status, auth: endpoint.auth)); kept the stored data",
+                status: response.status, bytes: response.body.readableBytes)
+        }
+        return try await database.perform { database in
+            try writer.applyDocument(body: response.body, contentType: response.contentType, facts: facts(), database: database)
+        }
+    }
+
+    /// The run's facts, timed when the transaction starts.
+    private func facts(_ response: FetchResponse, startedAt: Double, bytes: Int) -> @Sendable () -> RunFacts {
+        { [now] in
+            RunFacts(
+                startedAt: startedAt, finishedAt: now(), httpStatus: response.status, etag: response.etag,
+                lastModified: response.lastModified, bytes: bytes)
+        }
+    }
+
+    /// Bodies are spooled next to the database: the same disk, and a folder syncd may write.
+    private var spoolDirectory: String {
+        let directory = (database.path as NSString).deletingLastPathComponent
+        return directory.isEmpty ? "." : directory
     }
 
     static func statusSentence(_ status: Int, auth: AuthConfiguration?) -> String {

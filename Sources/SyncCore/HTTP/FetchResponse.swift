@@ -6,11 +6,17 @@ package struct FetchResponse: Sendable {
     package var etag: String?
     package var lastModified: String?
     package var contentType: String?
+    /// The Retry-After header as received (429 and 503 answers carry it).
+    package var retryAfter: String?
     /// The body, read in full; empty for a 304.
     package var body: ByteBuffer
 
-    package init(status: Int, etag: String? = nil, lastModified: String? = nil, contentType: String? = nil, body: ByteBuffer) {
+    package init(
+        status: Int, etag: String? = nil, lastModified: String? = nil, contentType: String? = nil,
+        retryAfter: String? = nil, body: ByteBuffer
+    ) {
         self.status = status
+        self.retryAfter = retryAfter
         self.etag = etag
         self.lastModified = lastModified
         self.contentType = contentType

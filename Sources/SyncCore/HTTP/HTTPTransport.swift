@@ -77,6 +77,7 @@ package final class HTTPTransport: Transport {
                 etag: response.headers.first(name: "ETag"),
                 lastModified: response.headers.first(name: "Last-Modified"),
                 contentType: response.headers.first(name: "Content-Type"),
+                retryAfter: response.headers.first(name: "Retry-After"),
                 body: body
             )
         } catch let failure as HandlerFailure {

@@ -35,6 +35,8 @@ package struct SyncReport: Sendable {
     package var problems: [DecodingProblem] = []
     /// One sentence, for failed and refused runs.
     package var error: String?
+    /// Seconds the upstream asked to wait (Retry-After on a 429 or 503), for the scheduler.
+    package var retryAfter: Double?
 
     package init(endpoint: String, outcome: RunOutcome) {
         self.endpoint = endpoint

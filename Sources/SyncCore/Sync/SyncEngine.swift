@@ -78,9 +78,11 @@ package struct SyncEngine: Sendable {
     private func record(_ failure: SyncFailure, writer: SyncWriter, startedAt: Double) async -> SyncReport {
         let facts = RunFacts(startedAt: startedAt, finishedAt: now(), httpStatus: failure.status, bytes: failure.bytes)
         do {
-            return try await database.perform { database in
+            var report = try await database.perform { database in
                 try writer.recordFailure(failure.message, outcome: failure.outcome, facts: facts, database: database)
             }
+            report.retryAfter = failure.retryAfter
+            return report
         } catch {
             var report = SyncReport(endpoint: writer.endpoint.name.name, outcome: failure.outcome)
             report.error = failure.message + " (and recording the failure failed too: \(error))"
@@ -145,7 +147,7 @@ package struct SyncEngine: Sendable {
         guard response.isSuccess else {
             throw SyncFailure(
                 message: "\(name): \(Self.statusSentence(response.status, auth: endpoint.auth)); kept the stored data",
-                status: response.status, bytes: response.body.readableBytes)
+                status: response.status, bytes: response.body.readableBytes, retryAfter: retryAfter(response))
         }
         let records: Int
         do {
@@ -183,11 +185,17 @@ package struct SyncEngine: Sendable {
         guard response.isSuccess else {
             throw SyncFailure(
                 message: "\(name): \(Self.statusSentence(response.status, auth: endpoint.auth)); kept the stored data",
-                status: response.status, bytes: response.body.readableBytes)
+                status: response.status, bytes: response.body.readableBytes, retryAfter: retryAfter(response))
         }
         return try await database.perform { database in
             try writer.applyDocument(body: response.body, contentType: response.contentType, facts: facts(), database: database)
         }
+    }
+
+    /// The delay a 429 or 503 asked for, in seconds from now.
+    private func retryAfter(_ response: FetchResponse) -> Double? {
+        guard response.status == 429 || response.status == 503, let header = response.retryAfter else { return nil }
+        return RetryAfter.seconds(header, now: now())
     }
 
     /// The run's facts, timed when the transaction starts.
@@ -223,4 +231,6 @@ struct SyncFailure: Error {
     var status: Int?
     var bytes: Int
     var outcome: RunOutcome = .failed
+    /// Seconds from now that the upstream asked to wait.
+    var retryAfter: Double?
 }

@@ -1,0 +1,167 @@
+internal import Foundation
+internal import Logging
+internal import ServiceLifecycle
+
+/// Keeps every endpoint fresh: runs ``SyncEngine`` syncs when ``ScheduleStateMachine`` says they are due, at most
+/// `concurrency` at once, persisting each endpoint's next due time so that a restart resumes the schedule.
+///
+/// A `Service`: it runs until its task is cancelled or a graceful shutdown begins. On graceful shutdown it
+/// starts nothing new and lets running syncs finish (each commits or rolls back as a whole) for up to
+/// `shutdownGrace`, then cancels what is left.
+package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duration {
+    private enum Wake: Sendable {
+        case finished(String, SyncReport)
+        case timer
+        case reload(Configuration)
+        case shutdown
+        case graceExpired
+    }
+
+    private let engine: SyncEngine
+    private let clock: C
+    private let shutdownGrace: Duration
+    private let onReport: @Sendable (SyncReport) -> Void
+    private var machine: ScheduleStateMachine
+    private var endpoints: [String: EndpointConfiguration]
+    private var pendingTimer: Double?
+    private let wakes: AsyncStream<Wake>
+    private let wake: AsyncStream<Wake>.Continuation
+
+    /// - Parameters:
+    ///   - persisted: Each endpoint's next due time and failures, from ``loadPersistedState(_:)``.
+    ///   - onReport: Called after each sync, once its next due time is stored.
+    package init(
+        configuration: Configuration,
+        engine: SyncEngine,
+        clock: C,
+        persisted: [String: ScheduleStateMachine.PersistedState] = [:],
+        shutdownGrace: Duration = .seconds(10),
+        onReport: @escaping @Sendable (SyncReport) -> Void = { _ in }
+    ) {
+        self.engine = engine
+        self.clock = clock
+        self.shutdownGrace = shutdownGrace
+        self.onReport = onReport
+        self.endpoints = Dictionary(configuration.endpoints.map { ($0.name.name, $0) }, uniquingKeysWith: { first, _ in first })
+        self.machine = ScheduleStateMachine(
+            endpoints: configuration.endpoints.map(Self.scheduled), concurrency: configuration.concurrency,
+            persisted: persisted, now: engine.now())
+        (wakes, wake) = AsyncStream.makeStream(of: Wake.self)
+    }
+
+    /// Applies a new configuration: added endpoints are scheduled, removed ones dropped, changed ones take effect.
+    package nonisolated func reload(_ configuration: Configuration) {
+        wake.yield(.reload(configuration))
+    }
+
+    package func run() async {
+        await withGracefulShutdownHandler {
+            await self.loop()
+        } onGracefulShutdown: {
+            self.wake.yield(.shutdown)
+        }
+    }
+
+    /// The stored next due times and failure counts, so that a restart resumes instead of stampeding.
+    package static func loadPersistedState(_ database: Database) throws -> [String: ScheduleStateMachine.PersistedState] {
+        var states: [String: ScheduleStateMachine.PersistedState] = [:]
+        for row in try database.rows("SELECT name, next_due_at, consecutive_failures FROM syncd_endpoints") {
+            guard let name = row.text("name") else { continue }
+            states[name] = ScheduleStateMachine.PersistedState(
+                nextDue: row.text("next_due_at").flatMap(Timestamp.parse),
+                consecutiveFailures: Int(row.integer("consecutive_failures") ?? 0))
+        }
+        return states
+    }
+
+    private func loop() async {
+        await withTaskGroup(of: Void.self) { group in
+            var stopping = false
+            schedule(&group)
+            for await event in wakes {
+                switch event {
+                case .finished(let name, let report):
+                    let outcome: ScheduleStateMachine.Outcome =
+                        report.outcome.isFailure ? .failure(retryAfter: report.retryAfter) : .success
+                    if let state = machine.finished(name, outcome: outcome, now: engine.now()) {
+                        await persist(name, state)
+                    }
+                    onReport(report)
+                case .timer:
+                    pendingTimer = nil
+                case .reload(let configuration):
+                    endpoints = Dictionary(
+                        configuration.endpoints.map { ($0.name.name, $0) }, uniquingKeysWith: { first, _ in first })
+                    machine.reconfigure(
+                        configuration.endpoints.map(Self.scheduled), concurrency: configuration.concurrency,
+                        now: engine.now())
+                case .shutdown:
+                    stopping = true
+                    let deadline = clock.now.advanced(by: shutdownGrace)
+                    group.addTask { [clock, wake] in
+                        try? await clock.sleep(until: deadline, tolerance: nil)
+                        wake.yield(.graceExpired)
+                    }
+                case .graceExpired:
+                    group.cancelAll()
+                }
+                if stopping {
+                    if machine.running.isEmpty { break }
+                    continue
+                }
+                schedule(&group)
+            }
+            // Timers (and, after the grace period or a cancellation, syncs) must not outlive the scheduler.
+            group.cancelAll()
+        }
+    }
+
+    /// Starts what is due and arms a timer for what is next.
+    private func schedule(_ group: inout TaskGroup<Void>) {
+        while true {
+            switch machine.nextAction(now: engine.now()) {
+            case .run(let names):
+                for name in names {
+                    guard let endpoint = endpoints[name] else { continue }
+                    group.addTask { [engine, wake] in
+                        let report = await engine.sync(endpoint)
+                        wake.yield(.finished(name, report))
+                    }
+                }
+                continue
+            case .sleep(let until):
+                // One timer is enough: an earlier one wakes the loop, which then re-decides.
+                if let pendingTimer, pendingTimer <= until { return }
+                pendingTimer = until
+                // The deadline is fixed now, not when the child task first runs: time may move in between.
+                let delay = max(0, until - engine.now())
+                let deadline = clock.now.advanced(by: .nanoseconds(Int64(delay * 1_000_000_000)))
+                group.addTask { [clock, wake] in
+                    try? await clock.sleep(until: deadline, tolerance: nil)
+                    wake.yield(.timer)
+                }
+                return
+            case .waitForFinish, .idle:
+                return
+            }
+        }
+    }
+
+    private func persist(_ name: String, _ state: ScheduleStateMachine.PersistedState) async {
+        let nextDue = state.nextDue.map(Timestamp.format)
+        do {
+            try await engine.database.perform { database in
+                try database.execute(
+                    "UPDATE syncd_endpoints SET next_due_at = ? WHERE name = ?",
+                    [nextDue.map(SQLiteValue.text) ?? .null, .text(name)])
+            }
+        } catch {
+            // The schedule in memory is right; a restart would only run this endpoint early.
+            engine.logger.info("Could not store the next due time", metadata: [LogKey.endpointName: "\(name)"])
+        }
+    }
+
+    private static func scheduled(_ endpoint: EndpointConfiguration) -> ScheduledEndpoint {
+        ScheduledEndpoint(name: endpoint.name.name, interval: endpoint.interval, jitter: endpoint.jitter)
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import Logging
+import SampleUpstream
+import Testing
+@testable import SyncCore
+
+/// The scheduler driving real syncs against a loopback upstream, on a clock the test moves: no sleeps.
+@Suite("scheduler: syncs on time")
+struct SyncSchedulerTests {
+    static func toml(_ upstream: TestUpstream, names: [String] = ["a", "b"], interval: String = "10s") -> String {
+        names.map { name in
+            """
+            [[endpoint]]
+            name = "\(name)"
+            url = "\(upstream.url("/\(name)"))"
+            records = "$"
+            primary_key = ["id"]
+            interval = "\(interval)"
+            jitter = 0
+
+            [endpoint.columns]
+            id = { path = "id", type = "integer" }
+
+            """
+        }.joined(separator: "\n")
+    }
+
+    /// A scheduler running in the background of `body`, with its reports as a stream.
+    static func withScheduler(
+        _ fixture: SyncFixture, clock: ManualClock,
+        persisted: [String: ScheduleStateMachine.PersistedState] = [:],
+        _ body: (SyncScheduler<ManualClock>, AsyncStream<SyncReport>.Iterator) async throws -> Void
+    ) async throws {
+        let (reports, reported) = AsyncStream.makeStream(of: SyncReport.self)
+        let engine = SyncEngine(
+            database: fixture.database, transport: SchemeTransport(http: SharedTransport.http), environment: [:],
+            logger: Logger(label: "test"), now: { clock.wallNow })
+        let scheduler = SyncScheduler(
+            configuration: fixture.configuration, engine: engine, clock: clock, persisted: persisted,
+            onReport: { reported.yield($0) })
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await scheduler.run() }
+            try await body(scheduler, reports.makeAsyncIterator())
+            group.cancelAll()
+        }
+    }
+
+    @Test("every endpoint syncs at start, then again each interval")
+    func interval() async throws {
+        try await withTestUpstream { upstream in
+            upstream.setJSON("/a", #"[{"id": 1}]"#)
+            upstream.setJSON("/b", #"[{"id": 2}]"#)
+            let fixture = try SyncFixture(toml: Self.toml(upstream))
+            let clock = ManualClock()
+            try await Self.withScheduler(fixture, clock: clock) { _, reports in
+                var reports = reports
+                let first = [await reports.next(), await reports.next()].compactMap { $0?.endpoint }.sorted()
+                #expect(first == ["a", "b"])
+                #expect(upstream.requests.count == 2)
+                clock.advance(by: .seconds(10))
+                let second = [await reports.next(), await reports.next()].compactMap { $0?.endpoint }.sorted()
+                #expect(second == ["a", "b"])
+                #expect(upstream.requests.count == 4)
+                let nextDue = try fixture.scalar("SELECT next_due_at FROM syncd_endpoints WHERE name = 'a'")
+                #expect(nextDue == .text(Timestamp.format(clock.wallNow + 10)))
+            }
+        }
+    }
+
+    @Test("a restart resumes the persisted schedule instead of syncing everything at once")
+    func resume() async throws {
+        try await withTestUpstream { upstream in
+            upstream.setJSON("/a", #"[{"id": 1}]"#)
+            upstream.setJSON("/b", #"[{"id": 2}]"#)
+            let fixture = try SyncFixture(toml: Self.toml(upstream))
+            let clock = ManualClock()
+            let persisted = ["a": ScheduleStateMachine.PersistedState(nextDue: clock.wallNow + 30, consecutiveFailures: 0)]
+            try await Self.withScheduler(fixture, clock: clock, persisted: persisted) { _, reports in
+                var reports = reports
+                #expect(await reports.next()?.endpoint == "b")
+                clock.advance(by: .seconds(10))
+                #expect(await reports.next()?.endpoint == "b")
+                clock.advance(by: .seconds(20))
+                let both = [await reports.next(), await reports.next()].compactMap { $0?.endpoint }.sorted()
+                #expect(both == ["a", "b"])
+                #expect(upstream.requests.filter { $0.path == "/a" }.count == 1)
+            }
+        }
+    }
+
+    @Test("a 429's Retry-After delays the next attempt; a failure backs off, then success resumes the interval")
+    func retryAfter() async throws {
+        try await withTestUpstream { upstream in
+            upstream.set("/a", .json(Array("{}".utf8), status: 429, headers: [(name: "Retry-After", value: "120")]))
+            let fixture = try SyncFixture(toml: Self.toml(upstream, names: ["a"]))
+            let clock = ManualClock()
+            try await Self.withScheduler(fixture, clock: clock) { _, reports in
+                var reports = reports
+                let limited = await reports.next()
+                #expect(limited?.outcome == .failed && limited?.retryAfter == 120)
+                let nextDue = try fixture.scalar("SELECT next_due_at FROM syncd_endpoints WHERE name = 'a'")
+                #expect(nextDue == .text(Timestamp.format(clock.wallNow + 120)))
+                upstream.setJSON("/a", #"[{"id": 1}]"#)
+                clock.advance(by: .seconds(120))
+                #expect(await reports.next()?.outcome == .changed)
+                #expect(upstream.requests.count == 2)
+                let failures = try fixture.scalar("SELECT consecutive_failures FROM syncd_endpoints WHERE name = 'a'")
+                #expect(failures == .integer(0))
+            }
+        }
+    }
+
+    @Test("a reload adds endpoints, which sync at once")
+    func reload() async throws {
+        try await withTestUpstream { upstream in
+            upstream.setJSON("/a", #"[{"id": 1}]"#)
+            upstream.setJSON("/c", #"[{"id": 3}]"#)
+            var fixture = try SyncFixture(toml: Self.toml(upstream, names: ["a"]))
+            let clock = ManualClock()
+            let reloaded = try Configuration.parse(Self.toml(upstream, names: ["a", "c"]), sourcePath: "syncd.toml")
+            try await Self.withScheduler(fixture, clock: clock) { scheduler, reports in
+                var reports = reports
+                #expect(await reports.next()?.endpoint == "a")
+                scheduler.reload(reloaded)
+                #expect(await reports.next()?.endpoint == "c")
+            }
+            try fixture.reconfigure(Self.toml(upstream, names: ["a", "c"]))
+            #expect(try fixture.scalar("SELECT count(*) FROM c") == .integer(1))
+        }
+    }
+}

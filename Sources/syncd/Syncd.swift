@@ -24,7 +24,7 @@ struct Syncd: AsyncParsableCommand {
             """,
         version: SyncdVersionText.current,
         subcommands: [
-            SyncCommand.self, StatusCommand.self, QueryCommand.self, GetCommand.self, SQLCommand.self,
+            RunCommand.self, SyncCommand.self, StatusCommand.self, QueryCommand.self, GetCommand.self, SQLCommand.self,
             CheckConfigCommand.self, MigrateCommand.self, DemoCommand.self,
         ]
     )

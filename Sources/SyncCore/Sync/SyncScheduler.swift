@@ -62,6 +62,9 @@ package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duratio
         }
     }
 
+    /// Returns when the scheduler's actor is free to answer: the watchdog's proof of life.
+    package func heartbeat() {}
+
     /// The stored next due times and failure counts, so that a restart resumes instead of stampeding.
     package static func loadPersistedState(_ database: Database) throws -> [String: ScheduleStateMachine.PersistedState] {
         var states: [String: ScheduleStateMachine.PersistedState] = [:]

@@ -1,0 +1,63 @@
+import Logging
+import ServiceLifecycle
+import SyncCore
+import UnixSignals
+
+/// SIGHUP reloads the configuration: a valid one reaches the scheduler, an invalid one is refused with one
+/// sentence and the running configuration stays. Also says STOPPING=1 as soon as a graceful shutdown begins.
+struct ReloadService: Service {
+    var options: GlobalOptions
+    var scheduler: SyncScheduler<ContinuousClock>
+    var notifier: SystemdNotifier
+    var logger: Logger
+
+    func run() async throws {
+        let signals = await UnixSignalsSequence(trapping: .sighup)
+        await withGracefulShutdownHandler {
+            for await _ in signals.cancelOnGracefulShutdown() {
+                notifier.reloading()
+                do {
+                    let configuration = try options.loadConfiguration()
+                    scheduler.reload(configuration)
+                    logger.info("Reloaded the configuration", metadata: ["endpoints": "\(configuration.endpoints.count)"])
+                    notifier.ready(status: "reloaded: syncing \(configuration.endpoints.count) endpoints")
+                } catch {
+                    logger.error("Kept the running configuration: the new one is invalid", metadata: ["error": "\(error)"])
+                    notifier.ready(status: "configuration not reloaded: \(error)")
+                }
+            }
+        } onGracefulShutdown: {
+            notifier.stopping()
+        }
+    }
+}
+
+/// WATCHDOG=1 at half of WatchdogSec, only while the scheduler answers: a stuck scheduler gets the service restarted.
+struct WatchdogService: Service {
+    var interval: Duration
+    var scheduler: SyncScheduler<ContinuousClock>
+    var notifier: SystemdNotifier
+
+    func run() async throws {
+        while !Task.isCancelled, !Task.isShuttingDownGracefully {
+            await scheduler.heartbeat()
+            notifier.watchdog()
+            try? await Task.sleep(for: interval)
+        }
+    }
+}
+
+/// How the daemon reports each sync: a log line, and systemd's STATUS.
+enum DaemonReports {
+    static func log(_ report: SyncReport, logger: Logger, notifier: SystemdNotifier) {
+        let line = ReportText.line(report).split(separator: "\n").first.map(String.init) ?? report.endpoint
+        var metadata: Logger.Metadata = ["endpoint.name": "\(report.endpoint)", "sync.outcome": "\(report.outcome.rawValue)"]
+        if let status = report.httpStatus { metadata["http.status"] = "\(status)" }
+        if report.outcome.isFailure {
+            logger.warning("Sync failed", metadata: metadata.merging(["error": "\(report.error ?? "")"]) { $1 })
+        } else {
+            logger.info("Synced", metadata: metadata.merging(["sync.version": "\(report.version)"]) { $1 })
+        }
+        notifier.status(line)
+    }
+}

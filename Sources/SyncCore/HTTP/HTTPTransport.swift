@@ -2,6 +2,7 @@ internal import AsyncHTTPClient
 internal import NIOCore
 internal import NIOHTTP1
 internal import NIOHTTPCompression
+internal import NIOSSL
 
 /// HTTP and HTTPS over one shared AsyncHTTPClient: pooled connections, verified TLS, bounded redirects, gzip.
 ///
@@ -98,6 +99,14 @@ package final class HTTPTransport: Transport {
                     return .truncated("the connection closed before the whole body arrived")
                 }
                 return .connection("the upstream's answer is not valid HTTP")
+            }
+            if let tlsError = error as? NIOSSLError {
+                switch tlsError {
+                case .handshakeFailed, .unableToValidateCertificate:
+                    return .connection("the TLS handshake failed: the server's certificate is not trusted or not for this host")
+                default:
+                    return .connection("the TLS connection failed")
+                }
             }
             if let channelError = error as? ChannelError, case .connectTimeout = channelError {
                 return .timeout("connecting timed out")

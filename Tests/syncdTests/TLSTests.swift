@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+
+/// TLS is verified: a server whose certificate no trust root vouches for is refused.
+@Suite("syncd TLS")
+struct TLSTests {
+    /// `openssl s_server` on 127.0.0.1 with a fresh self-signed certificate; its port comes from its first line.
+    final class SelfSignedServer: Sendable {
+        let process: Process
+        let port: Int
+
+        init(directory: String) throws {
+            let request = Process()
+            request.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+            request.arguments = [
+                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", directory + "/key.pem", "-out",
+                directory + "/cert.pem", "-days", "1", "-subj", "/CN=127.0.0.1",
+            ]
+            request.standardOutput = FileHandle.nullDevice
+            request.standardError = FileHandle.nullDevice
+            try request.run()
+            request.waitUntilExit()  // a local process that needs nothing from this one
+            let output = Pipe()
+            process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+            process.arguments = [
+                "s_server", "-accept", "127.0.0.1:0", "-cert", directory + "/cert.pem", "-key", directory + "/key.pem",
+                "-www",
+            ]
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+            // openssl prints "ACCEPT 127.0.0.1:PORT" before it accepts anything (after a line about DH parameters).
+            var port = 0
+            var line = Data()
+            while port == 0 {
+                let byte = output.fileHandleForReading.readData(ofLength: 1)
+                if byte.isEmpty { break }
+                if byte.first == UInt8(ascii: "\n") {
+                    let text = String(decoding: line, as: UTF8.self)
+                    if text.hasPrefix("ACCEPT ") { port = Int(text.split(separator: ":").last ?? "") ?? 0 }
+                    line = Data()
+                } else {
+                    line.append(byte)
+                }
+            }
+            self.port = port
+        }
+
+        func stop() {
+            kill(process.processIdentifier, SIGKILL)
+        }
+    }
+
+    @Test("a self-signed certificate fails the sync with one sentence, and stores nothing")
+    func selfSigned() async throws {
+        let workspace = try CLITests.Workspace(toml: "")
+        defer { workspace.remove() }
+        let server = try SelfSignedServer(directory: workspace.path)
+        defer { server.stop() }
+        #expect(server.port > 0)
+        try CLITests.toml("https://127.0.0.1:\(server.port)").write(toFile: workspace.config, atomically: true, encoding: .utf8)
+        let result = try await workspace.run(["sync", "users"])
+        #expect(result.status == 1)
+        #expect(result.standardError == "syncd: users: the TLS handshake failed: the server's certificate is not trusted or not for this host; kept the stored data\n")
+    }
+}

@@ -58,3 +58,48 @@ struct DaemonTests {
         #expect(count.standardOutput == "n\r\n8\r\n")
     }
 }
+
+/// SIGTERM while a sync is in flight: the sync commits (or rolls back) as a whole, and the daemon exits 0.
+@Suite("syncd run: stopping mid-sync")
+struct DaemonStopTests {
+    @Test("SIGTERM during a sync lets it finish and commit, then exits 0 with a consistent database")
+    func sigtermMidSync() async throws {
+        let (requested, requestArrived) = AsyncStream.makeStream(of: Void.self)
+        let (released, release) = AsyncStream.makeStream(of: Void.self)
+        let releasedOnce = Mutex<AsyncStream<Void>.Iterator?>(released.makeAsyncIterator())
+        let server = try await LoopbackHTTPServer.start { request in
+            guard request.path == "/users" else { return .json(Array("{}".utf8)) }
+            requestArrived.yield()
+            // Held until the test has seen the daemon begin to stop.
+            if var iterator = releasedOnce.withLock({ state -> AsyncStream<Void>.Iterator? in
+                defer { state = nil }
+                return state
+            }) {
+                _ = await iterator.next()
+            }
+            return .json(SampleUsers.json(count: 50))
+        }
+        let toml = CLITests.toml(server.baseURL).replacingOccurrences(of: "\n[[endpoint]]\nname = \"flags\"", with: "\n[[endpoint]]\nname = \"flags\"\ninterval = \"1h\"")
+        let workspace = try CLITests.Workspace(toml: toml)
+        defer { workspace.remove() }
+        let notify = try NotifyListener(directory: workspace.path)
+        let pid = Mutex<Int32>(0)
+        async let daemon = SyncdProcess.run(
+            ["run", "--config", workspace.config], environment: ["NOTIFY_SOCKET": notify.path]
+        ) { started in pid.withLock { $0 = started } }
+
+        for await _ in requested { break }
+        kill(pid.withLock { $0 }, SIGTERM)
+        let stopping = await notify.waitFor("STOPPING=1")
+        #expect(stopping.last == "STOPPING=1")
+        release.yield()
+        let result = try await daemon
+        try await server.shutdown()
+        #expect(result.status == 0, "\(result.standardError)")
+        let state = try await workspace.run([
+            "sql", "SELECT e.version, e.record_count, (SELECT count(*) FROM users) AS n, r.outcome FROM syncd_endpoints e "
+                + "JOIN syncd_runs r ON r.endpoint = e.name WHERE e.name = 'users'", "--format", "csv",
+        ])
+        #expect(state.standardOutput == "version,record_count,n,outcome\r\n1,50,50,changed\r\n")
+    }
+}

@@ -13,19 +13,20 @@ package struct EndpointState: Sendable, Hashable {
     package var etag: String?
     package var lastModified: String?
 
+    private static let columns = """
+        name, kind, version, record_count, changed_at, last_attempt_at, last_success_at, last_status,
+        last_error, consecutive_failures, etag, last_modified
+        """
+
     /// Every endpoint's state, by name.
     package static func all(_ database: Database) throws -> [EndpointState] {
-        try database.rows(
-            """
-            SELECT name, kind, version, record_count, changed_at, last_attempt_at, last_success_at, last_status,
-            last_error, consecutive_failures, etag, last_modified FROM syncd_endpoints ORDER BY name
-            """
-        ).map(EndpointState.init(row:))
+        try database.rows("SELECT \(columns) FROM syncd_endpoints ORDER BY name").map(EndpointState.init(row:))
     }
 
     /// One endpoint's state, `nil` before its first sync.
     package static func named(_ name: String, _ database: Database) throws -> EndpointState? {
-        try all(database).first { $0.name == name }
+        try database.rows("SELECT \(columns) FROM syncd_endpoints WHERE name = ?", [.text(name)])
+            .first.map(EndpointState.init(row:))
     }
 
     init(row: Row) {

@@ -137,12 +137,15 @@ package struct SyncWriter: Sendable {
             var stored = state.recordCount
             if !endpoint.isDocument {
                 let table = RecordTable(endpoint)
-                if try table.prepare(database, storedSignature: state.columnsSignature) {
-                    _ = try table.refill(database, decoder: decoder)
-                    changed = true
+                // The run that stored this signature prepared the table: a 304 with unchanged columns has nothing to do.
+                if state.columnsSignature != table.columnsSignature {
+                    if try table.prepare(database, storedSignature: state.columnsSignature) {
+                        _ = try table.refill(database, decoder: decoder)
+                        changed = true
+                    }
+                    stored = try count(database, table)
                 }
                 signature = table.columnsSignature
-                stored = try count(database, table)
             }
             report.version = changed ? state.version + 1 : state.version
             report.storedRecords = stored

@@ -113,19 +113,18 @@ package struct SyncEngine: Sendable {
             return try await fetchDocument(endpoint, request: request, writer: writer, startedAt: startedAt)
         }
         // A collection's body is decoded as it streams in, and spooled to disk for the write transaction.
-        let spool: BodySpool
-        do {
-            spool = try BodySpool(directory: spoolDirectory)
-        } catch {
-            throw SyncFailure(message: "\(name): \(error)", status: nil, bytes: 0)
-        }
+        // The spool is made on the first byte: a 304, the common answer, creates no file.
+        var spool: BodySpool?
+        let spoolDirectory = self.spoolDirectory
         var chunked = ChunkedRecordDecoder(writer.decoder)
         var rejected = 0
         var problems: [DecodingProblem] = []
         let response: FetchResponse
         do {
             response = try await transport.fetch(request) { chunk in
-                try spool.append(chunk)
+                let file = try spool ?? BodySpool(directory: spoolDirectory)
+                spool = file
+                try file.append(chunk)
                 try chunk.withUnsafeReadableBytes { bytes in
                     try chunked.feed(bytes) { record, _ in
                         if record.isRejected { rejected += 1 }
@@ -136,11 +135,12 @@ package struct SyncEngine: Sendable {
                 }
             }
         } catch let error as BodyDecodingError {
-            throw SyncFailure(message: "\(name): \(error); kept the stored data", status: 200, bytes: spool.count)
+            throw SyncFailure(message: "\(name): \(error); kept the stored data", status: 200, bytes: spool?.count ?? 0)
         } catch {
-            throw SyncFailure(message: "\(name): \(error); kept the stored data", status: nil, bytes: spool.count)
+            throw SyncFailure(message: "\(name): \(error); kept the stored data", status: nil, bytes: spool?.count ?? 0)
         }
-        let facts = self.facts(response, startedAt: startedAt, bytes: spool.count)
+        let bytes = spool?.count ?? 0
+        let facts = self.facts(response, startedAt: startedAt, bytes: bytes)
         if response.isNotModified {
             return try await database.perform { database in try writer.applyNotModified(facts: facts(), database: database) }
         }
@@ -150,20 +150,22 @@ package struct SyncEngine: Sendable {
                 status: response.status, bytes: response.body.readableBytes, retryAfter: retryAfter(response))
         }
         let records: Int
+        let body: BodySpool
         do {
             records = try chunked.finish()
+            body = try spool ?? BodySpool(directory: spoolDirectory)
         } catch {
-            throw SyncFailure(message: "\(name): \(error); kept the stored data", status: response.status, bytes: spool.count)
+            throw SyncFailure(message: "\(name): \(error); kept the stored data", status: response.status, bytes: bytes)
         }
-        let decoded = SyncWriter.DecodedBody(spool: spool, records: records, rejected: rejected, problems: problems)
+        let decoded = SyncWriter.DecodedBody(spool: body, records: records, rejected: rejected, problems: problems)
         do {
             return try await database.perform { database in
                 try writer.applyCollection(decoded, facts: facts(), database: database)
             }
         } catch let error as StoreError where error == .emptySnapshot {
-            throw SyncFailure(message: error.description, status: response.status, bytes: spool.count, outcome: .refused)
+            throw SyncFailure(message: error.description, status: response.status, bytes: bytes, outcome: .refused)
         } catch let error as StoreError {
-            throw SyncFailure(message: "\(name): \(error)", status: response.status, bytes: spool.count)
+            throw SyncFailure(message: "\(name): \(error)", status: response.status, bytes: bytes)
         }
     }
 

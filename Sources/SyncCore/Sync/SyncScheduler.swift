@@ -78,7 +78,8 @@ package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duratio
     }
 
     private func loop() async {
-        await withTaskGroup(of: Void.self) { group in
+        // Discarding: finished syncs and timers must not pile up as results nobody awaits.
+        await withDiscardingTaskGroup { group in
             var stopping = false
             schedule(&group)
             for await event in wakes {
@@ -120,7 +121,7 @@ package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duratio
     }
 
     /// Starts what is due and arms a timer for what is next.
-    private func schedule(_ group: inout TaskGroup<Void>) {
+    private func schedule(_ group: inout DiscardingTaskGroup) {
         while true {
             switch machine.nextAction(now: engine.now()) {
             case .run(let names):

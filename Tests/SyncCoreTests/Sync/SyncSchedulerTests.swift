@@ -128,4 +128,37 @@ struct SyncSchedulerTests {
             #expect(try fixture.scalar("SELECT count(*) FROM c") == .integer(1))
         }
     }
+
+    @Test("an upstream down for several polls is retried with growing backoff, then recovers on the interval")
+    func backoffThenRecovery() async throws {
+        try await withTestUpstream { upstream in
+            upstream.set("/a", .json(Array("{}".utf8), status: 500))
+            let fixture = try SyncFixture(toml: Self.toml(upstream, names: ["a"]))
+            let clock = ManualClock()
+            try await Self.withScheduler(fixture, clock: clock) { _, reports in
+                var reports = reports
+                // Interval 10 s: backoff from a quarter of it, doubling, each ±20%.
+                for (failures, base) in [(1, 2.5), (2, 5.0), (3, 10.0)] {
+                    let report = await reports.next()
+                    #expect(report?.outcome == .failed)
+                    let state = try fixture.rows(
+                        "SELECT next_due_at, consecutive_failures FROM syncd_endpoints WHERE name = 'a'").first
+                    #expect(state?.integer("consecutive_failures") == Int64(failures))
+                    let due = try #require(state?.text("next_due_at").flatMap(Timestamp.parse)) - clock.wallNow
+                    #expect(due >= base * 0.8 - 0.001 && due <= base * 1.2 + 0.001, "after \(failures) failures: \(due) s")
+                    clock.advance(by: .milliseconds(Int64(base * 1.2 * 1000) + 1))
+                }
+                let stillDown = await reports.next()
+                #expect(stillDown?.outcome == .failed)
+                upstream.setJSON("/a", #"[{"id": 1}]"#)
+                clock.advance(by: .seconds(24))
+                let recovered = await reports.next()
+                #expect(recovered?.outcome == .changed)
+                let failures = try fixture.scalar("SELECT consecutive_failures FROM syncd_endpoints WHERE name = 'a'")
+                #expect(failures == .integer(0))
+                let due = try fixture.scalar("SELECT next_due_at FROM syncd_endpoints WHERE name = 'a'")
+                #expect(due == .text(Timestamp.format(clock.wallNow + 10)))
+            }
+        }
+    }
 }

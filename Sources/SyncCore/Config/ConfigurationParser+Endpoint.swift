@@ -80,7 +80,9 @@ extension ConfigurationParser {
             auth: settings.auth,
             strict: settings.strict,
             allowEmpty: settings.allowEmpty,
-            columns: columns
+            columns: columns,
+            retries: settings.retries,
+            retryMaxDelay: settings.retryMaxDelay
         )
     }
 

@@ -19,6 +19,10 @@ package struct EndpointConfiguration: Sendable {
     package static let defaultTimeout = Duration.seconds(30)
     /// The largest body accepted when neither the endpoint nor `[defaults]` says: 64 MiB.
     package static let defaultMaxBody = 64 << 20
+    /// Retries within one run of connection failures, timeouts, 5xx and 429.
+    package static let defaultRetries = 3
+    /// The longest wait between two attempts of one run; a Retry-After above it fails the run instead.
+    package static let defaultRetryMaxDelay = Duration.seconds(300)
 
     /// The endpoint's name, also its table's name. Never starts with `syncd_` or `sqlite_`.
     package var name: SQLIdentifier
@@ -50,6 +54,10 @@ package struct EndpointConfiguration: Sendable {
     package var allowEmpty: Bool
     /// The columns, in file order; key columns are always required. The default is none.
     package var columns: [ColumnSpec]
+    /// How often one run retries connection failures, timeouts, 5xx and 429. The default is 3.
+    package var retries: Int
+    /// The longest wait between attempts; a longer Retry-After fails the run. The default is 5 minutes.
+    package var retryMaxDelay: Duration
 
     /// Whether the endpoint caches one document rather than records.
     package var isDocument: Bool { records == nil }
@@ -69,7 +77,9 @@ package struct EndpointConfiguration: Sendable {
         auth: AuthConfiguration? = nil,
         strict: Bool = false,
         allowEmpty: Bool = false,
-        columns: [ColumnSpec] = []
+        columns: [ColumnSpec] = [],
+        retries: Int = EndpointConfiguration.defaultRetries,
+        retryMaxDelay: Duration = EndpointConfiguration.defaultRetryMaxDelay
     ) {
         self.name = name
         self.url = url
@@ -86,5 +96,7 @@ package struct EndpointConfiguration: Sendable {
         self.strict = strict
         self.allowEmpty = allowEmpty
         self.columns = columns
+        self.retries = retries
+        self.retryMaxDelay = retryMaxDelay
     }
 }

@@ -12,6 +12,8 @@ struct EndpointSettings {
     var auth: AuthConfiguration?
     var strict = false
     var allowEmpty = false
+    var retries = EndpointConfiguration.defaultRetries
+    var retryMaxDelay = EndpointConfiguration.defaultRetryMaxDelay
 }
 
 extension ConfigurationParser {
@@ -44,6 +46,14 @@ extension ConfigurationParser {
             if let value = bool(field) { settings.strict = value }
         case "allow_empty":
             if let value = bool(field) { settings.allowEmpty = value }
+        case "retries":
+            if let value = field.value.int, (0...100).contains(value) {
+                settings.retries = value
+            } else {
+                report("retries must be a whole number from 0 to 100", at: field)
+            }
+        case "retry_max_delay":
+            if let value = positiveDuration(field) { settings.retryMaxDelay = value }
         default:
             return false
         }

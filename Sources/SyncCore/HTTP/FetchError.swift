@@ -6,6 +6,7 @@ package struct FetchError: Error, Sendable, Hashable, CustomStringConvertible {
         case timeout
         case bodyTooLarge = "body_too_large"
         case truncated
+        case tls
         case file
     }
 
@@ -16,6 +17,9 @@ package struct FetchError: Error, Sendable, Hashable, CustomStringConvertible {
         self.code = code
         self.description = description
     }
+
+    /// Whether another attempt may succeed: connection failures, timeouts and cut-off bodies.
+    package var isRetryable: Bool { code == .connection || code == .timeout || code == .truncated }
 
     /// A fixed string per kind of failure, for metrics and for syncd_runs.
     package var shortDescription: String { code.rawValue }
@@ -38,6 +42,7 @@ package struct FetchError: Error, Sendable, Hashable, CustomStringConvertible {
     }
     static func truncated(_ detail: String) -> FetchError { FetchError(.truncated, detail) }
     static func file(_ detail: String) -> FetchError { FetchError(.file, detail) }
+    static func tls(_ detail: String) -> FetchError { FetchError(.tls, detail) }
 }
 
 /// Byte counts for people: 512 B, 12.3 KiB, 64 MiB.

@@ -103,9 +103,9 @@ package final class HTTPTransport: Transport {
             if let tlsError = error as? NIOSSLError {
                 switch tlsError {
                 case .handshakeFailed, .unableToValidateCertificate:
-                    return .connection("the TLS handshake failed: the server's certificate is not trusted or not for this host")
+                    return .tls("the TLS handshake failed: the server's certificate is not trusted or not for this host")
                 default:
-                    return .connection("the TLS connection failed")
+                    return .tls("the TLS connection failed")
                 }
             }
             if let channelError = error as? ChannelError, case .connectTimeout = channelError {

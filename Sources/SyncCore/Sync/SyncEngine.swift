@@ -13,19 +13,23 @@ package struct SyncEngine: Sendable {
     /// Seconds since 1970, injected so that tests control time.
     package var now: @Sendable () -> Double
     package var logger: Logger
+    /// Waits between the attempts of one run; injected so that tests control time.
+    package var sleep: @Sendable (Duration) async throws -> Void
 
     package init(
         database: DatabaseQueue,
         transport: any Transport,
         environment: [String: String],
         logger: Logger,
-        now: @escaping @Sendable () -> Double
+        now: @escaping @Sendable () -> Double,
+        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
     ) {
         self.database = database
         self.transport = transport
         self.environment = environment
         self.logger = logger
         self.now = now
+        self.sleep = sleep
     }
 
     /// Syncs endpoints, at most `concurrency` at once; reports come back in the endpoints' order.
@@ -66,6 +70,10 @@ package struct SyncEngine: Sendable {
             return try await run(endpoint, writer: writer, startedAt: startedAt, logger: logger)
         } catch let failure as SyncFailure {
             logger.info("Sync failed", metadata: [LogKey.error: "\(failure.message)"])
+            return await record(failure, writer: writer, startedAt: startedAt)
+        } catch is CancellationError {
+            let failure = SyncFailure(
+                message: "\(endpoint.name.name): stopped before the sync finished; kept the stored data", status: nil, bytes: 0)
             return await record(failure, writer: writer, startedAt: startedAt)
         } catch {
             // The database itself failed (disk full, locked for too long): say so; nothing was applied.
@@ -112,33 +120,11 @@ package struct SyncEngine: Sendable {
         if endpoint.isDocument {
             return try await fetchDocument(endpoint, request: request, writer: writer, startedAt: startedAt)
         }
-        // A collection's body is decoded as it streams in, and spooled to disk for the write transaction.
-        // The spool is made on the first byte: a 304, the common answer, creates no file.
-        var spool: BodySpool?
-        let spoolDirectory = self.spoolDirectory
-        var chunked = ChunkedRecordDecoder(writer.decoder)
-        var rejected = 0
-        var problems: [DecodingProblem] = []
-        let response: FetchResponse
-        do {
-            response = try await transport.fetch(request) { chunk in
-                let file = try spool ?? BodySpool(directory: spoolDirectory)
-                spool = file
-                try file.append(chunk)
-                try chunk.withUnsafeReadableBytes { bytes in
-                    try chunked.feed(bytes) { record, _ in
-                        if record.isRejected { rejected += 1 }
-                        if !record.problems.isEmpty, problems.count < SyncWriter.storedProblemLimit {
-                            problems.append(contentsOf: record.problems)
-                        }
-                    }
-                }
-            }
-        } catch let error as BodyDecodingError {
-            throw SyncFailure(message: "\(name): \(error); kept the stored data", status: 200, bytes: spool?.count ?? 0)
-        } catch {
-            throw SyncFailure(message: "\(name): \(error); kept the stored data", status: nil, bytes: spool?.count ?? 0)
-        }
+        let fetched = try await retrying(endpoint) {
+            try await fetchCollection(request, decoder: writer.decoder)
+        } response: { $0.response }
+        let (response, spool, rejected, problems) = (fetched.response, fetched.spool, fetched.rejected, fetched.problems)
+        var chunked = fetched.decoder
         let bytes = spool?.count ?? 0
         let facts = self.facts(response, startedAt: startedAt, bytes: bytes)
         if response.isNotModified {
@@ -169,17 +155,87 @@ package struct SyncEngine: Sendable {
         }
     }
 
+    /// One attempt at a collection: its body decoded as it streams in, and spooled to disk for the write
+    /// transaction. The spool is made on the first byte: a 304, the common answer, creates no file.
+    private func fetchCollection(_ request: FetchRequest, decoder: RecordDecoder) async throws -> CollectionFetch {
+        var spool: BodySpool?
+        let spoolDirectory = self.spoolDirectory
+        var chunked = ChunkedRecordDecoder(decoder)
+        var rejected = 0
+        var problems: [DecodingProblem] = []
+        let response = try await transport.fetch(request) { chunk in
+            let file = try spool ?? BodySpool(directory: spoolDirectory)
+            spool = file
+            try file.append(chunk)
+            try chunk.withUnsafeReadableBytes { bytes in
+                try chunked.feed(bytes) { record, _ in
+                    if record.isRejected { rejected += 1 }
+                    if !record.problems.isEmpty, problems.count < SyncWriter.storedProblemLimit {
+                        problems.append(contentsOf: record.problems)
+                    }
+                }
+            }
+        }
+        return CollectionFetch(response: response, spool: spool, decoder: chunked, rejected: rejected, problems: problems)
+    }
+
+    /// Runs `attempt` again after connection failures, timeouts, cut-off bodies, 5xx and 429, at most
+    /// `retries` times, waiting with exponential backoff and jitter, or as long as Retry-After asks when that
+    /// is longer and within `retry_max_delay` (a longer one ends the run, and the scheduler honours it).
+    private func retrying<T>(
+        _ endpoint: EndpointConfiguration, _ attempt: () async throws -> T, response: (T) -> FetchResponse
+    ) async throws -> T {
+        let name = endpoint.name.name
+        var failures = 0
+        while true {
+            let delay: Duration
+            do {
+                let result = try await attempt()
+                let answer = response(result)
+                guard answer.status == 429 || (500..<600).contains(answer.status), failures < endpoint.retries else {
+                    return result
+                }
+                let backoff = backoff(after: failures, endpoint: endpoint)
+                if let asked = retryAfter(answer) {
+                    guard asked <= Self.seconds(endpoint.retryMaxDelay) else { return result }
+                    delay = max(backoff, .milliseconds(Int64(asked * 1000)))
+                } else {
+                    delay = backoff
+                }
+                logger.debug("Retrying", metadata: [LogKey.endpointName: "\(name)", LogKey.httpStatus: "\(answer.status)"])
+            } catch let error as FetchError where error.isRetryable && failures < endpoint.retries {
+                delay = backoff(after: failures, endpoint: endpoint)
+                logger.debug("Retrying", metadata: [LogKey.endpointName: "\(name)", LogKey.error: "\(error.shortDescription)"])
+            } catch let error as BodyDecodingError {
+                throw SyncFailure(message: "\(name): \(error); kept the stored data", status: 200, bytes: 0)
+            } catch let error as FetchError {
+                throw SyncFailure(message: "\(name): \(error); kept the stored data", status: nil, bytes: 0)
+            }
+            failures += 1
+            try await sleep(delay)
+        }
+    }
+
+    /// 1 s, 2 s, 4 s… ±20%, at most `retry_max_delay`.
+    private func backoff(after failures: Int, endpoint: EndpointConfiguration) -> Duration {
+        let base = min(Self.seconds(endpoint.retryMaxDelay), pow(2, Double(min(failures, 30))))
+        let jittered = base * Double.random(in: 0.8...1.2)
+        return .milliseconds(Int64(min(jittered, Self.seconds(endpoint.retryMaxDelay)) * 1000))
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+
     /// A document endpoint: the whole body is one resource, read in full.
     private func fetchDocument(
         _ endpoint: EndpointConfiguration, request: FetchRequest, writer: SyncWriter, startedAt: Double
     ) async throws -> SyncReport {
         let name = endpoint.name.name
-        let response: FetchResponse
-        do {
-            response = try await transport.fetch(request)
-        } catch {
-            throw SyncFailure(message: "\(name): \(error); kept the stored data", status: nil, bytes: 0)
-        }
+        let response = try await retrying(endpoint) {
+            try await transport.fetch(request, successBody: nil)
+        } response: { $0 }
         let facts = self.facts(response, startedAt: startedAt, bytes: response.body.readableBytes)
         if response.isNotModified {
             return try await database.perform { database in try writer.applyNotModified(facts: facts(), database: database) }
@@ -225,6 +281,15 @@ package struct SyncEngine: Sendable {
             return "HTTP \(status) \(reason) from the upstream"
         }
     }
+}
+
+/// One attempt at a collection's body: the answer, the spooled body and what decoding it found so far.
+private struct CollectionFetch {
+    var response: FetchResponse
+    var spool: BodySpool?
+    var decoder: ChunkedRecordDecoder
+    var rejected: Int
+    var problems: [DecodingProblem]
 }
 
 /// Why a run stored nothing, already phrased for people.

@@ -61,8 +61,6 @@ struct ConfigurationUnknownKeyTests {
         arguments: [
             ("pagination", #"{ type = "link" }"#),
             ("incremental", #"{ param = "updated_since", column = "updated_at" }"#),
-            ("retries", "5"),
-            ("retry_max_delay", #""5m""#),
             ("rate_limit", #""10/s""#),
         ]
     )

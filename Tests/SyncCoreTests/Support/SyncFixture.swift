@@ -12,11 +12,21 @@ final class TestClock: Sendable {
     func advance(by interval: Double) { seconds.withLock { $0 += interval } }
 }
 
+/// The waits an engine asked for between attempts; none of them is actually waited.
+final class SleepRecorder: Sendable {
+    private let recorded = Mutex<[Duration]>([])
+
+    var durations: [Duration] { recorded.withLock { $0 } }
+
+    func record(_ duration: Duration) { recorded.withLock { $0.append(duration) } }
+}
+
 /// A database in a temporary directory, a configuration parsed from TOML, and an engine with a test clock.
 struct SyncFixture {
     let directory: TemporaryDirectory
     let database: DatabaseQueue
     let clock = TestClock()
+    let sleeps = SleepRecorder()
     var configuration: Configuration
     var environment: [String: String] = [:]
 
@@ -34,9 +44,10 @@ struct SyncFixture {
 
     var engine: SyncEngine {
         let clock = self.clock
+        let sleeps = self.sleeps
         return SyncEngine(
             database: database, transport: SchemeTransport(http: SharedTransport.http), environment: environment,
-            logger: Logger(label: "test"), now: { clock.now })
+            logger: Logger(label: "test"), now: { clock.now }, sleep: { sleeps.record($0) })
     }
 
     func endpoint(_ name: String) throws -> EndpointConfiguration {

@@ -17,6 +17,7 @@ struct SyncSchedulerTests {
             primary_key = ["id"]
             interval = "\(interval)"
             jitter = 0
+            retries = 0
 
             [endpoint.columns]
             id = { path = "id", type = "integer" }

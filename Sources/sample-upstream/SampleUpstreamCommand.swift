@@ -21,13 +21,15 @@ struct SampleUpstreamCommand: AsyncParsableCommand {
         func base() -> [UInt8] { SampleUsers.json(count: users) }
 
         func churned() -> [UInt8] {
-            SampleUsers.json(count: users, changedEvery: changedEvery, deletedEvery: deletedEvery, added: added ?? users / 100)
+            SampleUsers.json(
+                count: users, changedEvery: changedEvery, deletedEvery: deletedEvery, added: added ?? users / 100)
         }
     }
 
     struct Serve: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Serve /users (the base set) and /users-churned on 127.0.0.1, with ETags and 304s, until stdin closes.")
+            abstract:
+                "Serve /users (the base set) and /users-churned on 127.0.0.1, with ETags and 304s, until stdin closes.")
 
         @OptionGroup var data: DataOptions
         @Option(help: "The port (0: any free one, printed on stdout).") var port = 0

@@ -32,7 +32,8 @@ enum DatabaseAccess {
 enum LoggingSetup {
     /// stderr, at SYNCD_LOG_LEVEL (default `warning`). Called once per process.
     static func bootstrap() {
-        let level = ProcessInfo.processInfo.environment["SYNCD_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
+        let level =
+            ProcessInfo.processInfo.environment["SYNCD_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = level

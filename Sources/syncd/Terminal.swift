@@ -14,7 +14,8 @@ struct Terminal: Sendable {
         text.withUTF8 { buffer in
             var offset = 0
             while offset < buffer.count {
-                let written = Foundation.write(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
+                let written = Foundation.write(
+                    descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
                 if written <= 0 {
                     if written < 0, errno == EINTR { continue }
                     return  // a closed pipe: nothing more can be said

@@ -72,7 +72,10 @@ struct CLITests {
     func help() async throws {
         let result = try await SyncdProcess.run(["--help"])
         #expect(result.status == 0)
-        for line in ["0   success", "2   refused", "3   not modified", "4   not found", "64  usage", "78  the configuration is invalid"] {
+        for line in [
+            "0   success", "2   refused", "3   not modified", "4   not found", "64  usage",
+            "78  the configuration is invalid",
+        ] {
             #expect(result.standardOutput.contains(line), "\(line)")
         }
     }
@@ -83,22 +86,28 @@ struct CLITests {
         defer { workspace.remove() }
         let result = try await workspace.run(["check-config"])
         #expect(result.status == 0)
-        #expect(result.standardOutput == """
-            \(workspace.config) is valid: 2 endpoints
-              users: snapshot, 4 columns, every 5m, http://127.0.0.1:9/users
-              flags: document, every 5m, http://127.0.0.1:9/flags.json
+        #expect(
+            result.standardOutput == """
+                \(workspace.config) is valid: 2 endpoints
+                  users: snapshot, 4 columns, every 5m, http://127.0.0.1:9/users
+                  flags: document, every 5m, http://127.0.0.1:9/flags.json
 
-            """)
+                """)
     }
 
     @Test("a broken configuration names the line and the key, exit 78, in every command")
     func checkConfigBroken() async throws {
-        let workspace = try Workspace(toml: Self.toml("http://127.0.0.1:9").replacingOccurrences(of: "records = \"$\"", with: "records = \"$\"\nintervall = \"5m\""))
+        let workspace = try Workspace(
+            toml: Self.toml("http://127.0.0.1:9").replacingOccurrences(
+                of: "records = \"$\"", with: "records = \"$\"\nintervall = \"5m\""))
         defer { workspace.remove() }
         for command in [["check-config"], ["sync"], ["query", "users"], ["status"]] {
             let result = try await workspace.run(command)
             #expect(result.status == 78, "\(command)")
-            #expect(result.standardError == "syncd: \(workspace.config):7: [[endpoint]] \"users\": unknown key \"intervall\"\n", "\(command)")
+            #expect(
+                result.standardError
+                    == "syncd: \(workspace.config):7: [[endpoint]] \"users\": unknown key \"intervall\"\n", "\(command)"
+            )
             #expect(result.standardOutput.isEmpty)
         }
     }
@@ -132,7 +141,9 @@ struct CLITests {
 
             let unknown = try await workspace.run(["query", "users", "--where", "email=x"])
             #expect(unknown.status == 1)
-            #expect(unknown.standardError == "syncd: \"email\" is not a configured column of \"users\" (its columns: id, name, city, lat)\n")
+            #expect(
+                unknown.standardError
+                    == "syncd: \"email\" is not a configured column of \"users\" (its columns: id, name, city, lat)\n")
         }
     }
 
@@ -143,7 +154,8 @@ struct CLITests {
             #expect(get.status == 0)
             #expect(get.standardOutput.hasPrefix("{"))
             #expect(get.standardOutput.contains("\"id\": 3") || get.standardOutput.contains("\"id\":3"))
-            let etag = try #require(get.standardError.split(separator: "\n").first { $0.hasPrefix("ETag: ") }?.dropFirst(6))
+            let etag = try #require(
+                get.standardError.split(separator: "\n").first { $0.hasPrefix("ETag: ") }?.dropFirst(6))
 
             let notModified = try await workspace.run(["get", "users", "3", "--if-none-match", String(etag)])
             #expect(notModified.status == 3)
@@ -170,7 +182,9 @@ struct CLITests {
 
             let write = try await workspace.run(["sql", "DELETE FROM users"])
             #expect(write.status == 2)
-            #expect(write.standardError == "syncd: syncd sql only reads: \"DELETE FROM users\" would write or change the connection\n")
+            #expect(
+                write.standardError
+                    == "syncd: syncd sql only reads: \"DELETE FROM users\" would write or change the connection\n")
             let after = try await workspace.run(["sql", "SELECT count(*) AS n FROM users", "--format", "csv"])
             #expect(after.standardOutput == "n\r\n20\r\n")
         }
@@ -194,13 +208,16 @@ struct CLITests {
     func failingEndpoint() async throws {
         let upstream = DemoUpstream(userCount: 5)
         let server = try await LoopbackHTTPServer.start { upstream.handle($0) }
-        let workspace = try Workspace(toml: Self.toml(server.baseURL).replacingOccurrences(of: "/flags.json", with: "/missing.json"))
+        let workspace = try Workspace(
+            toml: Self.toml(server.baseURL).replacingOccurrences(of: "/flags.json", with: "/missing.json"))
         let result = try await workspace.run(["sync"])
         try await server.shutdown()
         defer { workspace.remove() }
         #expect(result.status == 1)
         #expect(result.standardError == "syncd: flags: HTTP 404 Not Found from the upstream; kept the stored data\n")
-        let status = try await workspace.run(["sql", "SELECT name, record_count FROM syncd_endpoints ORDER BY name", "--format", "csv"])
+        let status = try await workspace.run([
+            "sql", "SELECT name, record_count FROM syncd_endpoints ORDER BY name", "--format", "csv",
+        ])
         #expect(status.standardOutput == "name,record_count\r\nflags,0\r\nusers,5\r\n")
     }
 
@@ -253,8 +270,14 @@ struct CLIOutputTests {
         let result = try await SyncdProcess.shell("script -qec '\(command)' /dev/null")
         try await server.shutdown()
         #expect(result.status == 0)
-        let lines = result.standardOutput.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
-        #expect(lines.contains { $0.hasPrefix("users: 200, ") && $0.hasSuffix("12 records (12 inserted, 0 updated, 0 deleted, 0 rejected) → version 1") })
+        let lines = result.standardOutput.split(whereSeparator: \.isNewline).map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
+        #expect(
+            lines.contains {
+                $0.hasPrefix("users: 200, ")
+                    && $0.hasSuffix("12 records (12 inserted, 0 updated, 0 deleted, 0 rejected) → version 1")
+            })
         #expect(lines.contains { $0.hasPrefix("flags: 200, ") && $0.hasSuffix("document → version 1") })
     }
 
@@ -262,14 +285,17 @@ struct CLIOutputTests {
     func noSecretInLogs() async throws {
         let server = try await LoopbackHTTPServer.start { _ in .json(Array("{}".utf8), status: 401) }
         let toml = CLITests.toml(server.baseURL).replacingOccurrences(
-            of: "primary_key = [\"id\"]", with: "primary_key = [\"id\"]\nauth = { type = \"bearer\", token_env = \"USERS_TOKEN\" }")
+            of: "primary_key = [\"id\"]",
+            with: "primary_key = [\"id\"]\nauth = { type = \"bearer\", token_env = \"USERS_TOKEN\" }")
         let workspace = try CLITests.Workspace(toml: toml)
         defer { workspace.remove() }
         let result = try await SyncdProcess.run(
-            ["sync", "--config", workspace.config], environment: ["USERS_TOKEN": "hunter2-secret", "SYNCD_LOG_LEVEL": "trace"])
+            ["sync", "--config", workspace.config],
+            environment: ["USERS_TOKEN": "hunter2-secret", "SYNCD_LOG_LEVEL": "trace"])
         try await server.shutdown()
         #expect(result.status == 1)
-        #expect(result.standardError.contains("users: HTTP 401 Unauthorized: the upstream refused the bearer credentials"))
+        #expect(
+            result.standardError.contains("users: HTTP 401 Unauthorized: the upstream refused the bearer credentials"))
         #expect(!result.standardError.contains("hunter2") && !result.standardOutput.contains("hunter2"))
         for file in ["cache.db", "cache.db-wal"] {
             let bytes = (try? Data(contentsOf: URL(fileURLWithPath: workspace.path + "/" + file))) ?? Data()
@@ -290,6 +316,9 @@ struct CLIOutputTests {
             toFile: workspace.config, atomically: true, encoding: .utf8)
         let result = try await workspace.run(["check-config"])
         #expect(result.status == 0)
-        #expect(result.standardError == "note: table \"users\" has a column \"city\" that is no longer configured; it is kept, and no longer filled\n")
+        #expect(
+            result.standardError
+                == "note: table \"users\" has a column \"city\" that is no longer configured; it is kept, and no longer filled\n"
+        )
     }
 }

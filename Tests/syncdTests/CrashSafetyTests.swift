@@ -19,7 +19,9 @@ struct CrashSafetyTests {
         let server = try await LoopbackHTTPServer.start { request in
             let current = generation.withLock { $0 }
             if current == 1 { serving.yield() }
-            return .json(SampleUsers.json(count: count, generation: current), headers: [(name: "ETag", value: "\"g\(current)\"")])
+            return .json(
+                SampleUsers.json(count: count, generation: current), headers: [(name: "ETag", value: "\"g\(current)\"")]
+            )
         }
         let workspace = try CLITests.Workspace(toml: CLITests.toml(server.baseURL))
         defer { workspace.remove() }
@@ -28,7 +30,8 @@ struct CrashSafetyTests {
         generation.withLock { $0 = 1 }
 
         let pid = Mutex<Int32>(0)
-        async let killed: SyncdProcess.Result = SyncdProcess.run(["sync", "users", "--config", workspace.config]) { started in
+        async let killed: SyncdProcess.Result = SyncdProcess.run(["sync", "users", "--config", workspace.config]) {
+            started in
             pid.withLock { $0 = started }
         }
         for await _ in served { break }
@@ -39,7 +42,11 @@ struct CrashSafetyTests {
 
         let check = try await workspace.run(["sql", "PRAGMA integrity_check", "--format", "csv"])
         #expect(check.standardOutput == "integrity_check\r\nok\r\n")
-        let state = try await workspace.run(["sql", "SELECT version, record_count, (SELECT count(*) FROM users) AS n, (SELECT max(_version) FROM users) AS v FROM syncd_endpoints WHERE name = 'users'", "--format", "csv"])
+        let state = try await workspace.run([
+            "sql",
+            "SELECT version, record_count, (SELECT count(*) FROM users) AS n, (SELECT max(_version) FROM users) AS v FROM syncd_endpoints WHERE name = 'users'",
+            "--format", "csv",
+        ])
         let fields = state.standardOutput.split(separator: "\r\n").last?.split(separator: ",").map(String.init) ?? []
         #expect(fields.count == 4)
         let version = Int(fields.first ?? "") ?? -1

@@ -31,17 +31,18 @@ struct DaemonTests {
         #expect(refused.last?.contains("STATUS=configuration not reloaded: \(workspace.config):") == true)
         #expect(refused.last?.contains("unknown key \"not_a_key\"") == true)
 
-        let more = toml + """
+        let more =
+            toml + """
 
-            [[endpoint]]
-            name = "more"
-            url = "\(server.baseURL)/users"
-            records = "$"
-            primary_key = ["id"]
+                [[endpoint]]
+                name = "more"
+                url = "\(server.baseURL)/users"
+                records = "$"
+                primary_key = ["id"]
 
-            [endpoint.columns]
-            id = { path = "id", type = "integer" }
-            """
+                [endpoint.columns]
+                id = { path = "id", type = "integer" }
+                """
         try more.write(toFile: workspace.config, atomically: true, encoding: .utf8)
         kill(pid.withLock { $0 }, SIGHUP)
         let reloaded = await notify.waitFor("STATUS=more: 200", "STATUS=reloaded")
@@ -79,7 +80,8 @@ struct DaemonStopTests {
             }
             return .json(SampleUsers.json(count: 50))
         }
-        let toml = CLITests.toml(server.baseURL).replacingOccurrences(of: "\n[[endpoint]]\nname = \"flags\"", with: "\n[[endpoint]]\nname = \"flags\"\ninterval = \"1h\"")
+        let toml = CLITests.toml(server.baseURL).replacingOccurrences(
+            of: "\n[[endpoint]]\nname = \"flags\"", with: "\n[[endpoint]]\nname = \"flags\"\ninterval = \"1h\"")
         let workspace = try CLITests.Workspace(toml: toml)
         defer { workspace.remove() }
         let notify = try NotifyListener(directory: workspace.path)
@@ -97,7 +99,8 @@ struct DaemonStopTests {
         try await server.shutdown()
         #expect(result.status == 0, "\(result.standardError)")
         let state = try await workspace.run([
-            "sql", "SELECT e.version, e.record_count, (SELECT count(*) FROM users) AS n, r.outcome FROM syncd_endpoints e "
+            "sql",
+            "SELECT e.version, e.record_count, (SELECT count(*) FROM users) AS n, r.outcome FROM syncd_endpoints e "
                 + "JOIN syncd_runs r ON r.endpoint = e.name WHERE e.name = 'users'", "--format", "csv",
         ])
         #expect(state.standardOutput == "version,record_count,n,outcome\r\n1,50,50,changed\r\n")

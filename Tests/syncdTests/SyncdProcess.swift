@@ -47,7 +47,8 @@ struct SyncdProcess {
         process.environment = env
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         // Files, not pipes: nothing has to read while the process runs, so no thread blocks on a pipe.
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("syncd-process-\(UUID().uuidString)")
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "syncd-process-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }  // best effort
         let outputURL = scratch.appendingPathComponent("stdout")

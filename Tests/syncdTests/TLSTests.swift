@@ -60,9 +60,13 @@ struct TLSTests {
         let server = try SelfSignedServer(directory: workspace.path)
         defer { server.stop() }
         #expect(server.port > 0)
-        try CLITests.toml("https://127.0.0.1:\(server.port)").write(toFile: workspace.config, atomically: true, encoding: .utf8)
+        try CLITests.toml("https://127.0.0.1:\(server.port)").write(
+            toFile: workspace.config, atomically: true, encoding: .utf8)
         let result = try await workspace.run(["sync", "users"])
         #expect(result.status == 1)
-        #expect(result.standardError == "syncd: users: the TLS handshake failed: the server's certificate is not trusted or not for this host; kept the stored data\n")
+        #expect(
+            result.standardError
+                == "syncd: users: the TLS handshake failed: the server's certificate is not trusted or not for this host; kept the stored data\n"
+        )
     }
 }

@@ -7,7 +7,8 @@ extension AuthConfiguration {
     package func apply(to request: inout FetchRequest, environment: [String: String]) throws(SecretError) {
         switch kind {
         case .bearer(let token):
-            request.headers.append((name: "Authorization", value: "Bearer \(try token.resolve(environment: environment))"))
+            request.headers.append(
+                (name: "Authorization", value: "Bearer \(try token.resolve(environment: environment))"))
         case .basic(let username, let password):
             let secret = try password.resolve(environment: environment)
             let encoded = Data("\(username):\(secret)".utf8).base64EncodedString()

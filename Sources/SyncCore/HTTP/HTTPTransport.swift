@@ -103,7 +103,8 @@ package final class HTTPTransport: Transport {
             if let tlsError = error as? NIOSSLError {
                 switch tlsError {
                 case .handshakeFailed, .unableToValidateCertificate:
-                    return .tls("the TLS handshake failed: the server's certificate is not trusted or not for this host")
+                    return .tls(
+                        "the TLS handshake failed: the server's certificate is not trusted or not for this host")
                 default:
                     return .tls("the TLS connection failed")
                 }

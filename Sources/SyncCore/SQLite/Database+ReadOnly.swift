@@ -47,37 +47,38 @@ extension Database {
 }
 
 /// Allows reads only. It captures nothing: it is a C function pointer.
-private let readOnlyAuthorizer: @convention(c) (
-    UnsafeMutableRawPointer?, Int32, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?,
-    UnsafePointer<CChar>?
-) -> Int32 = { _, action, first, second, _, _ in
-    switch action {
-    case SQLITE_SELECT, SQLITE_READ, SQLITE_RECURSIVE:
-        return SQLITE_OK
-    case SQLITE_UPDATE:
-        // Preparing a table-valued pragma (SELECT … FROM pragma_table_info('t')) asks to "update" sqlite_master's
-        // columns; the connection is read-only and query_only, so no such update can happen.
-        let table = first.map { String(cString: $0) } ?? ""
-        return table == "sqlite_master" ? SQLITE_OK : SQLITE_DENY
-    case SQLITE_FUNCTION:
-        // second is the function's name; load_extension would run arbitrary code.
-        let name = second.map { String(cString: $0).lowercased() } ?? ""
-        return name == "load_extension" ? SQLITE_DENY : SQLITE_OK
-    case SQLITE_PRAGMA:
-        // first is the pragma's name, second its argument: only reads of schema facts are allowed.
-        let name = first.map { String(cString: $0).lowercased() } ?? ""
-        let takesName: Set<String> = [
-            "table_info", "table_xinfo", "index_list", "index_info", "index_xinfo", "foreign_key_list",
-        ]
-        let bare: Set<String> = [
-            "database_list", "table_list", "collation_list", "function_list", "compile_options", "user_version",
-            "schema_version", "page_count", "page_size", "freelist_count", "encoding", "data_version",
-            "integrity_check", "quick_check", "foreign_key_check", "journal_mode",
-        ]
-        if takesName.contains(name) { return SQLITE_OK }
-        if bare.contains(name), second == nil { return SQLITE_OK }
-        return SQLITE_DENY
-    default:
-        return SQLITE_DENY
+private let readOnlyAuthorizer:
+    @convention(c) (
+        UnsafeMutableRawPointer?, Int32, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?,
+        UnsafePointer<CChar>?
+    ) -> Int32 = { _, action, first, second, _, _ in
+        switch action {
+        case SQLITE_SELECT, SQLITE_READ, SQLITE_RECURSIVE:
+            return SQLITE_OK
+        case SQLITE_UPDATE:
+            // Preparing a table-valued pragma (SELECT … FROM pragma_table_info('t')) asks to "update" sqlite_master's
+            // columns; the connection is read-only and query_only, so no such update can happen.
+            let table = first.map { String(cString: $0) } ?? ""
+            return table == "sqlite_master" ? SQLITE_OK : SQLITE_DENY
+        case SQLITE_FUNCTION:
+            // second is the function's name; load_extension would run arbitrary code.
+            let name = second.map { String(cString: $0).lowercased() } ?? ""
+            return name == "load_extension" ? SQLITE_DENY : SQLITE_OK
+        case SQLITE_PRAGMA:
+            // first is the pragma's name, second its argument: only reads of schema facts are allowed.
+            let name = first.map { String(cString: $0).lowercased() } ?? ""
+            let takesName: Set<String> = [
+                "table_info", "table_xinfo", "index_list", "index_info", "index_xinfo", "foreign_key_list",
+            ]
+            let bare: Set<String> = [
+                "database_list", "table_list", "collation_list", "function_list", "compile_options", "user_version",
+                "schema_version", "page_count", "page_size", "freelist_count", "encoding", "data_version",
+                "integrity_check", "quick_check", "foreign_key_check", "journal_mode",
+            ]
+            if takesName.contains(name) { return SQLITE_OK }
+            if bare.contains(name), second == nil { return SQLITE_OK }
+            return SQLITE_DENY
+        default:
+            return SQLITE_DENY
+        }
     }
-}

@@ -39,7 +39,8 @@ package final class Database {
         guard code == SQLITE_OK else {
             // "Whether or not an error occurs when it is opened, resources associated with the database
             // connection handle should be released by passing it to sqlite3_close()" (sqlite.org/c3ref/open.html).
-            let error = SQLiteError(extendedCode: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)))
+            let error = SQLiteError(
+                extendedCode: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)))
             sqlite3_close_v2(handle)
             throw error
         }

@@ -13,7 +13,8 @@ package struct SQLIdentifier: Hashable, Sendable, Comparable, CustomStringConver
         let bytes = Array(name.utf8)
         guard let first = bytes.first, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first), bytes.count <= 63,
             bytes.allSatisfy({ byte in
-                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
                     || byte == UInt8(ascii: "_")
             })
         else {

@@ -55,7 +55,9 @@ package final class Statement {
             }
         case .blob(let bytes):
             code = bytes.withUnsafeBytes { buffer in
-                sqlite3_bind_blob64(pointer, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1), sqlite3_uint64(buffer.count), sqliteTransient)
+                sqlite3_bind_blob64(
+                    pointer, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1), sqlite3_uint64(buffer.count),
+                    sqliteTransient)
             }
         }
         try check(code)
@@ -66,7 +68,8 @@ package final class Statement {
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self) else {
             return try bind(SQLiteValue.text(""), at: index)
         }
-        let code = sqlite3_bind_text64(pointer, index, base, sqlite3_uint64(bytes.count), sqliteTransient, UInt8(SQLITE_UTF8))
+        let code = sqlite3_bind_text64(
+            pointer, index, base, sqlite3_uint64(bytes.count), sqliteTransient, UInt8(SQLITE_UTF8))
         try check(code)
     }
 

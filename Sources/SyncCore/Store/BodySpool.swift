@@ -45,7 +45,8 @@ package final class BodySpool: Sendable {
             written.withLock { offset in
                 var done = 0
                 while done < bytes.count {
-                    let count = pwrite(descriptor, bytes.baseAddress.map { $0 + done }, bytes.count - done, off_t(offset + done))
+                    let count = pwrite(
+                        descriptor, bytes.baseAddress.map { $0 + done }, bytes.count - done, off_t(offset + done))
                     if count < 0, errno == EINTR { continue }
                     guard count > 0 else {
                         failed = true

@@ -65,7 +65,8 @@ package struct RecordReader {
             var condition: String
             switch filter.op {
             case .eq, .neq, .gt, .gte, .lt, .lte:
-                let symbol = ["eq": "=", "neq": "<>", "gt": ">", "gte": ">=", "lt": "<", "lte": "<="][filter.op.rawValue] ?? "="
+                let symbol =
+                    ["eq": "=", "neq": "<>", "gt": ">", "gte": ">=", "lt": "<", "lte": "<="][filter.op.rawValue] ?? "="
                 condition = "\(name) \(symbol) ?"
                 arguments.append(try value(filter.values.first ?? "", for: column))
             case .like:
@@ -83,7 +84,8 @@ package struct RecordReader {
                 case "true": condition = "\(name) IS 1"
                 case "false": condition = "\(name) IS 0"
                 default:
-                    throw StoreError.badKey(filter.values.first ?? "", endpoint: endpoint.name.name, expected: "null, true or false")
+                    throw StoreError.badKey(
+                        filter.values.first ?? "", endpoint: endpoint.name.name, expected: "null, true or false")
                 }
             }
             if filter.negated { condition = "NOT (\(condition))" }
@@ -131,7 +133,9 @@ package struct RecordReader {
         let arguments = try zip(key, keyColumns).map { text, column in try value(text, for: column) }
         let rows = try database.rows(
             "SELECT \"_raw\", \"_version\" FROM \(table.quotedName) WHERE \(table.keyPredicate)", arguments)
-        guard let row = rows.first, let raw = row.text("_raw"), let version = row.integer("_version") else { return nil }
+        guard let row = rows.first, let raw = row.text("_raw"), let version = row.integer("_version") else {
+            return nil
+        }
         return Record(raw: raw, etag: EntityTag.make(instance: try instance(), version: version), version: version)
     }
 
@@ -171,7 +175,9 @@ package struct RecordReader {
             switch text.lowercased() {
             case "true", "1": return .integer(1)
             case "false", "0": return .integer(0)
-            default: throw StoreError.badKey(text, endpoint: endpoint.name.name, expected: "true or false for \(column.name)")
+            default:
+                throw StoreError.badKey(
+                    text, endpoint: endpoint.name.name, expected: "true or false for \(column.name)")
             }
         case .real:
             guard let real = Double(text) else {

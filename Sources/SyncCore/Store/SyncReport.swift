@@ -53,7 +53,10 @@ package struct RunFacts: Sendable {
     package var lastModified: String?
     package var bytes: Int
 
-    package init(startedAt: Double, finishedAt: Double, httpStatus: Int? = nil, etag: String? = nil, lastModified: String? = nil, bytes: Int = 0) {
+    package init(
+        startedAt: Double, finishedAt: Double, httpStatus: Int? = nil, etag: String? = nil, lastModified: String? = nil,
+        bytes: Int = 0
+    ) {
         self.startedAt = startedAt
         self.finishedAt = finishedAt
         self.httpStatus = httpStatus

@@ -4,7 +4,9 @@ extension SyncWriter {
     // MARK: - Documents
 
     /// Applies a 200 of a document endpoint: the body is stored when it differs from the stored one.
-    package func applyDocument(body: ByteBuffer, contentType: String?, facts: RunFacts, database: Database) throws -> SyncReport {
+    package func applyDocument(body: ByteBuffer, contentType: String?, facts: RunFacts, database: Database) throws
+        -> SyncReport
+    {
         try database.transaction(.immediate) {
             let state = try prepareEndpoint(database, kind: "document")
             var report = SyncReport(endpoint: endpoint.name.name, outcome: .unchanged)
@@ -40,7 +42,9 @@ extension SyncWriter {
     // MARK: - Failures
 
     /// Records a run that stored nothing: the data stays exactly as it was.
-    package func recordFailure(_ error: String, outcome: RunOutcome = .failed, facts: RunFacts, database: Database) throws -> SyncReport {
+    package func recordFailure(_ error: String, outcome: RunOutcome = .failed, facts: RunFacts, database: Database)
+        throws -> SyncReport
+    {
         try database.transaction(.immediate) {
             let state = try prepareEndpoint(database, kind: endpoint.isDocument ? "document" : "collection")
             var report = SyncReport(endpoint: endpoint.name.name, outcome: outcome)

@@ -1,4 +1,3 @@
-
 /// Writes what one sync of one endpoint brought, in one IMMEDIATE transaction: the rows, the
 /// deletions of a snapshot (with their tombstones), the endpoint's state, the run and its problems.
 ///
@@ -88,7 +87,8 @@ package struct SyncWriter: Sendable {
                         try upsert.bind(record.values[index], at: Int32(index + 1))
                     }
                     // The bytes stay valid through this step, the only time SQLite reads them: no copy.
-                    try upsert.bindTextNoCopy(UnsafeRawBufferPointer(rebasing: bytes[record.raw]), at: Int32(valueCount + 1))
+                    try upsert.bindTextNoCopy(
+                        UnsafeRawBufferPointer(rebasing: bytes[record.raw]), at: Int32(valueCount + 1))
                     try upsert.bind(SQLiteValue.integer(newVersion), at: Int32(valueCount + 2))
                     try upsert.bind(SQLiteValue.text(now), at: Int32(valueCount + 3))
                     if try upsert.step() { written += 1 }
@@ -121,7 +121,9 @@ package struct SyncWriter: Sendable {
                     [.text(endpoint.name.name), .integer(newVersion), .integer(newVersion)]
                 )
             }
-            try finish(database, report: &report, facts: facts, changed: changed, recordCount: after, signature: table.columnsSignature)
+            try finish(
+                database, report: &report, facts: facts, changed: changed, recordCount: after,
+                signature: table.columnsSignature)
             return report
         }
     }
@@ -149,7 +151,8 @@ package struct SyncWriter: Sendable {
             }
             report.version = changed ? state.version + 1 : state.version
             report.storedRecords = stored
-            try finish(database, report: &report, facts: facts, changed: changed, recordCount: stored, signature: signature)
+            try finish(
+                database, report: &report, facts: facts, changed: changed, recordCount: stored, signature: signature)
             return report
         }
     }
@@ -181,7 +184,8 @@ package struct SyncWriter: Sendable {
     }
 
     func finish(
-        _ database: Database, report: inout SyncReport, facts: RunFacts, changed: Bool, recordCount: Int, signature: String?
+        _ database: Database, report: inout SyncReport, facts: RunFacts, changed: Bool, recordCount: Int,
+        signature: String?
     ) throws {
         let now = Timestamp.format(facts.finishedAt)
         var assignments = [
@@ -217,7 +221,8 @@ package struct SyncWriter: Sendable {
             arguments.append(.text(ColumnValue.keyJSON(RecordTable(endpoint).keyNames.map { .text($0) })))
         }
         arguments.append(.text(endpoint.name.name))
-        try database.execute("UPDATE syncd_endpoints SET \(assignments.joined(separator: ", ")) WHERE name = ?", arguments)
+        try database.execute(
+            "UPDATE syncd_endpoints SET \(assignments.joined(separator: ", ")) WHERE name = ?", arguments)
         report.runID = try insertRun(database, report: report, facts: facts)
     }
 
@@ -233,7 +238,8 @@ package struct SyncWriter: Sendable {
                 .text(endpoint.name.name), .text(Timestamp.format(facts.startedAt)),
                 .text(Timestamp.format(facts.finishedAt)), .integer(max(0, durationMilliseconds)),
                 .text(report.outcome.rawValue), report.httpStatus.map { .integer(Int64($0)) } ?? .null,
-                .integer(Int64(report.bytes)), .integer(report.httpStatus == nil ? 0 : 1), .integer(Int64(report.records)),
+                .integer(Int64(report.bytes)), .integer(report.httpStatus == nil ? 0 : 1),
+                .integer(Int64(report.records)),
                 .integer(Int64(report.inserted)), .integer(Int64(report.updated)), .integer(Int64(report.deleted)),
                 .integer(Int64(report.rejected)), .integer(report.version), report.error.map(SQLiteValue.text) ?? .null,
             ]
@@ -265,7 +271,9 @@ package struct SyncWriter: Sendable {
     }
 
     private func count(_ database: Database, _ table: RecordTable) throws -> Int {
-        guard case .integer(let count) = try database.scalar("SELECT count(*) FROM \(table.quotedName)") else { return 0 }
+        guard case .integer(let count) = try database.scalar("SELECT count(*) FROM \(table.quotedName)") else {
+            return 0
+        }
         return Int(count)
     }
 
@@ -303,7 +311,9 @@ package struct SyncWriter: Sendable {
         return keys.count
     }
 
-    private static func duplicate(_ record: borrowing DecodedRecord, key: [ColumnValue], keyNames: [String]) -> DecodingProblem {
+    private static func duplicate(_ record: borrowing DecodedRecord, key: [ColumnValue], keyNames: [String])
+        -> DecodingProblem
+    {
         let label = zip(keyNames, key).map { "\($0)=\(Self.plain($1))" }.joined(separator: ",")
         return DecodingProblem(
             recordIndex: record.index, recordKey: key, recordLabel: label, path: "$", column: nil,

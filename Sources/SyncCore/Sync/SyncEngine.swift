@@ -1,6 +1,6 @@
+internal import Foundation
 package import Logging
 internal import NIOCore
-internal import Foundation
 
 /// Runs syncs: for each endpoint, one conditional fetch, a decoding pass that validates the body,
 /// then one transaction that applies it (``SyncWriter``). Upstream problems never throw: they end as a
@@ -73,11 +73,13 @@ package struct SyncEngine: Sendable {
             return await record(failure, writer: writer, startedAt: startedAt)
         } catch is CancellationError {
             let failure = SyncFailure(
-                message: "\(endpoint.name.name): stopped before the sync finished; kept the stored data", status: nil, bytes: 0)
+                message: "\(endpoint.name.name): stopped before the sync finished; kept the stored data", status: nil,
+                bytes: 0)
             return await record(failure, writer: writer, startedAt: startedAt)
         } catch {
             // The database itself failed (disk full, locked for too long): say so; nothing was applied.
-            let failure = SyncFailure(message: "\(endpoint.name.name): the database failed: \(error)", status: nil, bytes: 0)
+            let failure = SyncFailure(
+                message: "\(endpoint.name.name): the database failed: \(error)", status: nil, bytes: 0)
             logger.info("Sync failed", metadata: [LogKey.error: "\(failure.message)"])
             return await record(failure, writer: writer, startedAt: startedAt)
         }
@@ -99,7 +101,8 @@ package struct SyncEngine: Sendable {
         }
     }
 
-    private func run(_ endpoint: EndpointConfiguration, writer: SyncWriter, startedAt: Double, logger: Logger) async throws
+    private func run(_ endpoint: EndpointConfiguration, writer: SyncWriter, startedAt: Double, logger: Logger)
+        async throws
         -> SyncReport
     {
         let name = endpoint.name.name
@@ -122,13 +125,19 @@ package struct SyncEngine: Sendable {
         }
         let fetched = try await retrying(endpoint) {
             try await fetchCollection(request, decoder: writer.decoder)
-        } response: { $0.response }
-        let (response, spool, rejected, problems) = (fetched.response, fetched.spool, fetched.rejected, fetched.problems)
+        } response: {
+            $0.response
+        }
+        let (response, spool, rejected, problems) = (
+            fetched.response, fetched.spool, fetched.rejected, fetched.problems
+        )
         var chunked = fetched.decoder
         let bytes = spool?.count ?? 0
         let facts = self.facts(response, startedAt: startedAt, bytes: bytes)
         if response.isNotModified {
-            return try await database.perform { database in try writer.applyNotModified(facts: facts(), database: database) }
+            return try await database.perform { database in
+                try writer.applyNotModified(facts: facts(), database: database)
+            }
         }
         guard response.isSuccess else {
             throw SyncFailure(
@@ -176,7 +185,8 @@ package struct SyncEngine: Sendable {
                 }
             }
         }
-        return CollectionFetch(response: response, spool: spool, decoder: chunked, rejected: rejected, problems: problems)
+        return CollectionFetch(
+            response: response, spool: spool, decoder: chunked, rejected: rejected, problems: problems)
     }
 
     /// Runs `attempt` again after connection failures, timeouts, cut-off bodies, 5xx and 429, at most
@@ -202,10 +212,12 @@ package struct SyncEngine: Sendable {
                 } else {
                     delay = backoff
                 }
-                logger.debug("Retrying", metadata: [LogKey.endpointName: "\(name)", LogKey.httpStatus: "\(answer.status)"])
+                logger.debug(
+                    "Retrying", metadata: [LogKey.endpointName: "\(name)", LogKey.httpStatus: "\(answer.status)"])
             } catch let error as FetchError where error.isRetryable && failures < endpoint.retries {
                 delay = backoff(after: failures, endpoint: endpoint)
-                logger.debug("Retrying", metadata: [LogKey.endpointName: "\(name)", LogKey.error: "\(error.shortDescription)"])
+                logger.debug(
+                    "Retrying", metadata: [LogKey.endpointName: "\(name)", LogKey.error: "\(error.shortDescription)"])
             } catch let error as BodyDecodingError {
                 throw SyncFailure(message: "\(name): \(error); kept the stored data", status: 200, bytes: 0)
             } catch let error as FetchError {
@@ -235,10 +247,14 @@ package struct SyncEngine: Sendable {
         let name = endpoint.name.name
         let response = try await retrying(endpoint) {
             try await transport.fetch(request, successBody: nil)
-        } response: { $0 }
+        } response: {
+            $0
+        }
         let facts = self.facts(response, startedAt: startedAt, bytes: response.body.readableBytes)
         if response.isNotModified {
-            return try await database.perform { database in try writer.applyNotModified(facts: facts(), database: database) }
+            return try await database.perform { database in
+                try writer.applyNotModified(facts: facts(), database: database)
+            }
         }
         guard response.isSuccess else {
             throw SyncFailure(
@@ -246,7 +262,8 @@ package struct SyncEngine: Sendable {
                 status: response.status, bytes: response.body.readableBytes, retryAfter: retryAfter(response))
         }
         return try await database.perform { database in
-            try writer.applyDocument(body: response.body, contentType: response.contentType, facts: facts(), database: database)
+            try writer.applyDocument(
+                body: response.body, contentType: response.contentType, facts: facts(), database: database)
         }
     }
 

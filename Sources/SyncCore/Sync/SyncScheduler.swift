@@ -42,7 +42,8 @@ package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duratio
         self.clock = clock
         self.shutdownGrace = shutdownGrace
         self.onReport = onReport
-        self.endpoints = Dictionary(configuration.endpoints.map { ($0.name.name, $0) }, uniquingKeysWith: { first, _ in first })
+        self.endpoints = Dictionary(
+            configuration.endpoints.map { ($0.name.name, $0) }, uniquingKeysWith: { first, _ in first })
         self.machine = ScheduleStateMachine(
             endpoints: configuration.endpoints.map(Self.scheduled), concurrency: configuration.concurrency,
             persisted: persisted, now: engine.now())
@@ -66,7 +67,8 @@ package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duratio
     package func heartbeat() {}
 
     /// The stored next due times and failure counts, so that a restart resumes instead of stampeding.
-    package static func loadPersistedState(_ database: Database) throws -> [String: ScheduleStateMachine.PersistedState] {
+    package static func loadPersistedState(_ database: Database) throws -> [String: ScheduleStateMachine.PersistedState]
+    {
         var states: [String: ScheduleStateMachine.PersistedState] = [:]
         for row in try database.rows("SELECT name, next_due_at, consecutive_failures FROM syncd_endpoints") {
             guard let name = row.text("name") else { continue }

@@ -21,8 +21,10 @@ struct CheckConfigCommand: AsyncParsableCommand {
             var text = "\(options.configPath) is valid: \(configuration.endpoints.count) endpoint"
             text += configuration.endpoints.count == 1 ? "\n" : "s\n"
             for endpoint in configuration.endpoints {
-                let kind = endpoint.isDocument ? "document" : "\(endpoint.mode.rawValue), \(endpoint.columns.count) columns"
-                text += "  \(endpoint.name.name): \(kind), every \(DurationText.format(endpoint.interval)), \(endpoint.url)\n"
+                let kind =
+                    endpoint.isDocument ? "document" : "\(endpoint.mode.rawValue), \(endpoint.columns.count) columns"
+                text +=
+                    "  \(endpoint.name.name): \(kind), every \(DurationText.format(endpoint.interval)), \(endpoint.url)\n"
             }
             Terminal.standardOutput.write(text)
             for note in try notes(configuration) {

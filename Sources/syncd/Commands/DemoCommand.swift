@@ -14,7 +14,9 @@ struct DemoCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: ArgumentHelp("The folder for the demo's configuration and database (default: a new one in /tmp).", valueName: "path"))
+    @Option(
+        help: ArgumentHelp(
+            "The folder for the demo's configuration and database (default: a new one in /tmp).", valueName: "path"))
     var directory: String?
 
     @Option(help: ArgumentHelp("How many users the sample upstream serves.", valueName: "n"))
@@ -32,7 +34,8 @@ struct DemoCommand: AsyncParsableCommand {
             let server = try await LoopbackHTTPServer.start { request in upstream.handle(request) }
             let configPath = (folder as NSString).appendingPathComponent("syncd.toml")
             do {
-                try DemoConfiguration.text(baseURL: server.baseURL).write(toFile: configPath, atomically: true, encoding: .utf8)
+                try DemoConfiguration.text(baseURL: server.baseURL).write(
+                    toFile: configPath, atomically: true, encoding: .utf8)
                 let configuration = try GlobalOptions.parse(["--config", configPath]).loadConfiguration()
                 let databasePath = configuration.database ?? (folder as NSString).appendingPathComponent("cache.db")
                 let database = try DatabaseAccess.openForWriting(databasePath)
@@ -46,7 +49,10 @@ struct DemoCommand: AsyncParsableCommand {
                 try await pass(configuration, database: database)
                 out.write("\nPass 3, nothing changed upstream, so it answers 304:\n")
                 try await pass(configuration, database: database)
-                out.write("\n" + DemoConfiguration.nextSteps(binary: Self.binaryPath, config: configPath, city: SampleUsers.aCity(count: users)))
+                out.write(
+                    "\n"
+                        + DemoConfiguration.nextSteps(
+                            binary: Self.binaryPath, config: configPath, city: SampleUsers.aCity(count: users)))
             } catch {
                 try? await server.shutdown()  // best effort: the demo's error is the one to report
                 throw error
@@ -59,7 +65,8 @@ struct DemoCommand: AsyncParsableCommand {
         let reports = try await SyncRunner.run(
             configuration.endpoints, concurrency: configuration.concurrency, database: database, progress: false)
         for report in reports {
-            Terminal.standardOutput.write("  " + ReportText.line(report).replacingOccurrences(of: "\n  ", with: "\n    "))
+            Terminal.standardOutput.write(
+                "  " + ReportText.line(report).replacingOccurrences(of: "\n  ", with: "\n    "))
         }
     }
 
@@ -68,7 +75,8 @@ struct DemoCommand: AsyncParsableCommand {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             return (directory as NSString).standardizingPath
         }
-        var template = Array((NSTemporaryDirectory() as NSString).appendingPathComponent("syncd-demo-XXXXXX").utf8CString)
+        var template = Array(
+            (NSTemporaryDirectory() as NSString).appendingPathComponent("syncd-demo-XXXXXX").utf8CString)
         let made = template.withUnsafeMutableBufferPointer { buffer -> String? in
             guard let base = buffer.baseAddress, mkdtemp(base) != nil else { return nil }
             return String(cString: base)

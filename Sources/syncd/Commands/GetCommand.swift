@@ -19,7 +19,9 @@ struct GetCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("The record's key (none for a document endpoint).", valueName: "id"))
     var id: String?
 
-    @Option(name: .customLong("if-none-match"), help: ArgumentHelp("Exit 3, printing nothing, when the ETag matches (lists and * allowed).", valueName: "etag"))
+    @Option(
+        name: .customLong("if-none-match"),
+        help: ArgumentHelp("Exit 3, printing nothing, when the ETag matches (lists and * allowed).", valueName: "etag"))
     var ifNoneMatch: String?
 
     func run() async throws {
@@ -33,12 +35,18 @@ struct GetCommand: AsyncParsableCommand {
             let body: String
             let etag: String
             if endpoint.isDocument {
-                guard id == nil else { throw CLIError(StoreError.notCollection(endpoint.name.name).description, exitCode: .usage) }
-                guard let document = try reader.document() else { throw CLIError(StoreError.notSynced(endpoint.name.name).description, exitCode: .notFound) }
+                guard id == nil else {
+                    throw CLIError(StoreError.notCollection(endpoint.name.name).description, exitCode: .usage)
+                }
+                guard let document = try reader.document() else {
+                    throw CLIError(StoreError.notSynced(endpoint.name.name).description, exitCode: .notFound)
+                }
                 body = String(decoding: document.body, as: UTF8.self)
                 etag = document.etag
             } else {
-                guard let id else { throw CLIError(StoreError.notDocument(endpoint.name.name).description, exitCode: .usage) }
+                guard let id else {
+                    throw CLIError(StoreError.notDocument(endpoint.name.name).description, exitCode: .usage)
+                }
                 let key = id.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
                 guard let record = try reader.record(key: key) else {
                     throw CLIError("\(endpoint.name.name) has no record with key \(id)", exitCode: .notFound)

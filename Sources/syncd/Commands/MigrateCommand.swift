@@ -15,7 +15,8 @@ struct MigrateCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingErrors {
-            let configuration = options.database == nil ? try options.loadConfiguration() : try? options.loadConfiguration()
+            let configuration =
+                options.database == nil ? try options.loadConfiguration() : try? options.loadConfiguration()
             let path = options.databasePath(configuration)
             let queue = try DatabaseQueue(path: path, mode: .readWrite)
             let applied = try queue.performBlocking { database in try Migrator.embedded.migrate(database) }

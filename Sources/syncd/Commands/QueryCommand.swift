@@ -16,10 +16,14 @@ struct QueryCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("The endpoint to read.", valueName: "endpoint"))
     var endpoint: String
 
-    @Option(name: .customLong("where"), help: ArgumentHelp("Keep records whose column equals the value (repeatable).", valueName: "column=value"))
+    @Option(
+        name: .customLong("where"),
+        help: ArgumentHelp("Keep records whose column equals the value (repeatable).", valueName: "column=value"))
     var conditions: [String] = []
 
-    @Option(help: ArgumentHelp("Order by a column; append .desc to reverse (default: the primary key).", valueName: "column[.desc]"))
+    @Option(
+        help: ArgumentHelp(
+            "Order by a column; append .desc to reverse (default: the primary key).", valueName: "column[.desc]"))
     var order: String?
 
     @Option(help: ArgumentHelp("Print at most this many records.", valueName: "n"))
@@ -45,11 +49,14 @@ struct QueryCommand: AsyncParsableCommand {
             var query = RecordQuery(limit: limit)
             for condition in conditions {
                 let parts = condition.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                query.filters.append(.init(column: String(parts[0]), op: .eq, values: [String(parts.dropFirst().first ?? "")]))
+                query.filters.append(
+                    .init(column: String(parts[0]), op: .eq, values: [String(parts.dropFirst().first ?? "")]))
             }
             if let order {
                 let descending = order.hasSuffix(".desc")
-                let column = order.hasSuffix(".desc") ? String(order.dropLast(5)) : order.hasSuffix(".asc") ? String(order.dropLast(4)) : order
+                let column =
+                    order.hasSuffix(".desc")
+                    ? String(order.dropLast(5)) : order.hasSuffix(".asc") ? String(order.dropLast(4)) : order
                 query.order = [.init(column: column, descending: descending)]
             }
             let page = try RecordReader(database: database, endpoint: endpoint).records(query)

@@ -49,7 +49,8 @@ struct RunCommand: AsyncParsableCommand {
                 configuration: ServiceGroupConfiguration(
                     services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
             logger.info(
-                "Started", metadata: ["endpoints": "\(configuration.endpoints.count)", "config": "\(options.configPath)"])
+                "Started",
+                metadata: ["endpoints": "\(configuration.endpoints.count)", "config": "\(options.configPath)"])
             notifier.ready(status: "syncing \(configuration.endpoints.count) endpoints")
             do {
                 try await group.run()

@@ -53,7 +53,8 @@ struct SQLCommand: AsyncParsableCommand {
                 }
             } catch let error as SQLiteError where Database.isNotAuthorized(error) || error.code == 8 {
                 throw CLIError(
-                    "syncd sql only reads: \"\(error.sql ?? sql)\" would write or change the connection", exitCode: .refused)
+                    "syncd sql only reads: \"\(error.sql ?? sql)\" would write or change the connection",
+                    exitCode: .refused)
             } catch let error as SQLiteError {
                 throw CLIError("the SQL failed: \(error.message)", exitCode: .failure)
             }

@@ -16,12 +16,18 @@ struct StatusCommand: AsyncParsableCommand {
         try await reportingErrors {
             let configuration = try options.loadConfiguration()
             let database = try DatabaseAccess.openForReading(options.databasePath(configuration))
-            let states = Dictionary(try EndpointState.all(database).map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-            let columns = ["endpoint", "kind", "records", "version", "last_success", "last_status", "failures", "last_error"]
+            let states = Dictionary(
+                try EndpointState.all(database).map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+            let columns = [
+                "endpoint", "kind", "records", "version", "last_success", "last_status", "failures", "last_error",
+            ]
             let rows: [[SQLiteValue]] = configuration.endpoints.map { endpoint in
                 let name = endpoint.name.name
                 guard let state = states[name] else {
-                    return [.text(name), .text(endpoint.isDocument ? "document" : "collection"), 0, 0, .text("never"), .null, 0, .null]
+                    return [
+                        .text(name), .text(endpoint.isDocument ? "document" : "collection"), 0, 0, .text("never"),
+                        .null, 0, .null,
+                    ]
                 }
                 return [
                     .text(name), .text(state.kind), .integer(Int64(state.recordCount)), .integer(state.version),
@@ -32,9 +38,11 @@ struct StatusCommand: AsyncParsableCommand {
             switch format {
             case .table: Terminal.standardOutput.write(TableText.table(columns: columns, rows: rows))
             case .csv: Terminal.standardOutput.write(TableText.csv(columns: columns, rows: rows))
-            case .json: Terminal.standardOutput.write(TableText.jsonArray(TableText.jsonObjects(columns: columns, rows: rows)))
+            case .json:
+                Terminal.standardOutput.write(TableText.jsonArray(TableText.jsonObjects(columns: columns, rows: rows)))
             case .ndjson:
-                Terminal.standardOutput.write(TableText.jsonObjects(columns: columns, rows: rows).map { $0 + "\n" }.joined())
+                Terminal.standardOutput.write(
+                    TableText.jsonObjects(columns: columns, rows: rows).map { $0 + "\n" }.joined())
             }
         }
     }

@@ -76,16 +76,21 @@ enum ReportText {
         case .notModified where report.isDocument:
             text = "\(report.endpoint): 304 not modified, version \(report.version)"
         case .notModified:
-            text = "\(report.endpoint): 304 not modified, \(counted(report.storedRecords, "record")), version \(report.version)"
+            text =
+                "\(report.endpoint): 304 not modified, \(counted(report.storedRecords, "record")), version \(report.version)"
         case .changed where report.isDocument, .unchanged where report.isDocument:
-            text = "\(report.endpoint): \(report.httpStatus.map(String.init) ?? "-"), \(ByteCount.format(report.bytes)), document"
-            text += report.outcome == .changed ? " → version \(report.version)" : ", unchanged at version \(report.version)"
+            text =
+                "\(report.endpoint): \(report.httpStatus.map(String.init) ?? "-"), \(ByteCount.format(report.bytes)), document"
+            text +=
+                report.outcome == .changed ? " → version \(report.version)" : ", unchanged at version \(report.version)"
         case .changed, .unchanged:
-            text = "\(report.endpoint): \(report.httpStatus.map(String.init) ?? "-"), \(ByteCount.format(report.bytes)), "
+            text =
+                "\(report.endpoint): \(report.httpStatus.map(String.init) ?? "-"), \(ByteCount.format(report.bytes)), "
             text += counted(report.records, "record")
             text += " (\(report.inserted) inserted, \(report.updated) updated, \(report.deleted) deleted"
             text += ", \(report.rejected) rejected)"
-            text += report.outcome == .changed ? " → version \(report.version)" : ", unchanged at version \(report.version)"
+            text +=
+                report.outcome == .changed ? " → version \(report.version)" : ", unchanged at version \(report.version)"
         }
         text += "\n"
         for problem in report.problems.prefix(shownProblems) {

@@ -19,10 +19,12 @@ struct ReloadService: Service {
                 do {
                     let configuration = try options.loadConfiguration()
                     scheduler.reload(configuration)
-                    logger.info("Reloaded the configuration", metadata: ["endpoints": "\(configuration.endpoints.count)"])
+                    logger.info(
+                        "Reloaded the configuration", metadata: ["endpoints": "\(configuration.endpoints.count)"])
                     notifier.ready(status: "reloaded: syncing \(configuration.endpoints.count) endpoints")
                 } catch {
-                    logger.error("Kept the running configuration: the new one is invalid", metadata: ["error": "\(error)"])
+                    logger.error(
+                        "Kept the running configuration: the new one is invalid", metadata: ["error": "\(error)"])
                     notifier.ready(status: "configuration not reloaded: \(error)")
                 }
             }
@@ -51,7 +53,9 @@ struct WatchdogService: Service {
 enum DaemonReports {
     static func log(_ report: SyncReport, logger: Logger, notifier: SystemdNotifier) {
         let line = ReportText.line(report).split(separator: "\n").first.map(String.init) ?? report.endpoint
-        var metadata: Logger.Metadata = ["endpoint.name": "\(report.endpoint)", "sync.outcome": "\(report.outcome.rawValue)"]
+        var metadata: Logger.Metadata = [
+            "endpoint.name": "\(report.endpoint)", "sync.outcome": "\(report.outcome.rawValue)",
+        ]
         if let status = report.httpStatus { metadata["http.status"] = "\(status)" }
         if report.outcome.isFailure {
             logger.warning("Sync failed", metadata: metadata.merging(["error": "\(report.error ?? "")"]) { $1 })

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SyncCore
 
 @Suite("SQLite: connections, statements, transactions")
@@ -10,7 +11,8 @@ struct DatabaseTests {
         let database = try Database(path: directory.file("a.db"))
         #expect(try database.scalar("PRAGMA journal_mode") == .text("wal"))
         try database.execute("CREATE TABLE t (a INTEGER, b REAL, c TEXT, d BLOB)")
-        try database.execute("INSERT INTO t VALUES (?, ?, ?, ?)", [.integer(42), .real(1.5), .text("é\u{0}x"), .blob([0, 255])])
+        try database.execute(
+            "INSERT INTO t VALUES (?, ?, ?, ?)", [.integer(42), .real(1.5), .text("é\u{0}x"), .blob([0, 255])])
         let row = try #require(try database.rows("SELECT a, b, c, d FROM t").first)
         #expect(row.values == [.integer(42), .real(1.5), .text("é\u{0}x"), .blob([0, 255])])
     }
@@ -36,7 +38,10 @@ struct DatabaseTests {
         let error = try #require(throws: SQLiteError.self) {
             try database.execute("INSERT INTO t VALUES (?)", [.text("secret-value")])
         }
-        #expect(error.description == "SQLite error 19 (SQLITE_CONSTRAINT): UNIQUE constraint failed: t.a - while executing `INSERT INTO t VALUES (?)`")
+        #expect(
+            error.description
+                == "SQLite error 19 (SQLITE_CONSTRAINT): UNIQUE constraint failed: t.a - while executing `INSERT INTO t VALUES (?)`"
+        )
         #expect(error.extendedCode == 2067)
     }
 
@@ -88,10 +93,12 @@ struct DatabaseTests {
         #expect(try reader.scalar("SELECT count(*) FROM t") == .integer(3))
     }
 
-    @Test("identifiers from the configuration are validated and quoted", arguments: [
-        ("users", true), ("a1_b", true), ("Users", false), ("1abc", false), ("_raw", false), ("drop table", false),
-        ("a\"b", false), (String(repeating: "a", count: 63), true), (String(repeating: "a", count: 64), false),
-    ])
+    @Test(
+        "identifiers from the configuration are validated and quoted",
+        arguments: [
+            ("users", true), ("a1_b", true), ("Users", false), ("1abc", false), ("_raw", false), ("drop table", false),
+            ("a\"b", false), (String(repeating: "a", count: 63), true), (String(repeating: "a", count: 64), false),
+        ])
     func identifiers(name: String, valid: Bool) throws {
         let identifier = try? SQLIdentifier(validating: name)
         #expect((identifier != nil) == valid)
@@ -102,10 +109,13 @@ struct DatabaseTests {
 
 @Suite("SQLite: `syncd sql`'s read-only guard")
 struct ReadOnlyGuardTests {
-    @Test("reads are allowed", arguments: [
-        "SELECT count(*) FROM t", "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 3) SELECT * FROM n",
-        "PRAGMA table_info(t)", "SELECT * FROM pragma_table_info('t')", "PRAGMA user_version",
-    ])
+    @Test(
+        "reads are allowed",
+        arguments: [
+            "SELECT count(*) FROM t",
+            "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 3) SELECT * FROM n",
+            "PRAGMA table_info(t)", "SELECT * FROM pragma_table_info('t')", "PRAGMA user_version",
+        ])
     func reads(sql: String) throws {
         let directory = try TemporaryDirectory()
         let writer = try Database(path: directory.file("a.db"))
@@ -115,11 +125,13 @@ struct ReadOnlyGuardTests {
         try reader.forEachStatement(sql) { _, _ in }
     }
 
-    @Test("writes, ATTACH, writing PRAGMAs and load_extension are refused", arguments: [
-        "INSERT INTO t VALUES (2)", "DELETE FROM t", "DROP TABLE t", "CREATE TABLE u (a)", "ATTACH 'x.db' AS x",
-        "PRAGMA user_version = 5", "PRAGMA journal_mode = DELETE", "SELECT load_extension('x')", "VACUUM",
-        "PRAGMA query_only = 0",
-    ])
+    @Test(
+        "writes, ATTACH, writing PRAGMAs and load_extension are refused",
+        arguments: [
+            "INSERT INTO t VALUES (2)", "DELETE FROM t", "DROP TABLE t", "CREATE TABLE u (a)", "ATTACH 'x.db' AS x",
+            "PRAGMA user_version = 5", "PRAGMA journal_mode = DELETE", "SELECT load_extension('x')", "VACUUM",
+            "PRAGMA query_only = 0",
+        ])
     func writes(sql: String) throws {
         let directory = try TemporaryDirectory()
         let writer = try Database(path: directory.file("a.db"))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SyncCore
 
 @Suite("SQLite: migrations")
@@ -11,11 +12,16 @@ struct MigratorTests {
         let applied = try Migrator.embedded.migrate(database)
         #expect(applied.map(\.version) == [1])
         #expect(try Migrator.embedded.migrate(database).isEmpty)
-        for table in ["syncd_meta", "syncd_endpoints", "syncd_runs", "syncd_errors", "syncd_documents", "syncd_tombstones"] {
+        for table in [
+            "syncd_meta", "syncd_endpoints", "syncd_runs", "syncd_errors", "syncd_documents", "syncd_tombstones",
+        ] {
             #expect(try database.tableExists(table), "\(table)")
         }
-        #expect(try database.scalar("SELECT checksum FROM syncd_migrations WHERE version = 1") == .text(Migrator.embedded.migrations[0].checksum))
-        let instance = try database.scalar("SELECT value FROM syncd_meta WHERE key = 'instance'")?.textRepresentation ?? ""
+        #expect(
+            try database.scalar("SELECT checksum FROM syncd_migrations WHERE version = 1")
+                == .text(Migrator.embedded.migrations[0].checksum))
+        let instance =
+            try database.scalar("SELECT value FROM syncd_meta WHERE key = 'instance'")?.textRepresentation ?? ""
         #expect(instance.count == 16)
     }
 
@@ -35,7 +41,10 @@ struct MigratorTests {
         try original.migrate(database)
         let edited = Migrator(migrations: [.init(version: 1, name: "first", sql: "CREATE TABLE a (x, y)")])
         let error = try #require(throws: MigrationError.self) { try edited.migrate(database) }
-        #expect(error.description == "migration 0001_first differs from the one applied to \(directory.file("a.db")); an applied migration must never be edited: restore it and add a new one")
+        #expect(
+            error.description
+                == "migration 0001_first differs from the one applied to \(directory.file("a.db")); an applied migration must never be edited: restore it and add a new one"
+        )
     }
 
     @Test("a database written by a newer syncd is refused")
@@ -43,19 +52,25 @@ struct MigratorTests {
         let directory = try TemporaryDirectory()
         let database = try Database(path: directory.file("a.db"))
         let newer = Migrator(migrations: [
-            .init(version: 1, name: "first", sql: "CREATE TABLE a (x)"), .init(version: 2, name: "second", sql: "CREATE TABLE b (x)"),
+            .init(version: 1, name: "first", sql: "CREATE TABLE a (x)"),
+            .init(version: 2, name: "second", sql: "CREATE TABLE b (x)"),
         ])
         try newer.migrate(database)
         let older = Migrator(migrations: [.init(version: 1, name: "first", sql: "CREATE TABLE a (x)")])
         let error = try #require(throws: MigrationError.self) { try older.migrate(database) }
-        #expect(error.description == "\(directory.file("a.db")) was written by a newer syncd (it has migration 2, this binary knows up to 1); upgrade syncd to use it")
+        #expect(
+            error.description
+                == "\(directory.file("a.db")) was written by a newer syncd (it has migration 2, this binary knows up to 1); upgrade syncd to use it"
+        )
     }
 
     @Test("a failing migration is rolled back and not recorded")
     func failing() throws {
         let directory = try TemporaryDirectory()
         let database = try Database(path: directory.file("a.db"))
-        let broken = Migrator(migrations: [.init(version: 1, name: "broken", sql: "CREATE TABLE a (x); CREATE TABLE a (y)")])
+        let broken = Migrator(migrations: [
+            .init(version: 1, name: "broken", sql: "CREATE TABLE a (x); CREATE TABLE a (y)")
+        ])
         #expect(throws: SQLiteError.self) { try broken.migrate(database) }
         #expect(try !database.tableExists("a"))
         #expect(try database.scalar("SELECT count(*) FROM syncd_migrations") == .integer(0))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SyncCore
 
 @Suite("store: cached reads and entity tags")
@@ -35,7 +36,8 @@ struct RecordReaderTests {
 
     func ids(_ fixture: SyncFixture, _ query: RecordQuery) throws -> [Int64] {
         try fixture.read { database in
-            try RecordReader(database: database, endpoint: try fixture.endpoint("users")).records(query).rows.compactMap {
+            try RecordReader(database: database, endpoint: try fixture.endpoint("users")).records(query).rows.compactMap
+            {
                 if case .integer(let id) = $0[0] { return id }
                 return nil
             }
@@ -53,7 +55,9 @@ struct RecordReaderTests {
         #expect(try ids(fixture, RecordQuery(filters: [F(column: "active", op: .is, values: ["false"])])) == [2])
         #expect(try ids(fixture, RecordQuery(filters: [F(column: "name", op: .like, values: ["*y*"])])) == [3])
         #expect(try ids(fixture, RecordQuery(filters: [F(column: "name", op: .ilike, values: ["b*"])])) == [2])
-        #expect(try ids(fixture, RecordQuery(filters: [F(column: "city", op: .eq, values: ["Oslo"], negated: true)])) == [2])
+        #expect(
+            try ids(fixture, RecordQuery(filters: [F(column: "city", op: .eq, values: ["Oslo"], negated: true)])) == [2]
+        )
         #expect(try ids(fixture, RecordQuery(order: [.init(column: "name", descending: true)], limit: 2)) == [4, 3])
         #expect(try ids(fixture, RecordQuery(limit: 2, offset: 1)) == [2, 3])
     }
@@ -64,26 +68,39 @@ struct RecordReaderTests {
         let error = try #require(throws: StoreError.self) {
             try ids(fixture, RecordQuery(filters: [.init(column: "region", op: .eq, values: ["eu"])]))
         }
-        #expect(error.description == "\"region\" is not a configured column of \"users\" (its columns: id, name, city, active)")
+        #expect(
+            error.description
+                == "\"region\" is not a configured column of \"users\" (its columns: id, name, city, active)")
     }
 
     @Test("one record comes back as received, with an ETag that moves only when it changes")
     func record() async throws {
         let fixture = try await Self.fixture()
-        let record = try #require(try fixture.read { try RecordReader(database: $0, endpoint: try fixture.endpoint("users")).record(key: ["2"]) })
+        let record = try #require(
+            try fixture.read {
+                try RecordReader(database: $0, endpoint: try fixture.endpoint("users")).record(key: ["2"])
+            })
         #expect(record.raw == #"{"id": 2, "name": "Bob", "city": "Lima", "active": false, "region": "sa"}"#)
-        let instance = try #require(try fixture.scalar("SELECT value FROM syncd_meta WHERE key = 'instance'")?.textRepresentation)
+        let instance = try #require(
+            try fixture.scalar("SELECT value FROM syncd_meta WHERE key = 'instance'")?.textRepresentation)
         #expect(record.etag == "\"\(instance).1\"")
-        #expect(try fixture.read { try RecordReader(database: $0, endpoint: try fixture.endpoint("users")).record(key: ["9"]) } == nil)
+        #expect(
+            try fixture.read {
+                try RecordReader(database: $0, endpoint: try fixture.endpoint("users")).record(key: ["9"])
+            } == nil)
         #expect(throws: StoreError.self) {
-            try fixture.read { try RecordReader(database: $0, endpoint: try fixture.endpoint("users")).record(key: ["x"]) }
+            try fixture.read {
+                try RecordReader(database: $0, endpoint: try fixture.endpoint("users")).record(key: ["x"])
+            }
         }
     }
 
-    @Test("If-None-Match: lists, weak comparison, * and malformed values", arguments: [
-        (#""a.1""#, true), (#"W/"a.1""#, true), (#""x", "a.1""#, true), ("*", true), (#""a.2""#, false),
-        ("a.1", false), (#""a.1"#, false), ("", false),
-    ])
+    @Test(
+        "If-None-Match: lists, weak comparison, * and malformed values",
+        arguments: [
+            (#""a.1""#, true), (#"W/"a.1""#, true), (#""x", "a.1""#, true), ("*", true), (#""a.2""#, false),
+            ("a.1", false), (#""a.1"#, false), ("", false),
+        ])
     func ifNoneMatch(header: String, matches: Bool) {
         #expect(EntityTag.ifNoneMatch(header, matches: #""a.1""#) == matches)
     }

@@ -5,7 +5,8 @@ final class TemporaryDirectory: Sendable {
     let path: String
 
     init() throws {
-        var template = Array((NSTemporaryDirectory() as NSString).appendingPathComponent("syncd-test-XXXXXX").utf8CString)
+        var template = Array(
+            (NSTemporaryDirectory() as NSString).appendingPathComponent("syncd-test-XXXXXX").utf8CString)
         let made = template.withUnsafeMutableBufferPointer { buffer -> String? in
             guard let base = buffer.baseAddress, mkdtemp(base) != nil else { return nil }
             return String(cString: base)

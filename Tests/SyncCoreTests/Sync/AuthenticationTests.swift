@@ -1,6 +1,7 @@
 import Foundation
 import SampleUpstream
 import Testing
+
 @testable import SyncCore
 
 /// Each kind of credentials reaches the upstream as it should, from each kind of secret source, and the secret
@@ -21,7 +22,8 @@ struct AuthenticationTests {
             try (secret + "\n").write(toFile: directory.file("token"), atomically: true, encoding: .utf8)
             return #"{ type = "bearer", token_file = "\#(directory.file("token"))" }"#
         case .bearerCredential:
-            try FileManager.default.createDirectory(atPath: directory.file("credentials"), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                atPath: directory.file("credentials"), withIntermediateDirectories: true)
             try secret.write(toFile: directory.file("credentials/api-token"), atomically: true, encoding: .utf8)
             return #"{ type = "bearer", credential = "api-token" }"#
         case .basic: return #"{ type = "basic", username = "ann", password_env = "API_TOKEN" }"#
@@ -56,14 +58,18 @@ struct AuthenticationTests {
             case .bearerEnv, .bearerFile, .bearerCredential:
                 #expect(request.header("Authorization") == "Bearer \(Self.secret)")
             case .basic:
-                #expect(request.header("Authorization") == "Basic " + Data("ann:\(Self.secret)".utf8).base64EncodedString())
+                #expect(
+                    request.header("Authorization") == "Basic " + Data("ann:\(Self.secret)".utf8).base64EncodedString())
             case .header:
                 #expect(request.header("X-Api-Key") == Self.secret)
             case .query:
                 #expect(request.query["api_key"] == Self.secret)
             }
             let kindName = kind == .basic ? "basic" : kind == .header ? "header" : kind == .query ? "query" : "bearer"
-            #expect(report.error == "users: HTTP 401 Unauthorized: the upstream refused the \(kindName) credentials; kept the stored data")
+            #expect(
+                report.error
+                    == "users: HTTP 401 Unauthorized: the upstream refused the \(kindName) credentials; kept the stored data"
+            )
             var stored = ""
             for table in ["syncd_runs", "syncd_errors", "syncd_endpoints"] {
                 stored += try fixture.rows("SELECT * FROM \(table)").map { "\($0.values)" }.joined()

@@ -1,6 +1,7 @@
 import Foundation
 import SampleUpstream
 import Testing
+
 @testable import SyncCore
 
 /// What syncd sends and accepts over HTTP: its headers, validators, redirects and gzip.
@@ -27,7 +28,8 @@ struct HTTPBehaviourTests {
     func headers() async throws {
         try await withTestUpstream { upstream in
             upstream.setJSON("/users", Self.body)
-            let fixture = try SyncFixture(toml: Self.toml(upstream.url("/users"), extra: #"headers = { X-Tenant = "acme" }"#))
+            let fixture = try SyncFixture(
+                toml: Self.toml(upstream.url("/users"), extra: #"headers = { X-Tenant = "acme" }"#))
             _ = try await fixture.sync("users")
             let request = try #require(upstream.requests.last)
             #expect(request.header("User-Agent") == "syncd/\(SyncdVersion.current)")
@@ -55,7 +57,8 @@ struct HTTPBehaviourTests {
     @Test("redirects are followed")
     func redirect() async throws {
         try await withTestUpstream { upstream in
-            upstream.set("/old", UpstreamResponse(status: 301, headers: [(name: "Location", value: upstream.url("/users"))]))
+            upstream.set(
+                "/old", UpstreamResponse(status: 301, headers: [(name: "Location", value: upstream.url("/users"))]))
             upstream.setJSON("/users", Self.body)
             let fixture = try SyncFixture(toml: Self.toml(upstream.url("/old")))
             let report = try await fixture.sync("users")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SyncCore
 
 /// One bad record never sinks the others; each problem is stored with its record, path, expectation and finding.
@@ -20,7 +21,9 @@ struct RecordProblemTests {
         """
     }
 
-    @Test("a record without a key or with a mistyped required column is rejected alone; a mistyped optional column is NULL")
+    @Test(
+        "a record without a key or with a mistyped required column is rejected alone; a mistyped optional column is NULL"
+    )
     func problems() async throws {
         try await withTestUpstream { upstream in
             upstream.setJSON(
@@ -39,15 +42,19 @@ struct RecordProblemTests {
 
             #expect(report.outcome == .changed)
             #expect(report.records == 4 && report.rejected == 2 && report.inserted == 2)
-            #expect(try fixture.rows("SELECT id, lat FROM users ORDER BY id").map { $0.values } == [[1, .real(-37.3)], [8, .null]])
+            #expect(
+                try fixture.rows("SELECT id, lat FROM users ORDER BY id").map { $0.values } == [
+                    [1, .real(-37.3)], [8, .null],
+                ])
             let messages = try fixture.rows("SELECT message, action FROM syncd_errors ORDER BY record_index").map {
                 "\($0.text("action") ?? ""): \($0.text("message") ?? "")"
             }
-            #expect(messages == [
-                "rejected: users[#1] > id (integer): found missing",
-                "rejected: users[id=3] > email (text): found object",
-                "nulled: users[id=8] > address.geo.lat (real): found string \"really far north\"",
-            ])
+            #expect(
+                messages == [
+                    "rejected: users[#1] > id (integer): found missing",
+                    "rejected: users[id=3] > email (text): found object",
+                    "nulled: users[id=8] > address.geo.lat (real): found string \"really far north\"",
+                ])
         }
     }
 
@@ -62,22 +69,27 @@ struct RecordProblemTests {
             let report = try await fixture.sync("users")
 
             #expect(report.rejected == 1 && report.deleted == 0)
-            #expect(try fixture.scalar("SELECT _raw FROM users WHERE id = 2") == .text(#"{"id": 2, "email": "b@example.com"}"#))
+            #expect(
+                try fixture.scalar("SELECT _raw FROM users WHERE id = 2")
+                    == .text(#"{"id": 2, "email": "b@example.com"}"#))
         }
     }
 
     @Test("duplicate keys in one response: the last wins, and it is reported")
     func duplicates() async throws {
         try await withTestUpstream { upstream in
-            upstream.setJSON("/users", #"[{"id": 1, "email": "first@example.com"}, {"id": 1, "email": "last@example.com"}]"#)
+            upstream.setJSON(
+                "/users", #"[{"id": 1, "email": "first@example.com"}, {"id": 1, "email": "last@example.com"}]"#)
             let fixture = try SyncFixture(toml: Self.toml(upstream.url("/users")))
 
             let report = try await fixture.sync("users")
 
             #expect(try fixture.scalar("SELECT email FROM users WHERE id = 1") == .text("last@example.com"))
             #expect(report.problems.map { $0.action } == [.replaced])
-            #expect(try fixture.scalar("SELECT message FROM syncd_errors") == .text(
-                "users[id=1] > $ (a unique key): found a duplicate of an earlier record (the last one wins)"))
+            #expect(
+                try fixture.scalar("SELECT message FROM syncd_errors")
+                    == .text(
+                        "users[id=1] > $ (a unique key): found a duplicate of an earlier record (the last one wins)"))
         }
     }
 
@@ -103,12 +115,16 @@ struct RecordProblemTests {
             upstream.setJSON("/users", #"[{"id": 1, "email": "a@example.com"}]"#)
             var fixture = try SyncFixture(toml: Self.toml(upstream.url("/users")))
             _ = try await fixture.sync("users")
-            try fixture.reconfigure(Self.toml(upstream.url("/users")).replacingOccurrences(of: "[\"id\"]", with: "[\"email\"]"))
+            try fixture.reconfigure(
+                Self.toml(upstream.url("/users")).replacingOccurrences(of: "[\"id\"]", with: "[\"email\"]"))
 
             let report = try await fixture.sync("users")
 
             #expect(report.outcome == .failed)
-            #expect(report.error == "users: the primary key of \"users\" changed from (id) to (email); drop the table or give the endpoint a new name")
+            #expect(
+                report.error
+                    == "users: the primary key of \"users\" changed from (id) to (email); drop the table or give the endpoint a new name"
+            )
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import SampleUpstream
 import Testing
+
 @testable import SyncCore
 
 /// A sync end to end: a loopback upstream, a real SQLite file, the engine.
@@ -25,7 +26,8 @@ struct SyncEngineTests {
         """
     }
 
-    static func user(_ id: Int, name: String = "User", city: String = "Gwenborough", lat: String = "-37.3159") -> String {
+    static func user(_ id: Int, name: String = "User", city: String = "Gwenborough", lat: String = "-37.3159") -> String
+    {
         #"{"id": \#(id), "name": "\#(name) \#(id)", "address": {"city": "\#(city)", "geo": {"lat": "\#(lat)"}}}"#
     }
 
@@ -80,7 +82,8 @@ struct SyncEngineTests {
             let state = try #require(try fixture.read { try EndpointState.named("users", $0) })
             #expect(state.lastSuccessAt == Timestamp.format(fixture.clock.now))
             #expect(state.version == 1)
-            #expect(try fixture.scalar("SELECT outcome FROM syncd_runs ORDER BY id DESC LIMIT 1") == .text("not_modified"))
+            #expect(
+                try fixture.scalar("SELECT outcome FROM syncd_runs ORDER BY id DESC LIMIT 1") == .text("not_modified"))
         }
     }
 
@@ -162,7 +165,8 @@ struct SyncEngineTests {
     func document() async throws {
         try await withTestUpstream { upstream in
             upstream.setJSON("/flags.json", #"{"beta": true}"#)
-            let fixture = try SyncFixture(toml: "[[endpoint]]\nname = \"flags\"\nurl = \"\(upstream.url("/flags.json"))\"\n")
+            let fixture = try SyncFixture(
+                toml: "[[endpoint]]\nname = \"flags\"\nurl = \"\(upstream.url("/flags.json"))\"\n")
 
             let first = try await fixture.sync("flags")
             let second = try await fixture.sync("flags")
@@ -171,7 +175,8 @@ struct SyncEngineTests {
 
             #expect([first.outcome, second.outcome, third.outcome] == [.changed, .unchanged, .changed])
             #expect(third.version == 2)
-            let document = try #require(try fixture.read { try RecordReader(database: $0, endpoint: try fixture.endpoint("flags")).document() })
+            let document = try #require(
+                try fixture.read { try RecordReader(database: $0, endpoint: try fixture.endpoint("flags")).document() })
             #expect(String(decoding: document.body, as: UTF8.self) == #"{"beta": false}"#)
         }
     }

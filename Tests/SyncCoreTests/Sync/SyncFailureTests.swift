@@ -1,6 +1,7 @@
 import Foundation
 import SampleUpstream
 import Testing
+
 @testable import SyncCore
 
 /// Every way an upstream can fail: the stored data stays exactly as it was and readable, the failure is
@@ -68,12 +69,14 @@ struct SyncFailureTests {
                 usersURL = closed.baseURL + "/users"
                 try await closed.shutdown()
             }
-            var fixture = try SyncFixture(toml: Self.configuration(users: upstream.url("/users"), other: upstream.url("/others")))
+            var fixture = try SyncFixture(
+                toml: Self.configuration(users: upstream.url("/users"), other: upstream.url("/others")))
             _ = try await fixture.sync("users")
             let before = try fixture.rows("SELECT id, name, _raw, _version FROM users ORDER BY id")
             #expect(before.count == 2)
             let timeout = breakage == .stalled ? "500ms" : "30s"
-            try fixture.reconfigure(Self.configuration(users: usersURL, other: upstream.url("/others"), timeout: timeout))
+            try fixture.reconfigure(
+                Self.configuration(users: usersURL, other: upstream.url("/others"), timeout: timeout))
             switch breakage {
             case .notJSON: upstream.set("/users", .json(Array("<html>oops</html>".utf8)))
             case .truncatedJSON: upstream.set("/users", .json(Array(Self.good.utf8.prefix(30))))
@@ -81,8 +84,11 @@ struct SyncFailureTests {
             case .recordsNotArray: upstream.setJSON("/users", #"{"data": {"id": 1}}"#)
             case .http500: upstream.set("/users", .json(Array(#"{"error": "down"}"#.utf8), status: 500))
             case .truncatedBody:
-                upstream.set("/users", UpstreamResponse(status: 200, body: Array(Self.good.utf8), delivery: .truncated(afterBytes: 20)))
-            case .stalled: upstream.set("/users", UpstreamResponse(status: 200, body: Array(Self.good.utf8), delivery: .stalled))
+                upstream.set(
+                    "/users",
+                    UpstreamResponse(status: 200, body: Array(Self.good.utf8), delivery: .truncated(afterBytes: 20)))
+            case .stalled:
+                upstream.set("/users", UpstreamResponse(status: 200, body: Array(Self.good.utf8), delivery: .stalled))
             case .overMaxBody:
                 let many = (1...100).map { #"{"id": \#($0), "name": "someone with a long name \#($0)"}"# }
                 upstream.setJSON("/users", #"{"data": [\#(many.joined(separator: ","))]}"#)
@@ -96,7 +102,9 @@ struct SyncFailureTests {
             let error = try #require(users.error)
             #expect(error.hasPrefix(Self.expectedError(breakage)), "\(error)")
             #expect(try fixture.rows("SELECT id, name, _raw, _version FROM users ORDER BY id") == before)
-            let run = try #require(try fixture.rows("SELECT outcome, error FROM syncd_runs WHERE endpoint = 'users' ORDER BY id DESC").first)
+            let run = try #require(
+                try fixture.rows("SELECT outcome, error FROM syncd_runs WHERE endpoint = 'users' ORDER BY id DESC")
+                    .first)
             #expect(run.text("outcome") == "failed")
             #expect(run.text("error") == error)
             let state = try #require(try fixture.read { try EndpointState.named("users", $0) })
@@ -119,10 +127,14 @@ struct SyncFailureTests {
             let refused = try await fixture.sync("users")
 
             #expect(refused.outcome == .refused)
-            #expect(refused.error == "users: the response holds no records while 2 are stored; kept them (set allow_empty = true if an empty answer is legitimate)")
+            #expect(
+                refused.error
+                    == "users: the response holds no records while 2 are stored; kept them (set allow_empty = true if an empty answer is legitimate)"
+            )
             #expect(try fixture.scalar("SELECT count(*) FROM users") == .integer(2))
 
-            try fixture.reconfigure(toml.replacingOccurrences(of: "max_body = \"2KiB\"", with: "max_body = \"2KiB\"\nallow_empty = true"))
+            try fixture.reconfigure(
+                toml.replacingOccurrences(of: "max_body = \"2KiB\"", with: "max_body = \"2KiB\"\nallow_empty = true"))
             let allowed = try await fixture.sync("users")
             #expect(allowed.outcome == .changed && allowed.deleted == 2)
             #expect(try fixture.scalar("SELECT count(*) FROM users") == .integer(0))
@@ -135,14 +147,19 @@ struct SyncFailureTests {
             upstream.set("/users", .json(Array("{}".utf8), status: 401))
             var fixture = try SyncFixture(
                 toml: Self.configuration(users: upstream.url("/users"), other: upstream.url("/others"))
-                    .replacingOccurrences(of: "max_body = \"2KiB\"", with: "auth = { type = \"bearer\", token_env = \"USERS_TOKEN\" }"))
+                    .replacingOccurrences(
+                        of: "max_body = \"2KiB\"", with: "auth = { type = \"bearer\", token_env = \"USERS_TOKEN\" }"))
             fixture.environment = ["USERS_TOKEN": "s3cr3t-t0ken"]
 
             let report = try await fixture.sync("users")
 
-            #expect(report.error == "users: HTTP 401 Unauthorized: the upstream refused the bearer credentials; kept the stored data")
+            #expect(
+                report.error
+                    == "users: HTTP 401 Unauthorized: the upstream refused the bearer credentials; kept the stored data"
+            )
             #expect(upstream.requests.last?.header("Authorization") == "Bearer s3cr3t-t0ken")
-            let stored = try fixture.rows("SELECT * FROM syncd_runs").map { "\($0.values)" }.joined()
+            let stored =
+                try fixture.rows("SELECT * FROM syncd_runs").map { "\($0.values)" }.joined()
                 + (try fixture.rows("SELECT * FROM syncd_endpoints").map { "\($0.values)" }.joined())
             #expect(!stored.contains("s3cr3t"))
         }

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import SampleUpstream
 import Testing
+
 @testable import SyncCore
 
 /// The scheduler driving real syncs against a loopback upstream, on a clock the test moves: no sleeps.
@@ -75,7 +76,9 @@ struct SyncSchedulerTests {
             upstream.setJSON("/b", #"[{"id": 2}]"#)
             let fixture = try SyncFixture(toml: Self.toml(upstream))
             let clock = ManualClock()
-            let persisted = ["a": ScheduleStateMachine.PersistedState(nextDue: clock.wallNow + 30, consecutiveFailures: 0)]
+            let persisted = [
+                "a": ScheduleStateMachine.PersistedState(nextDue: clock.wallNow + 30, consecutiveFailures: 0)
+            ]
             try await Self.withScheduler(fixture, clock: clock, persisted: persisted) { _, reports in
                 var reports = reports
                 #expect(await reports.next()?.endpoint == "b")
@@ -143,10 +146,12 @@ struct SyncSchedulerTests {
                     let report = await reports.next()
                     #expect(report?.outcome == .failed)
                     let state = try fixture.rows(
-                        "SELECT next_due_at, consecutive_failures FROM syncd_endpoints WHERE name = 'a'").first
+                        "SELECT next_due_at, consecutive_failures FROM syncd_endpoints WHERE name = 'a'"
+                    ).first
                     #expect(state?.integer("consecutive_failures") == Int64(failures))
                     let due = try #require(state?.text("next_due_at").flatMap(Timestamp.parse)) - clock.wallNow
-                    #expect(due >= base * 0.8 - 0.001 && due <= base * 1.2 + 0.001, "after \(failures) failures: \(due) s")
+                    #expect(
+                        due >= base * 0.8 - 0.001 && due <= base * 1.2 + 0.001, "after \(failures) failures: \(due) s")
                     clock.advance(by: .milliseconds(Int64(base * 1.2 * 1000) + 1))
                 }
                 let stillDown = await reports.next()

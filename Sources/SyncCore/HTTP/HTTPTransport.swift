@@ -22,6 +22,9 @@ package final class HTTPTransport: Transport {
             decompression: .enabled(limit: .none)
         )
         configuration.httpVersion = .automatic
+        // syncd retries itself (retries within a run, then the scheduler's backoff), so a refused connection or a
+        // failed TLS handshake must fail the attempt at once, not be retried until the connect timeout.
+        configuration.connectionPool.retryConnectionEstablishment = false
         self.client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
     }
 

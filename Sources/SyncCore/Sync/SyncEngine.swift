@@ -134,15 +134,8 @@ package struct SyncEngine: Sendable {
         var chunked = fetched.decoder
         let bytes = spool?.count ?? 0
         let facts = self.facts(response, startedAt: startedAt, bytes: bytes)
-        if response.isNotModified {
-            return try await database.perform { database in
-                try writer.applyNotModified(facts: facts(), database: database)
-            }
-        }
-        guard response.isSuccess else {
-            throw SyncFailure(
-                message: "\(name): \(Self.statusSentence(response.status, auth: endpoint.auth)); kept the stored data",
-                status: response.status, bytes: response.body.readableBytes, retryAfter: retryAfter(response))
+        if let answered = try await applyUnlessSuccess(response, endpoint: endpoint, writer: writer, facts: facts) {
+            return answered
         }
         let records: Int
         let body: BodySpool
@@ -240,26 +233,38 @@ package struct SyncEngine: Sendable {
         return Double(seconds) + Double(attoseconds) / 1e18
     }
 
-    /// A document endpoint: the whole body is one resource, read in full.
-    private func fetchDocument(
-        _ endpoint: EndpointConfiguration, request: FetchRequest, writer: SyncWriter, startedAt: Double
-    ) async throws -> SyncReport {
-        let name = endpoint.name.name
-        let response = try await retrying(endpoint) {
-            try await transport.fetch(request, successBody: nil)
-        } response: {
-            $0
-        }
-        let facts = self.facts(response, startedAt: startedAt, bytes: response.body.readableBytes)
+    /// What a 304 or a non-2xx answer does, for collections and documents alike: the report of a 304, a thrown
+    /// failure for any other non-2xx, and `nil` for a 2xx, whose body the caller applies.
+    private func applyUnlessSuccess(
+        _ response: FetchResponse, endpoint: EndpointConfiguration, writer: SyncWriter,
+        facts: @escaping @Sendable () -> RunFacts
+    ) async throws -> SyncReport? {
         if response.isNotModified {
             return try await database.perform { database in
                 try writer.applyNotModified(facts: facts(), database: database)
             }
         }
         guard response.isSuccess else {
+            let sentence = Self.statusSentence(response.status, auth: endpoint.auth)
             throw SyncFailure(
-                message: "\(name): \(Self.statusSentence(response.status, auth: endpoint.auth)); kept the stored data",
-                status: response.status, bytes: response.body.readableBytes, retryAfter: retryAfter(response))
+                message: "\(endpoint.name.name): \(sentence); kept the stored data", status: response.status,
+                bytes: response.body.readableBytes, retryAfter: retryAfter(response))
+        }
+        return nil
+    }
+
+    /// A document endpoint: the whole body is one resource, read in full.
+    private func fetchDocument(
+        _ endpoint: EndpointConfiguration, request: FetchRequest, writer: SyncWriter, startedAt: Double
+    ) async throws -> SyncReport {
+        let response = try await retrying(endpoint) {
+            try await transport.fetch(request, successBody: nil)
+        } response: {
+            $0
+        }
+        let facts = self.facts(response, startedAt: startedAt, bytes: response.body.readableBytes)
+        if let answered = try await applyUnlessSuccess(response, endpoint: endpoint, writer: writer, facts: facts) {
+            return answered
         }
         return try await database.perform { database in
             try writer.applyDocument(

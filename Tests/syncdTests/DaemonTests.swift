@@ -13,45 +13,40 @@ struct DaemonTests {
         let toml = CLITests.toml(server.baseURL)
         let workspace = try CLITests.Workspace(toml: toml)
         defer { workspace.remove() }
-        let notify = try NotifyListener(directory: workspace.path)
-        let pid = Mutex<Int32>(0)
-        async let daemon = SyncdProcess.run(
-            ["run", "--config", workspace.config], environment: ["NOTIFY_SOCKET": notify.path]
-        ) { started in pid.withLock { $0 = started } }
+        let result = try await DaemonProcess.run(workspace) { notify, signal in
+            let startup = await notify.waitFor("READY=1")
+            #expect(startup.last == "READY=1\nSTATUS=syncing 2 endpoints")
+            let synced = await notify.waitFor("STATUS=users: 200", "STATUS=flags: 200")
+            #expect(synced.contains { $0.hasPrefix("STATUS=users: 200") && $0.hasSuffix("→ version 1") })
 
-        let startup = await notify.waitFor("READY=1")
-        #expect(startup.last == "READY=1\nSTATUS=syncing 2 endpoints")
-        let synced = await notify.waitFor("STATUS=users: 200", "STATUS=flags: 200")
-        #expect(synced.contains { $0.hasPrefix("STATUS=users: 200") && $0.hasSuffix("→ version 1") })
+            try (toml + "\nnot_a_key = 1\n").write(toFile: workspace.config, atomically: true, encoding: .utf8)
+            signal(SIGHUP)
+            let refused = await notify.waitFor("READY=1")
+            #expect(refused.first?.hasPrefix("RELOADING=1\nMONOTONIC_USEC=") == true)
+            #expect(refused.last?.contains("STATUS=configuration not reloaded: \(workspace.config):") == true)
+            #expect(refused.last?.contains("unknown key \"not_a_key\"") == true)
 
-        try (toml + "\nnot_a_key = 1\n").write(toFile: workspace.config, atomically: true, encoding: .utf8)
-        kill(pid.withLock { $0 }, SIGHUP)
-        let refused = await notify.waitFor("READY=1")
-        #expect(refused.first?.hasPrefix("RELOADING=1\nMONOTONIC_USEC=") == true)
-        #expect(refused.last?.contains("STATUS=configuration not reloaded: \(workspace.config):") == true)
-        #expect(refused.last?.contains("unknown key \"not_a_key\"") == true)
+            let more =
+                toml + """
 
-        let more =
-            toml + """
+                    [[endpoint]]
+                    name = "more"
+                    url = "\(server.baseURL)/users"
+                    records = "$"
+                    primary_key = ["id"]
 
-                [[endpoint]]
-                name = "more"
-                url = "\(server.baseURL)/users"
-                records = "$"
-                primary_key = ["id"]
+                    [endpoint.columns]
+                    id = { path = "id", type = "integer" }
+                    """
+            try more.write(toFile: workspace.config, atomically: true, encoding: .utf8)
+            signal(SIGHUP)
+            let reloaded = await notify.waitFor("STATUS=more: 200", "STATUS=reloaded")
+            #expect(reloaded.contains("READY=1\nSTATUS=reloaded: syncing 3 endpoints"))
 
-                [endpoint.columns]
-                id = { path = "id", type = "integer" }
-                """
-        try more.write(toFile: workspace.config, atomically: true, encoding: .utf8)
-        kill(pid.withLock { $0 }, SIGHUP)
-        let reloaded = await notify.waitFor("STATUS=more: 200", "STATUS=reloaded")
-        #expect(reloaded.contains("READY=1\nSTATUS=reloaded: syncing 3 endpoints"))
-
-        kill(pid.withLock { $0 }, SIGTERM)
-        let stopping = await notify.waitFor("STOPPING=1")
-        #expect(stopping.last == "STOPPING=1")
-        let result = try await daemon
+            signal(SIGTERM)
+            let stopping = await notify.waitFor("STOPPING=1")
+            #expect(stopping.last == "STOPPING=1")
+        }
         try await server.shutdown()
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardError.contains("info syncd: Stopped"))
@@ -84,18 +79,13 @@ struct DaemonStopTests {
             of: "\n[[endpoint]]\nname = \"flags\"", with: "\n[[endpoint]]\nname = \"flags\"\ninterval = \"1h\"")
         let workspace = try CLITests.Workspace(toml: toml)
         defer { workspace.remove() }
-        let notify = try NotifyListener(directory: workspace.path)
-        let pid = Mutex<Int32>(0)
-        async let daemon = SyncdProcess.run(
-            ["run", "--config", workspace.config], environment: ["NOTIFY_SOCKET": notify.path]
-        ) { started in pid.withLock { $0 = started } }
-
-        for await _ in requested { break }
-        kill(pid.withLock { $0 }, SIGTERM)
-        let stopping = await notify.waitFor("STOPPING=1")
-        #expect(stopping.last == "STOPPING=1")
-        release.yield()
-        let result = try await daemon
+        let result = try await DaemonProcess.run(workspace) { notify, signal in
+            for await _ in requested { break }
+            signal(SIGTERM)
+            let stopping = await notify.waitFor("STOPPING=1")
+            #expect(stopping.last == "STOPPING=1")
+            release.yield()
+        }
         try await server.shutdown()
         #expect(result.status == 0, "\(result.standardError)")
         let state = try await workspace.run([
@@ -104,5 +94,28 @@ struct DaemonStopTests {
                 + "JOIN syncd_runs r ON r.endpoint = e.name WHERE e.name = 'users'", "--format", "csv",
         ])
         #expect(state.standardOutput == "version,record_count,n,outcome\r\n1,50,50,changed\r\n")
+    }
+}
+
+/// `syncd run` on a workspace, with a NotifyListener standing in for systemd's NOTIFY_SOCKET.
+enum DaemonProcess {
+    /// Starts the daemon, gives `body` its messages and a way to signal it, and returns its result once it exits:
+    /// `body` must make it exit. If `body` throws, the daemon is killed so that nothing waits for it.
+    static func run(
+        _ workspace: CLITests.Workspace, _ body: (NotifyListener, _ signal: (Int32) -> Void) async throws -> Void
+    ) async throws -> SyncdProcess.Result {
+        let notify = try NotifyListener(directory: workspace.path)
+        let pid = Mutex<Int32>(0)
+        async let daemon = SyncdProcess.run(
+            ["run", "--config", workspace.config], environment: ["NOTIFY_SOCKET": notify.path]
+        ) { started in pid.withLock { $0 = started } }
+        do {
+            try await body(notify) { kill(pid.withLock { $0 }, $0) }
+        } catch {
+            kill(pid.withLock { $0 }, SIGKILL)
+            _ = try? await daemon  // reaped; the body's error is the one to report
+            throw error
+        }
+        return try await daemon
     }
 }

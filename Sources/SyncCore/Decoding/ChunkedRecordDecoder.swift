@@ -67,13 +67,7 @@ package struct ChunkedRecordDecoder {
         self.splitter.wholeValueTries = Self.wholeValueTriesPerChunk
         let columnCount = decoder.columns.count
         self.walker = RecordWalker(scanner: Self.noBytes, trie: decoder.trie, columnCount: columnCount)
-        self.record = DecodedRecord(
-            index: 0,
-            raw: 0..<0,
-            values: Array(repeating: .null, count: columnCount),
-            problems: [],
-            isRejected: false
-        )
+        self.record = DecodedRecord.empty(columnCount: columnCount)
     }
 
     /// The bytes held between calls: the buffer for a record that spans chunks, whose capacity is kept for the

@@ -31,3 +31,11 @@ package struct DecodedRecord: Sendable, Hashable {
         self.isRejected = isRejected
     }
 }
+
+extension DecodedRecord {
+    /// A record with every column NULL: the reusable starting state of a reader.
+    static func empty(columnCount: Int) -> DecodedRecord {
+        DecodedRecord(
+            index: 0, raw: 0..<0, values: Array(repeating: .null, count: columnCount), problems: [], isRejected: false)
+    }
+}

@@ -13,13 +13,7 @@ struct JSONBodyReader {
         self.decoder = decoder
         let columnCount = decoder.columns.count
         self.walker = RecordWalker(scanner: JSONScanner(bytes), trie: decoder.trie, columnCount: columnCount)
-        self.record = DecodedRecord(
-            index: 0,
-            raw: 0..<0,
-            values: Array(repeating: .null, count: columnCount),
-            problems: [],
-            isRejected: false
-        )
+        self.record = DecodedRecord.empty(columnCount: columnCount)
     }
 
     private var components: [JSONPath.Component] { decoder.recordsPath.components }

@@ -1,4 +1,5 @@
 internal import AsyncHTTPClient
+internal import Foundation
 internal import NIOCore
 internal import NIOHTTP1
 internal import NIOHTTPCompression
@@ -136,7 +137,8 @@ package final class HTTPTransport: Transport {
     }
 
     private static func describe(_ error: any Error) -> String {
-        if let ioError = error as? IOError { return ioError.description }
+        // The system's own words for the errno ("Connection refused"), not NIO's nested description.
+        if let ioError = error as? IOError { return String(cString: strerror(ioError.errnoCode)) }
         return String(describing: type(of: error))
     }
 }

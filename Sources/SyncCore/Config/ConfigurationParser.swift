@@ -169,6 +169,16 @@ struct ConfigurationParser {
                 if let listen = listen(field) { server.listen = listen }
             case "token_file":
                 server.tokenFile = path(field, what: "token_file must be a path to a file holding the token")
+                if server.tokenCredential != nil { report("set token_file or token_credential, not both", at: field) }
+            case "token_credential":
+                guard let name = field.value.string, !name.isEmpty, name != ".", name != "..", !name.contains("/")
+                else {
+                    report(
+                        "token_credential must be a file name in $CREDENTIALS_DIRECTORY (LoadCredential=)", at: field)
+                    continue
+                }
+                server.tokenCredential = name
+                if server.tokenFile != nil { report("set token_file or token_credential, not both", at: field) }
             default:
                 reportUnknownKey(field)
             }

@@ -17,9 +17,21 @@ package struct ServerConfiguration: Sendable, Hashable {
     package var listen: Listen
     /// A file holding the token readers must send as `Authorization: Bearer <token>`. The default is nil: no token.
     package var tokenFile: String?
+    /// The name of a systemd credential (`LoadCredential=`) holding the token. At most one of the two is set.
+    package var tokenCredential: String?
 
-    package init(listen: Listen = ServerConfiguration.defaultListen, tokenFile: String? = nil) {
+    package init(
+        listen: Listen = ServerConfiguration.defaultListen, tokenFile: String? = nil, tokenCredential: String? = nil
+    ) {
         self.listen = listen
         self.tokenFile = tokenFile
+        self.tokenCredential = tokenCredential
+    }
+
+    /// Where the token comes from, if readers must send one.
+    package var tokenSource: SecretSource? {
+        if let tokenFile { return .file(tokenFile) }
+        if let tokenCredential { return .credential(tokenCredential) }
+        return nil
     }
 }

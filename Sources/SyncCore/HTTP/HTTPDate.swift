@@ -7,7 +7,12 @@ package enum HTTPDate {
 
     /// `Sun, 06 Nov 1994 08:49:37 GMT`
     static func format(_ date: Date) -> String {
-        let seconds = Int64(date.timeIntervalSince1970.rounded(.down))
+        format(seconds: date.timeIntervalSince1970)
+    }
+
+    /// `Sun, 06 Nov 1994 08:49:37 GMT` for seconds since 1970 (the fraction dropped).
+    package static func format(seconds time: Double) -> String {
+        let seconds = Int64(time.rounded(.down))
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = Int(seconds - days * 86_400)
         let (year, month, day) = CivilDate.fromDays(days)
@@ -15,6 +20,15 @@ package enum HTTPDate {
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : String(value) }
         return "\(weekdays[weekday]), \(two(day)) \(months[month - 1]) \(year) "
             + "\(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60)) GMT"
+    }
+
+    /// Seconds since 1970 of an HTTP-date in any of its three forms (If-Modified-Since); `nil` when it is none.
+    /// `now` places an rfc850 two-digit year.
+    package static func parse(_ text: String, now: Double) -> Double? {
+        var bytes = Array(text.utf8)[...]
+        while let first = bytes.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") { bytes.removeFirst() }
+        while let last = bytes.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") { bytes.removeLast() }
+        return RetryAfter.date(bytes, now: now)
     }
 }
 

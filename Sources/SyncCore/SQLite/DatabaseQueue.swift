@@ -33,4 +33,11 @@ package final class DatabaseQueue: Sendable {
             try body(database)
         }
     }
+
+    /// Runs `body` with the connection on the calling thread if no one else is using it; `nil` if someone is.
+    package func performBlockingIfIdle<T: Sendable>(_ body: @Sendable (Database) throws -> T) throws -> T? {
+        try connection.withLockIfAvailable { database in
+            try body(database)
+        }
+    }
 }

@@ -12,10 +12,12 @@ package struct EndpointState: Sendable, Hashable {
     package var consecutiveFailures: Int
     package var etag: String?
     package var lastModified: String?
+    /// When the scheduler polls next; `nil` when no daemon has scheduled it.
+    package var nextDueAt: String?
 
     private static let columns = """
         name, kind, version, record_count, changed_at, last_attempt_at, last_success_at, last_status,
-        last_error, consecutive_failures, etag, last_modified
+        last_error, consecutive_failures, etag, last_modified, next_due_at
         """
 
     /// Every endpoint's state, by name.
@@ -42,5 +44,6 @@ package struct EndpointState: Sendable, Hashable {
         consecutiveFailures = Int(row.integer("consecutive_failures") ?? 0)
         etag = row.text("etag")
         lastModified = row.text("last_modified")
+        nextDueAt = row.text("next_due_at")
     }
 }

@@ -25,10 +25,13 @@ package struct RecordQuery: Sendable, Hashable {
     package struct Order: Sendable, Hashable {
         package var column: String
         package var descending: Bool
+        /// Where NULLs sort: `nil` is SQLite's default (first ascending, last descending).
+        package var nullsFirst: Bool?
 
-        package init(column: String, descending: Bool = false) {
+        package init(column: String, descending: Bool = false, nullsFirst: Bool? = nil) {
             self.column = column
             self.descending = descending
+            self.nullsFirst = nullsFirst
         }
     }
 

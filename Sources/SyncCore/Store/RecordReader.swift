@@ -1,6 +1,7 @@
 /// Reads an endpoint's cached records, with the entity tags that let readers revalidate for free.
 ///
-/// The CLI and the read API both read through this type; it needs only a read-only connection.
+/// The CLI and the read API both read through this type; it needs only a read-only connection. Each read runs
+/// in one read transaction, so what it returns — rows, versions and tags — belongs to one committed sync.
 package struct RecordReader {
     package let database: Database
     package let endpoint: EndpointConfiguration
@@ -18,6 +19,8 @@ package struct RecordReader {
         /// The tag of this answer, moving with the endpoint's version.
         package var etag: String
         package var version: Int64
+        /// When the endpoint's data last changed (a ``Timestamp``).
+        package var changedAt: String?
     }
 
     /// One record's original JSON and its tag.
@@ -25,6 +28,10 @@ package struct RecordReader {
         package var raw: String
         package var etag: String
         package var version: Int64
+        /// When this record last changed (a ``Timestamp``).
+        package var changedAt: String?
+        /// The endpoint's version when the record was read.
+        package var endpointVersion: Int64
     }
 
     /// A document endpoint's body and its tag.
@@ -33,10 +40,30 @@ package struct RecordReader {
         package var contentType: String?
         package var etag: String
         package var version: Int64
+        package var changedAt: String?
+        /// The endpoint's version when the document was read (the same as ``version`` once synced).
+        package var endpointVersion: Int64
+    }
+
+    /// What changed after a version: enough for a reader to mirror the endpoint incrementally.
+    package struct Changes: Sendable {
+        /// The endpoint's version now: the `since` of the reader's next request.
+        package var version: Int64
+        /// The original JSON of every record whose version is above `since`, by version then key.
+        package var changed: [String]
+        /// The keys (as JSON: a value, or an array for a composite key) deleted after `since`.
+        package var deleted: [String]
+        package var etag: String
+        package var changedAt: String?
     }
 
     /// The database's instance id, part of every entity tag.
     package func instance() throws -> String {
+        try Self.instance(of: database)
+    }
+
+    /// A database's instance id, part of every entity tag.
+    package static func instance(of database: Database) throws -> String {
         try database.scalar("SELECT value FROM syncd_meta WHERE key = 'instance'")?.textRepresentation ?? "0"
     }
 
@@ -55,6 +82,10 @@ package struct RecordReader {
     ///   not synced yet; ``SQLiteError``.
     package func records(_ query: RecordQuery) throws -> Page {
         guard !endpoint.isDocument else { throw StoreError.notCollection(endpoint.name.name) }
+        return try database.transaction(.deferred) { try readRecords(query) }
+    }
+
+    private func readRecords(_ query: RecordQuery) throws -> Page {
         let state = try state()
         let table = RecordTable(endpoint)
         var conditions: [String] = []
@@ -92,7 +123,9 @@ package struct RecordReader {
             conditions.append(condition)
         }
         var order = try query.order.map { order in
-            "\(SQLIdentifier.quote(try column(named: order.column).name)) \(order.descending ? "DESC" : "ASC")"
+            let nulls = order.nullsFirst.map { $0 ? " NULLS FIRST" : " NULLS LAST" } ?? ""
+            return
+                "\(SQLIdentifier.quote(try column(named: order.column).name)) \(order.descending ? "DESC" : "ASC")\(nulls)"
         }
         order += table.keyNames.map { "\(SQLIdentifier.quote($0)) ASC" }
         let selected = endpoint.columns.map { SQLIdentifier.quote($0.name) }.joined(separator: ", ")
@@ -113,7 +146,8 @@ package struct RecordReader {
         }
         return Page(
             columns: endpoint.columns.map(\.name), rows: rows, raws: raws,
-            etag: EntityTag.make(instance: try instance(), version: state.version), version: state.version
+            etag: EntityTag.make(instance: try instance(), version: state.version), version: state.version,
+            changedAt: state.changedAt
         )
     }
 
@@ -122,7 +156,11 @@ package struct RecordReader {
     /// - Returns: The record, or `nil` when no record has that key.
     package func record(key: [String]) throws -> Record? {
         guard !endpoint.isDocument else { throw StoreError.notCollection(endpoint.name.name) }
-        _ = try state()
+        return try database.transaction(.deferred) { try readRecord(key: key) }
+    }
+
+    private func readRecord(key: [String]) throws -> Record? {
+        let state = try state()
         let table = RecordTable(endpoint)
         let keyColumns = endpoint.primaryKey.map { endpoint.columns[$0] }
         guard key.count == keyColumns.count else {
@@ -132,18 +170,52 @@ package struct RecordReader {
         }
         let arguments = try zip(key, keyColumns).map { text, column in try value(text, for: column) }
         let rows = try database.rows(
-            "SELECT \"_raw\", \"_version\" FROM \(table.quotedName) WHERE \(table.keyPredicate)", arguments)
+            "SELECT \"_raw\", \"_version\", \"_changed_at\" FROM \(table.quotedName) WHERE \(table.keyPredicate)",
+            arguments)
         guard let row = rows.first, let raw = row.text("_raw"), let version = row.integer("_version") else {
             return nil
         }
-        return Record(raw: raw, etag: EntityTag.make(instance: try instance(), version: version), version: version)
+        return Record(
+            raw: raw, etag: EntityTag.make(instance: try instance(), version: version), version: version,
+            changedAt: row.text("_changed_at"), endpointVersion: state.version)
+    }
+
+    /// The records changed after version `since` and the keys deleted after it; `since` 0 is everything.
+    ///
+    /// Tombstones are kept for as long as the database lives, so any earlier version can be caught up from.
+    package func changes(since: Int64) throws -> Changes {
+        guard !endpoint.isDocument else { throw StoreError.notCollection(endpoint.name.name) }
+        return try database.transaction(.deferred) {
+            let state = try state()
+            let table = RecordTable(endpoint)
+            let keyOrder = table.keyNames.map { "\(SQLIdentifier.quote($0)) ASC" }.joined(separator: ", ")
+            let changed = try database.makeStatement(
+                "SELECT \"_raw\" FROM \(table.quotedName) WHERE \"_version\" > ? ORDER BY \"_version\", \(keyOrder)")
+            try changed.bind([.integer(since)])
+            var raws: [String] = []
+            while try changed.step() { raws.append(changed.text(at: 0) ?? "null") }
+            // A key that came back after its deletion has no tombstone any more (SyncWriter removes it): it is a change.
+            let deleted = try database.rows(
+                """
+                SELECT key FROM syncd_tombstones WHERE endpoint = ? AND version > ? ORDER BY version, key
+                """, [.text(endpoint.name.name), .integer(since)]
+            ).compactMap { $0.text("key") }
+            return Changes(
+                version: state.version, changed: raws, deleted: deleted,
+                etag: EntityTag.make(instance: try instance(), version: state.version), changedAt: state.changedAt)
+        }
     }
 
     /// A document endpoint's body, or `nil` before it was first fetched.
     package func document() throws -> Document? {
         guard endpoint.isDocument else { throw StoreError.notDocument(endpoint.name.name) }
+        return try database.transaction(.deferred) { try readDocument() }
+    }
+
+    private func readDocument() throws -> Document? {
         let rows = try database.rows(
-            "SELECT body, content_type, version FROM syncd_documents WHERE endpoint = ?", [.text(endpoint.name.name)])
+            "SELECT body, content_type, version, changed_at FROM syncd_documents WHERE endpoint = ?",
+            [.text(endpoint.name.name)])
         guard let row = rows.first, let version = row.integer("version") else { return nil }
         let body: [UInt8]
         switch row["body"] {
@@ -153,7 +225,9 @@ package struct RecordReader {
         }
         return Document(
             body: body, contentType: row.text("content_type"),
-            etag: EntityTag.make(instance: try instance(), version: version), version: version)
+            etag: EntityTag.make(instance: try instance(), version: version), version: version,
+            changedAt: row.text("changed_at"),
+            endpointVersion: try EndpointState.named(endpoint.name.name, database)?.version ?? version)
     }
 
     private func column(named name: String) throws -> ColumnSpec {

@@ -37,6 +37,10 @@ package struct SyncReport: Sendable {
     package var error: String?
     /// Seconds the upstream asked to wait (Retry-After on a 429 or 503), for the scheduler.
     package var retryAfter: Double?
+    /// How long the run took, from its start to its commit or failure; set by the scheduler.
+    package var durationSeconds: Double = 0
+    /// The endpoint's failures in a row after this run (0 after a success); set by the scheduler.
+    package var consecutiveFailures = 0
 
     package init(endpoint: String, outcome: RunOutcome) {
         self.endpoint = endpoint

@@ -86,10 +86,11 @@ package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duratio
             schedule(&group)
             for await event in wakes {
                 switch event {
-                case .finished(let name, let report):
+                case .finished(let name, var report):
                     let outcome: ScheduleStateMachine.Outcome =
                         report.outcome.isFailure ? .failure(retryAfter: report.retryAfter) : .success
                     if let state = machine.finished(name, outcome: outcome, now: engine.now()) {
+                        report.consecutiveFailures = state.consecutiveFailures
                         await persist(name, state)
                     }
                     onReport(report)
@@ -130,7 +131,9 @@ package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duratio
                 for name in names {
                     guard let endpoint = endpoints[name] else { continue }
                     group.addTask { [engine, wake] in
-                        let report = await engine.sync(endpoint)
+                        let started = engine.now()
+                        var report = await engine.sync(endpoint)
+                        report.durationSeconds = engine.now() - started
                         wake.yield(.finished(name, report))
                     }
                 }

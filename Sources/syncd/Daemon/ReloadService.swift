@@ -1,6 +1,7 @@
 import Logging
 import ServiceLifecycle
 import SyncCore
+import SyncServe
 import UnixSignals
 
 /// SIGHUP reloads the configuration: a valid one reaches the scheduler, an invalid one is refused with one
@@ -8,6 +9,9 @@ import UnixSignals
 struct ReloadService: Service {
     var options: GlobalOptions
     var scheduler: SyncScheduler<ContinuousClock>
+    var model: ReadModel
+    /// The `[server]` the read API started with: where it listens and its token change only on a restart.
+    var running: ServerConfiguration
     var notifier: SystemdNotifier
     var logger: Logger
 
@@ -19,6 +23,10 @@ struct ReloadService: Service {
                 do {
                     let configuration = try options.loadConfiguration()
                     scheduler.reload(configuration)
+                    model.reload(configuration)
+                    if configuration.server != running {
+                        logger.warning("The [server] section changed: restart syncd for it to take effect")
+                    }
                     logger.info(
                         "Reloaded the configuration", metadata: ["endpoints": "\(configuration.endpoints.count)"])
                     notifier.ready(status: "reloaded: syncing \(configuration.endpoints.count) endpoints")

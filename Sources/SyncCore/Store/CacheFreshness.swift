@@ -1,0 +1,47 @@
+/// Whether an endpoint's cached data is fresh, and for how long: the semantics behind the read API's
+/// `Cache-Control`, `Age` and `Cache-Status`, available to SyncCore users without HTTP.
+///
+/// The data is *fresh* while the last poll succeeded and the next one is not overdue. It is *stale* when the
+/// last poll failed, when the next poll is overdue (no daemon is running, or it is stuck), or before the first
+/// successful poll. Stale data is still served: offline first.
+package struct CacheFreshness: Sendable, Hashable {
+    /// Why data is stale.
+    package enum StaleReason: String, Sendable, Hashable {
+        case neverSynced = "never synced"
+        case lastPollFailed = "last poll failed"
+        case pollOverdue = "poll overdue"
+    }
+
+    /// `nil` when fresh.
+    package var staleReason: StaleReason?
+    /// Whole seconds since the last successful poll (the data's age); 0 before the first.
+    package var age: Int
+    /// Whole seconds until the next poll is due: negative when it is overdue.
+    package var ttl: Int
+
+    package var isFresh: Bool { staleReason == nil }
+
+    /// How long a client may reuse the data without asking again: until the next poll, 0 when stale.
+    package var maxAge: Int { isFresh ? max(0, ttl) : 0 }
+
+    /// Computes freshness at `now` (seconds since 1970).
+    ///
+    /// The next poll is `next_due_at` as the scheduler persisted it, else the last success plus the interval. A
+    /// poll counts as overdue once its request timeout has passed after it was due, so that a poll in flight
+    /// does not make the data stale.
+    package init(state: EndpointState, interval: Duration, timeout: Duration, now: Double) {
+        let lastSuccess = state.lastSuccessAt.flatMap(Timestamp.parse)
+        age = lastSuccess.map { max(0, Int((now - $0).rounded(.down))) } ?? 0
+        let due = state.nextDueAt.flatMap(Timestamp.parse) ?? lastSuccess.map { $0 + interval.scheduleSeconds }
+        ttl = due.map { Int(($0 - now).rounded(.down)) } ?? 0
+        if lastSuccess == nil {
+            staleReason = .neverSynced
+        } else if state.consecutiveFailures > 0 || state.lastError != nil {
+            staleReason = .lastPollFailed
+        } else if let due, now > due + timeout.scheduleSeconds {
+            staleReason = .pollOverdue
+        } else {
+            staleReason = nil
+        }
+    }
+}

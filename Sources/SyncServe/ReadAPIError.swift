@@ -1,0 +1,72 @@
+internal import NIOCore
+internal import SyncCore
+
+/// Why a read request fails, as the read API answers it: an `application/problem+json` body (RFC 9457) whose
+/// `detail` is one sentence.
+package enum ReadAPIError: Error, Sendable, Equatable {
+    /// 400: a query parameter is malformed or names something that is not there.
+    case badParameter(_ name: String, _ sentence: String)
+    /// 404
+    case notFound(_ sentence: String)
+    /// 401: no token, or the wrong one. The sentence never repeats what was sent.
+    case unauthorized
+    /// 503: the database cannot be read.
+    case unavailable(_ sentence: String)
+
+    var status: Int {
+        switch self {
+        case .badParameter: 400
+        case .notFound: 404
+        case .unauthorized: 401
+        case .unavailable: 503
+        }
+    }
+
+    var title: String {
+        switch self {
+        case .badParameter: "Bad Request"
+        case .notFound: "Not Found"
+        case .unauthorized: "Unauthorized"
+        case .unavailable: "Service Unavailable"
+        }
+    }
+
+    var detail: String {
+        switch self {
+        case .badParameter(_, let sentence), .notFound(let sentence), .unavailable(let sentence): sentence
+        case .unauthorized: "This read API requires a bearer token: send Authorization: Bearer <token>."
+        }
+    }
+
+    /// The problem document: `type`, `title`, `status`, `detail`, and `parameter` for a bad parameter.
+    var body: String {
+        var fields = [
+            ("type", ColumnValue.text("about:blank").jsonLiteral),
+            ("title", ColumnValue.text(title).jsonLiteral),
+            ("status", String(status)),
+            ("detail", ColumnValue.text(detail).jsonLiteral),
+        ]
+        if case .badParameter(let name, _) = self { fields.append(("parameter", ColumnValue.text(name).jsonLiteral)) }
+        return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}\n"
+    }
+
+    /// What a store error means to a reader; `parameter` names the query parameter a bad value came from.
+    init(_ error: StoreError, parameter: String) {
+        if error == .notSynced {
+            self = .notFound(Self.sentence(error.description))
+        } else if error == .unknownColumn || error == .badKey {
+            self = .badParameter(parameter, Self.sentence(error.description))
+        } else if error == .notCollection || error == .notDocument || error == .unknownEndpoint {
+            self = .notFound(Self.sentence(error.description))
+        } else {
+            self = .unavailable(Self.sentence(error.description))
+        }
+    }
+
+    /// A store error's clause as a sentence: capitalised, with a full stop.
+    static func sentence(_ clause: String) -> String {
+        guard let first = clause.first else { return clause }
+        let text = first.uppercased() + clause.dropFirst()
+        return text.hasSuffix(".") ? text : text + "."
+    }
+}

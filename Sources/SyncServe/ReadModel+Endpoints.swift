@@ -1,0 +1,86 @@
+internal import HTTPTypes
+internal import Hummingbird
+internal import NIOCore
+internal import SyncCore
+
+/// `GET /v1/endpoints` and `GET /healthz`: the state of every endpoint, for people and monitors.
+extension ReadModel {
+    /// Each configured endpoint's state and freshness, in the configuration's order.
+    ///
+    /// ```json
+    /// [{"name":"users","kind":"collection","url":"https://…","version":3,"records":300,"fresh":true,
+    ///   "stale_reason":null,"age":12,"ttl":48,"changed_at":"…","last_success_at":"…","last_attempt_at":"…",
+    ///   "last_status":200,"last_error":null,"consecutive_failures":0,"next_due_at":"…",
+    ///   "etag":"\"9f2c….3\""}]
+    /// ```
+    func endpointsList() async throws(ReadAPIError) -> Response {
+        let snapshot = try await currentSnapshot()
+        var objects: [String] = []
+        for endpoint in allEndpoints() {
+            let name = endpoint.name.name
+            let state = snapshot.states[name]
+            var fields: [(String, String)] = [
+                ("name", string(name)),
+                ("kind", string(endpoint.isDocument ? "document" : "collection")),
+                ("url", string(Self.displayURL(endpoint.url))),
+            ]
+            if let state {
+                let freshness = freshness(endpoint, state)
+                fields += [
+                    ("version", String(state.version)),
+                    ("records", String(state.recordCount)),
+                    ("fresh", freshness.isFresh ? "true" : "false"),
+                    ("stale_reason", freshness.staleReason.map { string($0.rawValue) } ?? "null"),
+                    ("age", String(freshness.age)),
+                    ("ttl", String(freshness.ttl)),
+                    ("changed_at", optional(state.changedAt)),
+                    ("last_success_at", optional(state.lastSuccessAt)),
+                    ("last_attempt_at", optional(state.lastAttemptAt)),
+                    ("last_status", state.lastStatus.map(String.init) ?? "null"),
+                    ("last_error", optional(state.lastError)),
+                    ("consecutive_failures", String(state.consecutiveFailures)),
+                    ("next_due_at", optional(state.nextDueAt)),
+                    ("etag", string(EntityTag.make(instance: snapshot.instance, version: state.version))),
+                ]
+            } else {
+                fields += [
+                    ("version", "0"), ("records", "0"), ("fresh", "false"),
+                    ("stale_reason", string(CacheFreshness.StaleReason.neverSynced.rawValue)),
+                ]
+            }
+            objects.append("{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}")
+        }
+        var headers = HTTPFields()
+        headers[.contentType] = Self.json
+        headers[.cacheControl] = "no-cache"
+        return Response(
+            status: .ok, headers: headers,
+            body: ResponseBody(byteBuffer: ByteBuffer(string: "[" + objects.joined(separator: ",") + "]")))
+    }
+
+    /// `{"status":"ok"}` once the database answers; 503 otherwise.
+    func health() async throws(ReadAPIError) -> Response {
+        let snapshot = try await currentSnapshot()
+        let endpoints = allEndpoints()
+        let stale = endpoints.filter { endpoint in
+            snapshot.states[endpoint.name.name].map { !freshness(endpoint, $0).isFresh } ?? true
+        }.count
+        var headers = HTTPFields()
+        headers[.contentType] = Self.json
+        headers[.cacheControl] = "no-store"
+        let body = "{\"status\":\"ok\",\"endpoints\":\(endpoints.count),\"stale\":\(stale)}"
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
+    }
+
+    /// The URL without user information, which may hold a password.
+    static func displayURL(_ url: String) -> String {
+        guard let scheme = url.firstRange(of: "://") else { return url }
+        let rest = url[scheme.upperBound...]
+        let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
+        guard let at = rest[..<authorityEnd].lastIndex(of: "@") else { return url }
+        return String(url[..<scheme.upperBound]) + String(rest[rest.index(after: at)...])
+    }
+
+    private func string(_ text: String) -> String { ColumnValue.text(text).jsonLiteral }
+    private func optional(_ text: String?) -> String { text.map(string) ?? "null" }
+}

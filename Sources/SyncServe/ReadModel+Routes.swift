@@ -1,0 +1,185 @@
+internal import HTTPTypes
+internal import Hummingbird
+internal import NIOCore
+internal import SyncCore
+
+/// The cached routes: records, one record, changes and a document, each answered through ``RecordReader``.
+extension ReadModel {
+    /// `GET /v1/endpoints/{name}/records?…` and `GET /rest/{name}?…`.
+    func records(_ name: String, request: Request) async throws(ReadAPIError) -> Response {
+        let (endpoint, state, snapshot) = try await synced(name)
+        guard !endpoint.isDocument else { throw ReadAPIError(StoreError.notCollection(name), parameter: "name") }
+        let freshness = freshness(endpoint, state)
+        let now = now()
+        let etag = EntityTag.make(instance: snapshot.instance, version: state.version)
+        // A list's tag is the endpoint's version: a revalidation is answered without reading a row.
+        if request.headers[.ifNoneMatch] != nil,
+            CacheHeaders.isNotModified(request, etag: etag, lastModified: nil, now: now)
+        {
+            let lastModified = state.changedAt.flatMap(Timestamp.parse).map { HTTPDate.format(seconds: $0) }
+            return Response(
+                status: .notModified,
+                headers: CacheHeaders.fields(etag: etag, lastModified: lastModified, freshness: freshness))
+        }
+        let queryText = request.uri.query ?? ""
+        let key = RepresentationCache.Key(endpoint: name, route: .records, argument: queryText)
+        let representation: Representation
+        if let cached = cache.lookup(key, instance: snapshot.instance, endpointVersion: state.version) {
+            representation = cached
+        } else {
+            let parsed = try PostgRESTQuery(QueryString(Substring(queryText)))
+            try validate(parsed, for: endpoint)
+            let page = try await read(parameter: Self.parameter(for: parsed)) { database in
+                try RecordReader(database: database, endpoint: endpoint).records(parsed.query)
+            }
+            representation = Representation(
+                body: Self.recordsBody(page, select: parsed.select, endpoint: endpoint), contentType: Self.json,
+                etag: page.etag, changedAt: page.changedAt, instance: snapshot.instance, endpointVersion: page.version)
+            cache.store(key, representation)
+        }
+        return CacheHeaders.response(representation, freshness: freshness, request: request, now: now)
+    }
+
+    /// `GET /v1/endpoints/{name}/records/{id}`: a composite key is `a,b`.
+    func record(_ name: String, id: String, request: Request) async throws(ReadAPIError) -> Response {
+        let (endpoint, state, snapshot) = try await synced(name)
+        guard !endpoint.isDocument else { throw ReadAPIError(StoreError.notCollection(name), parameter: "name") }
+        let key = RepresentationCache.Key(endpoint: name, route: .record, argument: id)
+        let representation: Representation
+        if let cached = cache.lookup(key, instance: snapshot.instance, endpointVersion: state.version) {
+            representation = cached
+        } else {
+            let parts =
+                endpoint.primaryKey.count == 1
+                ? [id] : id.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            let record = try await read(parameter: "id") { database in
+                try RecordReader(database: database, endpoint: endpoint).record(key: parts)
+            }
+            guard let record else {
+                throw .notFound("The endpoint \(name) has no record with the key \(id).")
+            }
+            representation = Representation(
+                body: ByteBuffer(string: record.raw), contentType: Self.json, etag: record.etag,
+                changedAt: record.changedAt, instance: snapshot.instance, endpointVersion: record.endpointVersion)
+            cache.store(key, representation)
+        }
+        return CacheHeaders.response(
+            representation, freshness: freshness(endpoint, state), request: request, now: now())
+    }
+
+    /// `GET /v1/endpoints/{name}/changes?since=VERSION`.
+    func changes(_ name: String, request: Request) async throws(ReadAPIError) -> Response {
+        let (endpoint, state, snapshot) = try await synced(name)
+        guard !endpoint.isDocument else { throw ReadAPIError(StoreError.notCollection(name), parameter: "name") }
+        let sinceText = QueryString(Substring(request.uri.query ?? "")).first("since") ?? "0"
+        guard let since = Int64(sinceText), since >= 0 else {
+            throw .badParameter("since", "since must be a version, a whole number 0 or more; got \"\(sinceText)\".")
+        }
+        let key = RepresentationCache.Key(endpoint: name, route: .changes, argument: String(since))
+        let representation: Representation
+        if let cached = cache.lookup(key, instance: snapshot.instance, endpointVersion: state.version) {
+            representation = cached
+        } else {
+            let changes = try await read(parameter: "since") { database in
+                try RecordReader(database: database, endpoint: endpoint).changes(since: since)
+            }
+            representation = Representation(
+                body: Self.changesBody(changes), contentType: Self.json, etag: changes.etag,
+                changedAt: changes.changedAt, instance: snapshot.instance, endpointVersion: changes.version)
+            cache.store(key, representation)
+        }
+        return CacheHeaders.response(
+            representation, freshness: freshness(endpoint, state), request: request, now: now())
+    }
+
+    /// `GET /v1/endpoints/{name}/document`.
+    func document(_ name: String, request: Request) async throws(ReadAPIError) -> Response {
+        let (endpoint, state, snapshot) = try await synced(name)
+        guard endpoint.isDocument else { throw ReadAPIError(StoreError.notDocument(name), parameter: "name") }
+        let key = RepresentationCache.Key(endpoint: name, route: .document, argument: "")
+        let representation: Representation
+        if let cached = cache.lookup(key, instance: snapshot.instance, endpointVersion: state.version) {
+            representation = cached
+        } else {
+            let document = try await read { database in
+                try RecordReader(database: database, endpoint: endpoint).document()
+            }
+            guard let document else {
+                throw .notFound("The endpoint \(name) has not been synced yet: there is nothing cached to serve.")
+            }
+            representation = Representation(
+                body: ByteBuffer(bytes: document.body), contentType: document.contentType ?? Self.json,
+                etag: document.etag, changedAt: document.changedAt, instance: snapshot.instance,
+                endpointVersion: document.endpointVersion)
+            cache.store(key, representation)
+        }
+        return CacheHeaders.response(
+            representation, freshness: freshness(endpoint, state), request: request, now: now())
+    }
+
+    static let json = "application/json"
+
+    /// Only configured columns can be filtered, ordered or selected: the parameter that names another is a 400.
+    private func validate(_ parsed: PostgRESTQuery, for endpoint: EndpointConfiguration) throws(ReadAPIError) {
+        let known = Set(endpoint.columns.map(\.name))
+        func check(_ column: String, parameter: String) throws(ReadAPIError) {
+            guard known.contains(column) else {
+                throw ReadAPIError(
+                    StoreError.unknownColumn(
+                        column, endpoint: endpoint.name.name, known: endpoint.columns.map(\.name)),
+                    parameter: parameter)
+            }
+        }
+        for filter in parsed.query.filters { try check(filter.column, parameter: filter.column) }
+        for order in parsed.query.order { try check(order.column, parameter: "order") }
+        for column in parsed.select ?? [] { try check(column, parameter: "select") }
+    }
+
+    /// Which parameter a value error comes from: the filters are the only parameters whose values reach SQL.
+    private static func parameter(for parsed: PostgRESTQuery) -> String {
+        parsed.query.filters.first?.column ?? "query"
+    }
+
+    /// `[record,…]` from the original JSON, or `[{"col":value,…},…]` for a `select` of columns.
+    static func recordsBody(_ page: RecordReader.Page, select: [String]?, endpoint: EndpointConfiguration)
+        -> ByteBuffer
+    {
+        var buffer: ByteBuffer
+        if let select {
+            let indices = select.compactMap { name in endpoint.columns.firstIndex { $0.name == name } }
+            let columns = indices.map { endpoint.columns[$0] }
+            buffer = ByteBuffer()
+            buffer.writeStaticString("[")
+            for (number, row) in page.rows.enumerated() {
+                if number > 0 { buffer.writeStaticString(",") }
+                buffer.writeString(ColumnJSON.object(columns, indices.map { row[$0] }))
+            }
+        } else {
+            buffer = ByteBufferAllocator().buffer(capacity: page.raws.reduce(2) { $0 + $1.utf8.count + 1 })
+            buffer.writeStaticString("[")
+            for (number, raw) in page.raws.enumerated() {
+                if number > 0 { buffer.writeStaticString(",") }
+                buffer.writeString(raw)
+            }
+        }
+        buffer.writeStaticString("]")
+        return buffer
+    }
+
+    /// `{"version":N,"changed":[record,…],"deleted":[key,…]}`.
+    static func changesBody(_ changes: RecordReader.Changes) -> ByteBuffer {
+        var buffer = ByteBuffer()
+        buffer.writeString("{\"version\":\(changes.version),\"changed\":[")
+        for (number, raw) in changes.changed.enumerated() {
+            if number > 0 { buffer.writeStaticString(",") }
+            buffer.writeString(raw)
+        }
+        buffer.writeStaticString("],\"deleted\":[")
+        for (number, key) in changes.deleted.enumerated() {
+            if number > 0 { buffer.writeStaticString(",") }
+            buffer.writeString(key)
+        }
+        buffer.writeStaticString("]}")
+        return buffer
+    }
+}

@@ -1,0 +1,206 @@
+package import NIOCore
+package import SyncCore
+internal import Synchronization
+
+/// What the read API serves, built from SyncCore's ``RecordReader`` and kept while it holds.
+///
+/// Every request first asks SQLite's `data_version` whether anything committed since the last request (a
+/// shared-memory read). While nothing did, the endpoints' states come from memory, and a representation built
+/// earlier — a record, a page of records, a document — is sent again as it is: no SQL, no JSON encoding. A
+/// commit (a sync in this process or another) makes the next request re-read the states; a representation is
+/// rebuilt only when its endpoint's version moved.
+package final class ReadModel: Sendable {
+    /// The endpoints' states at one `data_version`, and the database's instance id (part of every ETag).
+    package struct Snapshot: Sendable {
+        package var generation: Int64
+        package var instance: String
+        package var states: [String: EndpointState]
+    }
+
+    let pool: ReadConnectionPool
+    let now: @Sendable () -> Double
+    private let endpoints: Mutex<[String: EndpointConfiguration]>
+    private let order: Mutex<[String]>
+    private let snapshot = Mutex<Snapshot?>(nil)
+    let cache: RepresentationCache
+
+    /// - Parameters:
+    ///   - pool: Read-only connections to the database.
+    ///   - configuration: The endpoints to serve; ``reload(_:)`` replaces them.
+    ///   - now: Seconds since 1970, injected so that freshness is tested without waiting.
+    package init(
+        pool: ReadConnectionPool, configuration: Configuration, cacheBytes: Int = 32 << 20,
+        now: @escaping @Sendable () -> Double
+    ) {
+        self.pool = pool
+        self.now = now
+        self.endpoints = Mutex(Self.index(configuration))
+        self.order = Mutex(configuration.endpoints.map(\.name.name))
+        self.cache = RepresentationCache(budget: cacheBytes)
+    }
+
+    /// Serves a reloaded configuration's endpoints from now on.
+    package func reload(_ configuration: Configuration) {
+        endpoints.withLock { $0 = Self.index(configuration) }
+        order.withLock { $0 = configuration.endpoints.map(\.name.name) }
+        cache.removeAll()
+    }
+
+    private static func index(_ configuration: Configuration) -> [String: EndpointConfiguration] {
+        Dictionary(configuration.endpoints.map { ($0.name.name, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The configured endpoint of that name.
+    func endpoint(_ name: String) throws(ReadAPIError) -> EndpointConfiguration {
+        guard let endpoint = endpoints.withLock({ $0[name] }) else {
+            throw .notFound("There is no endpoint \"\(name)\" in the configuration.")
+        }
+        return endpoint
+    }
+
+    /// Every configured endpoint, in the configuration's order.
+    func allEndpoints() -> [EndpointConfiguration] {
+        let names = order.withLock { $0 }
+        let endpoints = self.endpoints.withLock { $0 }
+        return names.compactMap { endpoints[$0] }
+    }
+
+    /// The states as of the last commit.
+    package func currentSnapshot() async throws(ReadAPIError) -> Snapshot {
+        let generation: Int64
+        do {
+            generation = try pool.dataVersion()
+        } catch {
+            throw .unavailable("The database cannot be read: \(error).")
+        }
+        if let snapshot = snapshot.withLock({ $0 }), snapshot.generation == generation { return snapshot }
+        let fresh: Snapshot
+        do {
+            fresh = try await pool.read { database in
+                let instance = try RecordReader.instance(of: database)
+                let states = try EndpointState.all(database)
+                return Snapshot(
+                    generation: generation, instance: instance,
+                    states: Dictionary(states.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first }))
+            }
+        } catch {
+            throw .unavailable("The database cannot be read: \(error).")
+        }
+        snapshot.withLock { $0 = fresh }
+        return fresh
+    }
+
+    /// An endpoint's configuration and state, or 404 when it is unknown or was never synced.
+    func synced(_ name: String) async throws(ReadAPIError) -> (EndpointConfiguration, EndpointState, Snapshot) {
+        let endpoint = try endpoint(name)
+        let snapshot = try await currentSnapshot()
+        guard let state = snapshot.states[name], state.version > 0 || state.lastSuccessAt != nil else {
+            throw .notFound("The endpoint \(name) has not been synced yet: there is nothing cached to serve.")
+        }
+        return (endpoint, state, snapshot)
+    }
+
+    /// How fresh an endpoint's data is now.
+    func freshness(_ endpoint: EndpointConfiguration, _ state: EndpointState) -> CacheFreshness {
+        CacheFreshness(state: state, interval: endpoint.interval, timeout: endpoint.timeout, now: now())
+    }
+
+    /// Runs a read on a pooled connection, turning store errors into what a reader is told.
+    func read<T: Sendable>(
+        parameter: String = "query", _ body: @escaping @Sendable (Database) throws -> T
+    ) async throws(ReadAPIError) -> T {
+        do {
+            return try await pool.read(body)
+        } catch let error as StoreError {
+            throw ReadAPIError(error, parameter: parameter)
+        } catch let error as ReadAPIError {
+            throw error
+        } catch {
+            throw .unavailable("The database cannot be read: \(error).")
+        }
+    }
+}
+
+/// A response body the API can send again, with the validators that describe it.
+package struct Representation: Sendable {
+    package var body: ByteBuffer
+    package var contentType: String
+    /// The strong ETag, quoted.
+    package var etag: String
+    /// Seconds since 1970, and the same as an IMF-fixdate, formatted once.
+    package var lastModified: Double?
+    package var lastModifiedText: String?
+    /// The database instance and endpoint version it was built at: it holds while both are current.
+    package var instance: String
+    package var endpointVersion: Int64
+
+    /// - Parameter changedAt: When the data last changed, a ``Timestamp``.
+    package init(
+        body: ByteBuffer, contentType: String, etag: String, changedAt: String?, instance: String,
+        endpointVersion: Int64
+    ) {
+        self.body = body
+        self.contentType = contentType
+        self.etag = etag
+        self.lastModified = changedAt.flatMap(Timestamp.parse)
+        self.lastModifiedText = lastModified.map { HTTPDate.format(seconds: $0) }
+        self.instance = instance
+        self.endpointVersion = endpointVersion
+    }
+}
+
+/// Representations built earlier, by endpoint, route and request, within a byte budget.
+final class RepresentationCache: Sendable {
+    struct Key: Hashable, Sendable {
+        enum Route: Hashable, Sendable { case records, record, document, changes }
+        var endpoint: String
+        var route: Route
+        /// The query string, the record key or the `since` version, as the request wrote it.
+        var argument: String
+    }
+
+    /// Bodies larger than this are built for each request instead of being kept.
+    static let largestEntry = 1 << 20
+
+    private struct State {
+        var entries: [Key: Representation] = [:]
+        var bytes = 0
+    }
+
+    private let budget: Int
+    private let state = Mutex(State())
+
+    init(budget: Int) {
+        self.budget = budget
+    }
+
+    /// The representation stored for `key`, if it was built at the current instance and endpoint version.
+    func lookup(_ key: Key, instance: String, endpointVersion: Int64) -> Representation? {
+        state.withLock { state in
+            guard let entry = state.entries[key], entry.endpointVersion == endpointVersion, entry.instance == instance
+            else { return nil }
+            return entry
+        }
+    }
+
+    /// Keeps a representation; when the budget is exceeded, what was kept is dropped first.
+    func store(_ key: Key, _ representation: Representation) {
+        let size = representation.body.readableBytes + key.argument.utf8.count + 64
+        guard size <= Self.largestEntry, size <= budget else { return }
+        state.withLock { state in
+            if let old = state.entries[key] { state.bytes -= old.body.readableBytes + key.argument.utf8.count + 64 }
+            if state.bytes + size > budget {
+                state.entries.removeAll(keepingCapacity: true)
+                state.bytes = 0
+            }
+            state.entries[key] = representation
+            state.bytes += size
+        }
+    }
+
+    func removeAll() {
+        state.withLock { $0 = State() }
+    }
+
+    var count: Int { state.withLock { $0.entries.count } }
+}

@@ -1,0 +1,119 @@
+internal import CoreMetrics
+internal import HTTPTypes
+package import Hummingbird
+package import Logging
+internal import NIOCore
+package import Prometheus
+package import ServiceLifecycle
+package import SyncCore
+
+/// The local HTTP read API (DESIGN.md › Read API) on Hummingbird: routes, problem answers, the bearer token,
+/// request metrics and `/metrics`.
+///
+/// ```swift
+/// let server = ReadServer(model: model, registry: registry, token: nil, logger: logger)
+/// if let service = server.service(listen: .tcp(host: "127.0.0.1", port: 8787), onListening: { address in … }) {
+///     services.append(service)   // run in the daemon's ServiceGroup
+/// }
+/// ```
+package struct ReadServer: Sendable {
+    package var model: ReadModel
+    /// What `/metrics` prints; request counters are recorded into it too.
+    package var registry: PrometheusCollectorRegistry
+    /// When set, every request needs `Authorization: Bearer <token>`.
+    package var token: String?
+    package var logger: Logger
+
+    package init(model: ReadModel, registry: PrometheusCollectorRegistry, token: String?, logger: Logger) {
+        self.model = model
+        self.registry = registry
+        self.token = token
+        self.logger = logger
+    }
+
+    /// Where the server listens once it runs: `127.0.0.1:8787` or `unix:/run/syncd/read.sock`.
+    package enum BoundAddress: Sendable, Hashable, CustomStringConvertible {
+        case tcp(host: String, port: Int)
+        case unix(path: String)
+
+        package var description: String {
+            switch self {
+            case .tcp(let host, let port): host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+            case .unix(let path): "unix:\(path)"
+            }
+        }
+    }
+
+    /// The server as a service, or `nil` when `listen` is `off`.
+    ///
+    /// - Parameter onListening: Called once the socket is bound, with its address (the port chosen, for port 0).
+    package func service(
+        listen: ServerConfiguration.Listen, onListening: @escaping @Sendable (BoundAddress) async -> Void
+    ) -> (any Service)? {
+        let address: BindAddress
+        switch listen {
+        case .off: return nil
+        case .tcp(let host, let port): address = .hostname(host, port: port)
+        case .unix(let path): address = .unixDomainSocket(path: path)
+        }
+        return Application(
+            router: makeRouter(),
+            configuration: ApplicationConfiguration(address: address, serverName: "syncd"),
+            onServerRunning: { channel in
+                switch listen {
+                case .unix(let path):
+                    await onListening(.unix(path: path))
+                case .tcp(let host, let port):
+                    await onListening(.tcp(host: host, port: channel.localAddress?.port ?? port))
+                case .off:
+                    break
+                }
+            },
+            logger: logger)
+    }
+
+    /// The routes, behind the problem middleware and, with a token, the bearer check.
+    package func makeRouter() -> Router<BasicRequestContext> {
+        let router = Router(context: BasicRequestContext.self, options: .autoGenerateHeadEndpoints)
+        let factory = PrometheusMetricsFactory(registry: registry)
+        router.add(middleware: ReadAPIMiddleware(counters: RequestCounters(factory: factory)))
+        if let token { router.add(middleware: BearerTokenMiddleware(token: Array(token.utf8))) }
+        let model = self.model
+        let registry = self.registry
+        router.get("/healthz") { _, _ in try await model.health() }
+        router.get("/metrics") { _, _ in
+            var headers = HTTPFields()
+            headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
+            headers[.cacheControl] = "no-store"
+            return Response(
+                status: .ok, headers: headers,
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer())))
+        }
+        router.get("/v1/endpoints") { _, _ in try await model.endpointsList() }
+        router.get("/v1/endpoints/:name/records") { request, context in
+            try await model.records(try Self.parameter("name", context), request: request)
+        }
+        router.get("/v1/endpoints/:name/records/:id") { request, context in
+            try await model.record(
+                try Self.parameter("name", context), id: try Self.parameter("id", context), request: request)
+        }
+        router.get("/v1/endpoints/:name/changes") { request, context in
+            try await model.changes(try Self.parameter("name", context), request: request)
+        }
+        router.get("/v1/endpoints/:name/document") { request, context in
+            try await model.document(try Self.parameter("name", context), request: request)
+        }
+        router.get("/rest/:name") { request, context in
+            try await model.records(try Self.parameter("name", context), request: request)
+        }
+        return router
+    }
+
+    /// A path parameter, percent-decoded.
+    private static func parameter(_ name: String, _ context: BasicRequestContext) throws(ReadAPIError) -> String {
+        guard let value = context.parameters.get(name) else {
+            throw .badParameter(name, "The path has no \(name).")
+        }
+        return QueryString.decode(Substring(value), plusIsSpace: false)
+    }
+}

@@ -4,11 +4,13 @@ internal import SyncCore
 
 /// The validators and freshness headers of every cached response, and RFC 9110's conditional requests.
 enum CacheHeaders {
-    static let cacheStatus: HTTPField.Name = {
-        guard let name = HTTPField.Name("Cache-Status") else { preconditionFailure("Cache-Status is a valid token") }
-        return name
-    }()
-    static let contentRange = HTTPField.Name.contentRange
+    static let cacheStatus = fieldName("Cache-Status")
+    static let prefer = fieldName("Prefer")
+
+    private static func fieldName(_ name: StaticString) -> HTTPField.Name {
+        guard let field = HTTPField.Name("\(name)") else { preconditionFailure("\(name) is a valid token") }
+        return field
+    }
 
     /// `ETag`, `Last-Modified`, `Cache-Control: max-age`, `Age` and `Cache-Status` (RFC 9211).
     ///
@@ -44,12 +46,11 @@ enum CacheHeaders {
 
     /// The response for a representation: 304 with the headers alone when the client's copy is current.
     static func response(
-        _ representation: Representation, freshness: CacheFreshness, request: Request, now: Double,
-        extra: HTTPFields = [:]
+        _ representation: Representation, freshness: CacheFreshness, request: Request, now: Double
     ) -> Response {
         var headers = fields(
             etag: representation.etag, lastModified: representation.lastModifiedText, freshness: freshness)
-        headers.append(contentsOf: extra)
+        if let contentRange = representation.contentRange { headers[.contentRange] = contentRange }
         if isNotModified(request, etag: representation.etag, lastModified: representation.lastModified, now: now) {
             return Response(status: .notModified, headers: headers)
         }

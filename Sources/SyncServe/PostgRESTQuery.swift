@@ -22,12 +22,14 @@ struct PostgRESTQuery: Sendable, Hashable {
         for (name, value) in parameters.pairs {
             switch name {
             case "select":
-                let columns = value.split(separator: ",").map { String($0.trimmingASCIISpaces) }
+                let columns = value.split(separator: ",", omittingEmptySubsequences: false).map {
+                    String($0.trimmingASCIISpaces)
+                }
                 if columns == ["*"] || value.isEmpty {
                     select = nil
                 } else {
                     guard !columns.contains(where: { $0.isEmpty || $0 == "*" }) else {
-                        throw .badParameter(name, "select takes * or a list of column names separated by commas")
+                        throw .badParameter(name, "Select takes * or a list of column names separated by commas.")
                     }
                     select = columns
                 }
@@ -37,16 +39,16 @@ struct PostgRESTQuery: Sendable, Hashable {
                 }
             case "limit":
                 guard let limit = Int(value), limit >= 0 else {
-                    throw .badParameter(name, "limit must be a whole number, 0 or more; got \"\(value)\"")
+                    throw .badParameter(name, "Limit must be a whole number, 0 or more; got \"\(value)\".")
                 }
                 query.limit = limit
             case "offset":
                 guard let offset = Int(value), offset >= 0 else {
-                    throw .badParameter(name, "offset must be a whole number, 0 or more; got \"\(value)\"")
+                    throw .badParameter(name, "Offset must be a whole number, 0 or more; got \"\(value)\".")
                 }
                 query.offset = offset
             case "or", "and", "not.or", "not.and":
-                throw .badParameter(name, "logical operators (or, and) are not supported; filters are joined by AND")
+                throw .badParameter(name, "Logical operators (or, and) are not supported; filters are joined by AND.")
             default:
                 query.filters.append(try Self.filter(column: name, value))
             }
@@ -65,7 +67,7 @@ struct PostgRESTQuery: Sendable, Hashable {
         else {
             let known = RecordQuery.Filter.Operator.allCases.map(\.rawValue).joined(separator: ", ")
             throw .badParameter(
-                column, "\(column)=\(text) is not a filter: write \(column)=OPERATOR.VALUE with one of \(known)")
+                column, "\(column)=\(text) is not a filter: write \(column)=OPERATOR.VALUE with one of \(known).")
         }
         let operand = rest[rest.index(after: dot)...]
         var values = [String(operand)]
@@ -73,7 +75,7 @@ struct PostgRESTQuery: Sendable, Hashable {
             guard operand.hasPrefix("("), operand.hasSuffix(")"), operand.count >= 2,
                 let list = listValues(operand.dropFirst().dropLast())
             else {
-                throw .badParameter(column, "\(column)=\(text): in takes a list in parentheses, like in.(1,2,3)")
+                throw .badParameter(column, "\(column)=\(text): in takes a list in parentheses, like in.(1,2,3).")
             }
             values = list
         }
@@ -121,7 +123,7 @@ struct PostgRESTQuery: Sendable, Hashable {
     static func order(_ item: Substring) throws(ReadAPIError) -> RecordQuery.Order {
         let parts = item.split(separator: ".", omittingEmptySubsequences: false)
         guard let column = parts.first, !column.isEmpty, parts.count <= 3 else {
-            throw .badParameter("order", "order takes col, col.asc or col.desc (then .nullsfirst or .nullslast)")
+            throw .badParameter("order", "Order takes col, col.asc or col.desc (then .nullsfirst or .nullslast).")
         }
         var order = RecordQuery.Order(column: String(column))
         for modifier in parts.dropFirst() {
@@ -132,7 +134,7 @@ struct PostgRESTQuery: Sendable, Hashable {
             case "nullslast": order.nullsFirst = false
             default:
                 throw .badParameter(
-                    "order", "order: \"\(modifier)\" is not asc, desc, nullsfirst or nullslast (in \"\(item)\")")
+                    "order", "Order: \"\(modifier)\" is not asc, desc, nullsfirst or nullslast (in \"\(item)\").")
             }
         }
         return order

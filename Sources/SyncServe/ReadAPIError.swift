@@ -38,13 +38,26 @@ package enum ReadAPIError: Error, Sendable, Equatable {
         }
     }
 
-    /// The problem document: `type`, `title`, `status`, `detail`, and `parameter` for a bad parameter.
+    /// A short machine-readable code.
+    var code: String {
+        switch self {
+        case .badParameter: "bad_parameter"
+        case .notFound: "not_found"
+        case .unauthorized: "unauthorized"
+        case .unavailable: "unavailable"
+        }
+    }
+
+    /// The problem document: `type`, `title`, `status`, `detail`, and `parameter` for a bad parameter; `message`
+    /// and `code` repeat the sentence and the kind where PostgREST clients look for them.
     var body: String {
         var fields = [
             ("type", ColumnValue.text("about:blank").jsonLiteral),
             ("title", ColumnValue.text(title).jsonLiteral),
             ("status", String(status)),
             ("detail", ColumnValue.text(detail).jsonLiteral),
+            ("message", ColumnValue.text(detail).jsonLiteral),
+            ("code", ColumnValue.text(code).jsonLiteral),
         ]
         if case .badParameter(let name, _) = self { fields.append(("parameter", ColumnValue.text(name).jsonLiteral)) }
         return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}\n"

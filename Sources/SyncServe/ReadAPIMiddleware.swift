@@ -103,11 +103,14 @@ struct BearerTokenMiddleware<Context: RequestContext>: RouterMiddleware {
         guard bytes.count > scheme.count,
             zip(bytes.prefix(scheme.count), scheme).allSatisfy({ $0 | 0x20 == $1 | 0x20 })
         else { return false }
-        return constantTimeEquals(Array(bytes.dropFirst(scheme.count)), token)
+        return ConstantTime.equals(Array(bytes.dropFirst(scheme.count)), token)
     }
+}
 
-    /// Compares every byte of the longer of the two, so that the time does not tell how much of a guess was right.
-    static func constantTimeEquals(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
+/// Secrets compared without telling, by the time taken, how much of a guess was right.
+enum ConstantTime {
+    /// Compares every byte of the longer of the two.
+    static func equals(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
         var difference = UInt8(truncatingIfNeeded: lhs.count ^ rhs.count)
         difference |= lhs.count == rhs.count ? 0 : 1
         for index in 0..<max(lhs.count, rhs.count) {

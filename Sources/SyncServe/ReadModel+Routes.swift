@@ -22,7 +22,10 @@ extension ReadModel {
                 headers: CacheHeaders.fields(etag: etag, lastModified: lastModified, freshness: freshness))
         }
         let queryText = request.uri.query ?? ""
-        let key = RepresentationCache.Key(endpoint: name, route: .records, argument: queryText)
+        // PostgREST clients ask for the total with `Prefer: count=exact` and read it from Content-Range.
+        let counting = request.headers[CacheHeaders.prefer].map { $0.contains("count=") } ?? false
+        let key = RepresentationCache.Key(
+            endpoint: name, route: .records, argument: counting ? queryText + "#count" : queryText)
         let representation: Representation
         if let cached = cache.lookup(key, instance: snapshot.instance, endpointVersion: state.version) {
             representation = cached
@@ -30,11 +33,14 @@ extension ReadModel {
             let parsed = try PostgRESTQuery(QueryString(Substring(queryText)))
             try validate(parsed, for: endpoint)
             let page = try await read(parameter: Self.parameter(for: parsed)) { database in
-                try RecordReader(database: database, endpoint: endpoint).records(parsed.query)
+                try RecordReader(database: database, endpoint: endpoint).records(parsed.query, countingAll: counting)
             }
-            representation = Representation(
+            var built = Representation(
                 body: Self.recordsBody(page, select: parsed.select, endpoint: endpoint), contentType: Self.json,
                 etag: page.etag, changedAt: page.changedAt, instance: snapshot.instance, endpointVersion: page.version)
+            built.contentRange = Self.contentRange(
+                offset: parsed.query.offset, count: page.raws.count, total: page.total)
+            representation = built
             cache.store(key, representation)
         }
         return CacheHeaders.response(representation, freshness: freshness, request: request, now: now)
@@ -118,6 +124,12 @@ extension ReadModel {
     }
 
     static let json = "application/json"
+
+    /// `0-9/*`, `20-29/125`, or `*/125` for an empty page (PostgREST's form).
+    static func contentRange(offset: Int, count: Int, total: Int?) -> String {
+        let range = count == 0 ? "*" : "\(offset)-\(offset + count - 1)"
+        return "\(range)/\(total.map(String.init) ?? "*")"
+    }
 
     /// Only configured columns can be filtered, ordered or selected: the parameter that names another is a 400.
     private func validate(_ parsed: PostgRESTQuery, for endpoint: EndpointConfiguration) throws(ReadAPIError) {

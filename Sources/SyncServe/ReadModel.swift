@@ -133,6 +133,8 @@ package struct Representation: Sendable {
     /// The database instance and endpoint version it was built at: it holds while both are current.
     package var instance: String
     package var endpointVersion: Int64
+    /// PostgREST's `Content-Range: 0-9/*` (or `/TOTAL` when counted) for lists of records.
+    package var contentRange: String?
 
     /// - Parameter changedAt: When the data last changed, a ``Timestamp``.
     package init(

@@ -32,6 +32,9 @@ struct CLITests {
         """
         database = "cache.db"
 
+        [server]
+        listen = "127.0.0.1:0"
+
         [[endpoint]]
         name = "users"
         url = "\(baseURL)/users"

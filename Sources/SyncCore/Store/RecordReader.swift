@@ -21,6 +21,8 @@ package struct RecordReader {
         package var version: Int64
         /// When the endpoint's data last changed (a ``Timestamp``).
         package var changedAt: String?
+        /// How many records the filters match, without the limit and offset; only when asked for.
+        package var total: Int?
     }
 
     /// One record's original JSON and its tag.
@@ -80,12 +82,13 @@ package struct RecordReader {
     ///
     /// - Throws: ``StoreError`` for an unknown column, a value that does not fit its column, or an endpoint
     ///   not synced yet; ``SQLiteError``.
-    package func records(_ query: RecordQuery) throws -> Page {
+    /// - Parameter countingAll: Also count every record the filters match (``Page/total``), in the same snapshot.
+    package func records(_ query: RecordQuery, countingAll: Bool = false) throws -> Page {
         guard !endpoint.isDocument else { throw StoreError.notCollection(endpoint.name.name) }
-        return try database.transaction(.deferred) { try readRecords(query) }
+        return try database.transaction(.deferred) { try readRecords(query, countingAll: countingAll) }
     }
 
-    private func readRecords(_ query: RecordQuery) throws -> Page {
+    private func readRecords(_ query: RecordQuery, countingAll: Bool) throws -> Page {
         let state = try state()
         let table = RecordTable(endpoint)
         var conditions: [String] = []
@@ -129,8 +132,14 @@ package struct RecordReader {
         }
         order += table.keyNames.map { "\(SQLIdentifier.quote($0)) ASC" }
         let selected = endpoint.columns.map { SQLIdentifier.quote($0.name) }.joined(separator: ", ")
-        var sql = "SELECT \(selected), \"_raw\" FROM \(table.quotedName)"
-        if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
+        let whereClause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+        var total: Int?
+        if countingAll {
+            total = Int(
+                try database.scalar("SELECT count(*) FROM \(table.quotedName)\(whereClause)", arguments)?
+                    .textRepresentation.flatMap { Int($0) } ?? 0)
+        }
+        var sql = "SELECT \(selected), \"_raw\" FROM \(table.quotedName)" + whereClause
         sql += " ORDER BY " + order.joined(separator: ", ")
         sql += " LIMIT ? OFFSET ?"
         arguments.append(.integer(Int64(query.limit ?? -1)))
@@ -147,7 +156,7 @@ package struct RecordReader {
         return Page(
             columns: endpoint.columns.map(\.name), rows: rows, raws: raws,
             etag: EntityTag.make(instance: try instance(), version: state.version), version: state.version,
-            changedAt: state.changedAt
+            changedAt: state.changedAt, total: total
         )
     }
 

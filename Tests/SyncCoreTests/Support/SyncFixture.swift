@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Synchronization
+
 @testable import SyncCore
 
 /// A test clock: seconds since 1970 that only the test moves.

@@ -2,6 +2,7 @@ import Foundation
 import SampleUpstream
 import Synchronization
 import Testing
+
 @testable import SyncCore
 
 /// Within one run: connection failures, timeouts, cut-off bodies, 5xx and 429 are retried with backoff,

@@ -1,0 +1,76 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+import Prometheus
+import ServiceLifecycle
+import SyncServe
+
+@testable import SyncCore
+
+/// The read API of a ``SyncFixture``'s database, served on 127.0.0.1 with an ephemeral port for the length of
+/// `body`, its clock the fixture's.
+struct ReadAPIHarness {
+    let baseURL: String
+    let model: ReadModel
+    let registry: PrometheusCollectorRegistry
+
+    static func with(
+        _ fixture: SyncFixture, token: String? = nil, listen: ServerConfiguration.Listen? = nil,
+        _ body: (ReadAPIHarness) async throws -> Void
+    ) async throws {
+        let clock = fixture.clock
+        let model = ReadModel(
+            pool: try ReadConnectionPool(path: fixture.directory.file("cache.db")),
+            configuration: fixture.configuration, now: { clock.now })
+        let registry = PrometheusCollectorRegistry()
+        let server = ReadServer(model: model, registry: registry, token: token, logger: Logger(label: "read-api"))
+        let (addresses, continuation) = AsyncStream<ReadServer.BoundAddress>.makeStream()
+        guard
+            let service = server.service(
+                listen: listen ?? .tcp(host: "127.0.0.1", port: 0), onListening: { continuation.yield($0) })
+        else { return }
+        let group = ServiceGroup(services: [service], logger: Logger(label: "read-api"))
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            var iterator = addresses.makeAsyncIterator()
+            guard let address = await iterator.next() else { return }
+            let baseURL: String
+            switch address {
+            case .tcp(let host, let port): baseURL = "http://\(host):\(port)"
+            case .unix(let path):
+                baseURL = "http+unix://\(path.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? path)"
+            }
+            do {
+                try await body(ReadAPIHarness(baseURL: baseURL, model: model, registry: registry))
+            } catch {
+                await group.triggerGracefulShutdown()
+                throw error
+            }
+            await group.triggerGracefulShutdown()
+            try await tasks.waitForAll()
+        }
+    }
+
+    struct Answer {
+        var status: Int
+        var headers: [String: String]
+        var body: String
+
+        func header(_ name: String) -> String? { headers[name.lowercased()] }
+    }
+
+    /// A request through AsyncHTTPClient, as any HTTP client would send it.
+    func get(_ path: String, method: String = "GET", headers: [(String, String)] = []) async throws -> Answer {
+        var request = HTTPClientRequest(url: baseURL + path)
+        request.method = .init(rawValue: method)
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
+        var body = try await response.body.collect(upTo: 64 << 20)
+        var fields: [String: String] = [:]
+        for header in response.headers { fields[header.name.lowercased()] = header.value }
+        return Answer(
+            status: Int(response.status.code), headers: fields, body: body.readString(length: body.readableBytes) ?? "")
+    }
+}

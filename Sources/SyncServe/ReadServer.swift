@@ -7,6 +7,12 @@ package import Prometheus
 package import ServiceLifecycle
 package import SyncCore
 
+#if canImport(Glibc)
+    internal import Glibc
+#elseif canImport(Darwin)
+    internal import Darwin
+#endif
+
 /// The local HTTP read API (DESIGN.md › Read API) on Hummingbird: routes, problem answers, the bearer token,
 /// request metrics and `/metrics`.
 ///
@@ -54,7 +60,9 @@ package struct ReadServer: Sendable {
         switch listen {
         case .off: return nil
         case .tcp(let host, let port): address = .hostname(host, port: port)
-        case .unix(let path): address = .unixDomainSocket(path: path)
+        case .unix(let path):
+            Self.removeStaleSocket(at: path)
+            address = .unixDomainSocket(path: path)
         }
         return Application(
             router: makeRouter(),
@@ -107,6 +115,14 @@ package struct ReadServer: Sendable {
             try await model.records(try Self.parameter("name", context), request: request)
         }
         return router
+    }
+
+    /// A socket file left by a previous run would make the bind fail; anything else at that path is left alone
+    /// (the bind then fails, saying so).
+    static func removeStaleSocket(at path: String) {
+        var status = stat()
+        guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFSOCK else { return }
+        unlink(path)
     }
 
     /// A path parameter, percent-decoded.

@@ -109,7 +109,8 @@ struct CLITests {
             #expect(result.status == 78, "\(command)")
             #expect(
                 result.standardError
-                    == "syncd: \(workspace.config):7: [[endpoint]] \"users\": unknown key \"intervall\"\n", "\(command)"
+                    == "syncd: \(workspace.config):10: [[endpoint]] \"users\": unknown key \"intervall\"\n",
+                "\(command)"
             )
             #expect(result.standardOutput.isEmpty)
         }
@@ -235,7 +236,7 @@ struct CLITests {
         #expect(second.standardOutput == "\(workspace.path)/cache.db is up to date (migration 1).\n")
     }
 
-    @Test("demo syncs three passes from its own upstream and prints commands that work")
+    @Test("demo syncs three passes, then serves the read API and prints commands that work, a 304 among them")
     func demo() async throws {
         var template = Array((NSTemporaryDirectory() + "syncd-demo-test-XXXXXX").utf8CString)
         let folder = try #require(
@@ -244,18 +245,48 @@ struct CLITests {
                 return String(cString: base)
             })
         defer { try? FileManager.default.removeItem(atPath: folder) }  // best effort
-        let result = try await SyncdProcess.run(["demo", "--directory", folder, "--users", "40"])
+        let outputPath = folder + "/demo.out"
+        let arguments = ["demo", "--directory", folder, "--users", "40", "--listen", "127.0.0.1:0"]
+        let result = try await DaemonProcess.run(arguments, directory: folder, outputPath: outputPath) {
+            notify, signal in
+            _ = await notify.waitFor("READY=1")
+            // READY=1 follows the printed commands: they are all in the file now.
+            let output = try String(contentsOfFile: outputPath, encoding: .utf8)
+            #expect(output.contains("Pass 1"))
+            #expect(output.contains("users: 200"))
+            #expect(output.contains("(1 inserted"))
+            #expect(output.contains("users: 304 not modified, 40 records, version 2"), "\(output)")
+            let lines = output.split(separator: "\n").map(String.init)
+            // The printed lines are shell syntax: run them as a person pasting them would.
+            let query = try #require(lines.first { $0.contains(" query users --where city=") })
+            let rerun = try await SyncdProcess.shell(query)
+            #expect(rerun.status == 0)
+            #expect(rerun.standardOutput.split(separator: "\n").count >= 3)
+            let revalidate = try #require(lines.first { $0.contains("If-None-Match") })
+            let notModified = try await SyncdProcess.shell(revalidate)
+            #expect(notModified.standardOutput.hasPrefix("HTTP/1.1 304 Not Modified"), "\(revalidate)")
+            let filtered = try #require(lines.first { $0.contains("/records?city=eq.") })
+            let records = try await SyncdProcess.shell(filtered)
+            let array = try JSONSerialization.jsonObject(with: Data(records.standardOutput.utf8)) as? [[String: Any]]
+            #expect(array?.isEmpty == false, "\(records.standardOutput)")
+            signal(SIGINT)
+        }
         #expect(result.status == 0, "\(result.standardError)")
-        let output = result.standardOutput
-        #expect(output.contains("Pass 1"))
-        #expect(output.contains("users: 200"))
-        #expect(output.contains("(1 inserted"))
-        #expect(output.contains("users: 304 not modified, 40 records, version 2"), "\(output)")
-        let query = try #require(output.split(separator: "\n").first { $0.contains(" query users --where city=") })
-        // The printed line is shell syntax (a city may be quoted): run it as a person pasting it would.
-        let rerun = try await SyncdProcess.shell(String(query))
-        #expect(rerun.status == 0)
-        #expect(rerun.standardOutput.split(separator: "\n").count >= 3)
+    }
+
+    @Test("demo --once stops after the passes")
+    func demoOnce() async throws {
+        var template = Array((NSTemporaryDirectory() + "syncd-demo-test-XXXXXX").utf8CString)
+        let folder = try #require(
+            template.withUnsafeMutableBufferPointer { buffer -> String? in
+                guard let base = buffer.baseAddress, mkdtemp(base) != nil else { return nil }
+                return String(cString: base)
+            })
+        defer { try? FileManager.default.removeItem(atPath: folder) }  // best effort
+        let result = try await SyncdProcess.run(["demo", "--directory", folder, "--users", "10", "--once"])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("Pass 3"))
+        #expect(!result.standardOutput.contains("curl"))
     }
 }
 

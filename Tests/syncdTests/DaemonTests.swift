@@ -104,10 +104,18 @@ enum DaemonProcess {
     static func run(
         _ workspace: CLITests.Workspace, _ body: (NotifyListener, _ signal: (Int32) -> Void) async throws -> Void
     ) async throws -> SyncdProcess.Result {
-        let notify = try NotifyListener(directory: workspace.path)
+        try await run(["run", "--config", workspace.config], directory: workspace.path, body)
+    }
+
+    /// Runs `syncd ARGUMENTS…` with a NOTIFY_SOCKET in `directory`, its standard output in `outputPath` meanwhile.
+    static func run(
+        _ arguments: [String], directory: String, outputPath: String? = nil,
+        _ body: (NotifyListener, _ signal: (Int32) -> Void) async throws -> Void
+    ) async throws -> SyncdProcess.Result {
+        let notify = try NotifyListener(directory: directory)
         let pid = Mutex<Int32>(0)
         async let daemon = SyncdProcess.run(
-            ["run", "--config", workspace.config], environment: ["NOTIFY_SOCKET": notify.path]
+            arguments, environment: ["NOTIFY_SOCKET": notify.path], outputPath: outputPath
         ) { started in pid.withLock { $0 = started } }
         do {
             try await body(notify) { kill(pid.withLock { $0 }, $0) }

@@ -21,11 +21,15 @@ struct SyncdProcess {
 
     /// Runs `syncd ARGUMENTS…` to completion, waiting without blocking a thread of the cooperative pool
     /// (the loopback upstream the process talks to answers from that pool).
+    ///
+    /// - Parameter outputPath: Where standard output goes while it runs, for a test that reads it meanwhile.
     static func run(
         _ arguments: [String], environment: [String: String] = [:], directory: String? = nil,
-        onStart: @Sendable (Int32) -> Void = { _ in }
+        outputPath: String? = nil, onStart: @Sendable (Int32) -> Void = { _ in }
     ) async throws -> Result {
-        try await run(executable: binary, arguments, environment: environment, directory: directory, onStart: onStart)
+        try await run(
+            executable: binary, arguments, environment: environment, directory: directory, outputPath: outputPath,
+            onStart: onStart)
     }
 
     /// Runs a command line through /bin/sh, as a person pasting it would.
@@ -35,7 +39,7 @@ struct SyncdProcess {
 
     private static func run(
         executable: URL, _ arguments: [String], environment: [String: String] = [:], directory: String? = nil,
-        onStart: @Sendable (Int32) -> Void = { _ in }
+        outputPath: String? = nil, onStart: @Sendable (Int32) -> Void = { _ in }
     ) async throws -> Result {
         let process = Process()
         process.executableURL = executable
@@ -51,7 +55,7 @@ struct SyncdProcess {
             "syncd-process-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }  // best effort
-        let outputURL = scratch.appendingPathComponent("stdout")
+        let outputURL = outputPath.map(URL.init(fileURLWithPath:)) ?? scratch.appendingPathComponent("stdout")
         let errorURL = scratch.appendingPathComponent("stderr")
         _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
         _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)

@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
+import Logging
 import SampleUpstream
 import SyncCore
+import SyncServe
 
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -10,9 +12,19 @@ struct DemoCommand: AsyncParsableCommand {
         discussion: """
             Starts a sample upstream on 127.0.0.1 (an ephemeral port) serving a few hundred users, writes a \
             configuration and a database into a new folder, runs three sync passes — the first load, a pass \
-            after a few users changed, and a pass answered 304 — and prints commands to try next.
+            after a few users changed, and a pass answered 304 — and prints commands to try next. Then it runs \
+            the daemon on that configuration — polling the upstream, serving the read API — and prints curl \
+            commands to try against it, until Ctrl-C (--once stops after the passes).
             """
     )
+
+    @Option(
+        help: ArgumentHelp(
+            "Where the demo's read API listens (127.0.0.1:0 picks a free port).", valueName: "host:port"))
+    var listen: String = "127.0.0.1:8787"
+
+    @Flag(help: "Stop after the three passes, without running the daemon.")
+    var once = false
 
     @Option(
         help: ArgumentHelp(
@@ -24,6 +36,9 @@ struct DemoCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (1...1_000_000).contains(users) else { throw ValidationError("--users must be between 1 and 1000000.") }
+        guard case .tcp = ServerConfiguration.Listen(parsing: listen) else {
+            throw ValidationError("--listen must be host:port, like 127.0.0.1:8787.")
+        }
     }
 
     func run() async throws {
@@ -34,7 +49,7 @@ struct DemoCommand: AsyncParsableCommand {
             let server = try await LoopbackHTTPServer.start { request in upstream.handle(request) }
             let configPath = (folder as NSString).appendingPathComponent("syncd.toml")
             do {
-                try DemoConfiguration.text(baseURL: server.baseURL).write(
+                try DemoConfiguration.text(baseURL: server.baseURL, listen: listen).write(
                     toFile: configPath, atomically: true, encoding: .utf8)
                 let configuration = try GlobalOptions.parse(["--config", configPath]).loadConfiguration()
                 let databasePath = configuration.database ?? (folder as NSString).appendingPathComponent("cache.db")
@@ -49,16 +64,48 @@ struct DemoCommand: AsyncParsableCommand {
                 try await pass(configuration, database: database)
                 out.write("\nPass 3, nothing changed upstream, so it answers 304:\n")
                 try await pass(configuration, database: database)
+                let city = SampleUsers.aCity(count: users)
                 out.write(
-                    "\n"
-                        + DemoConfiguration.nextSteps(
-                            binary: Self.binaryPath, config: configPath, city: SampleUsers.aCity(count: users)))
+                    "\n" + DemoConfiguration.nextSteps(binary: Self.binaryPath, config: configPath, city: city))
+                if !once {
+                    let etag = try database.performBlocking { database in
+                        try RecordReader(database: database, endpoint: try Self.users(configuration)).record(key: ["3"]
+                        )?
+                        .etag
+                    }
+                    try await serve(configuration, configPath: configPath, city: city, etag: etag ?? "\"\"")
+                }
             } catch {
                 try? await server.shutdown()  // best effort: the demo's error is the one to report
                 throw error
             }
             try await server.shutdown()
         }
+    }
+
+    /// Runs the daemon on the demo's configuration until Ctrl-C, printing what to try once the API listens.
+    private func serve(_ configuration: Configuration, configPath: String, city: String, etag: String) async throws {
+        let environment = ProcessInfo.processInfo.environment
+        let daemon = Daemon(
+            options: try GlobalOptions.parse(["--config", configPath]), configuration: configuration,
+            environment: environment, logger: Logger(label: "syncd"),
+            notifier: SystemdNotifier(environment: environment),
+            onListening: { address in
+                Terminal.standardOutput.write(
+                    DemoConfiguration.curlSteps(address: "\(address)", city: city, etag: etag))
+            },
+            onReport: { report in
+                Terminal.standardOutput.write(
+                    "  poll: " + (ReportText.line(report).split(separator: "\n").first ?? "") + "\n")
+            })
+        try await daemon.run()
+    }
+
+    private static func users(_ configuration: Configuration) throws -> EndpointConfiguration {
+        guard let users = configuration.endpoint(named: "users") else {
+            throw CLIError("the demo has no users endpoint")
+        }
+        return users
     }
 
     private func pass(_ configuration: Configuration, database: DatabaseQueue) async throws {
@@ -92,11 +139,14 @@ struct DemoCommand: AsyncParsableCommand {
 }
 
 enum DemoConfiguration {
-    static func text(baseURL: String) -> String {
+    static func text(baseURL: String, listen: String) -> String {
         """
         # Written by `syncd demo`. The upstream it names ran only while the demo did;
         # the cache below stays readable offline.
         database = "cache.db"
+
+        [server]
+        listen = "\(listen)"
 
         [defaults]
         interval = "30s"
@@ -138,6 +188,26 @@ enum DemoConfiguration {
               \(syncd) sql "SELECT city, count(*) AS users FROM users GROUP BY city ORDER BY 2 DESC LIMIT 5" \(options)
               \(syncd) sql "SELECT endpoint, outcome, http_status, inserted, updated, deleted FROM syncd_runs" \(options)
               \(syncd) status \(options)
+
+            """
+    }
+
+    /// The read API's routes as curl commands, a 304 revalidation among them.
+    static func curlSteps(address: String, city: String, etag: String) -> String {
+        let base = "http://\(address)"
+        let encodedCity = city.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? city
+        return """
+
+            The daemon now keeps the cache fresh (every 30s) and serves it at \(base) until Ctrl-C.
+            Try, in another terminal:
+              curl -s \(base)/v1/endpoints
+              curl -s '\(base)/v1/endpoints/users/records?city=eq.\(encodedCity)&select=id,name,email&order=name'
+              curl -si \(base)/v1/endpoints/users/records/3
+              curl -si -H 'If-None-Match: \(etag)' \(base)/v1/endpoints/users/records/3    # 304 Not Modified
+              curl -s '\(base)/rest/users?select=name,city&order=name.desc&limit=3'
+              curl -s '\(base)/v1/endpoints/users/changes?since=1'
+              curl -s \(base)/v1/endpoints/flags/document
+              curl -s \(base)/metrics
 
             """
     }

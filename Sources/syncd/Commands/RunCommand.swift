@@ -1,11 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
-import Prometheus
-import ServiceLifecycle
 import SyncCore
-import SyncServe
-import UnixSignals
 
 struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -33,67 +29,10 @@ struct RunCommand: AsyncParsableCommand {
             let notifier = SystemdNotifier(environment: environment)
 
             let configuration = try options.loadConfiguration()
-            let databasePath = options.databasePath(configuration)
-            let database = try DatabaseAccess.openForWriting(databasePath)
-            let persisted = try database.performBlocking { try SyncScheduler<ContinuousClock>.loadPersistedState($0) }
-            let readToken = try Self.readToken(configuration.server, environment: environment)
-            let registry = PrometheusCollectorRegistry()
-            let metrics = SyncMetrics(factory: PrometheusMetricsFactory(registry: registry))
-            let transport = HTTPTransport()
-            let engine = SyncEngine(
-                database: database, transport: SchemeTransport(http: transport), environment: environment,
-                logger: logger, now: { Date().timeIntervalSince1970 })
-            let scheduler = SyncScheduler(
-                configuration: configuration, engine: engine, clock: ContinuousClock(), persisted: persisted,
-                onReport: { report in
-                    metrics.record(report)
-                    DaemonReports.log(report, logger: logger, notifier: notifier)
-                })
-            let model = ReadModel(
-                pool: try ReadConnectionPool(path: databasePath), configuration: configuration,
-                now: { Date().timeIntervalSince1970 })
-            let readyStatus = "syncing \(configuration.endpoints.count) endpoints"
-            var services: [any Service] = [
-                scheduler,
-                ReloadService(
-                    options: options, scheduler: scheduler, model: model, running: configuration.server,
-                    notifier: notifier, logger: logger),
-            ]
-            let server = ReadServer(model: model, registry: registry, token: readToken, logger: logger)
-            let api = server.service(listen: configuration.server.listen) { address in
-                logger.info("Serving the read API", metadata: ["address": "\(address)"])
-                notifier.ready(status: "\(readyStatus); read API on \(address)")
-            }
-            if let api { services.append(api) }
-            if let interval = notifier.watchdogInterval {
-                services.append(WatchdogService(interval: interval, scheduler: scheduler, notifier: notifier))
-            }
-            let group = ServiceGroup(
-                configuration: ServiceGroupConfiguration(
-                    services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
-            logger.info(
-                "Started",
-                metadata: ["endpoints": "\(configuration.endpoints.count)", "config": "\(options.configPath)"])
-            // With a read API, READY=1 waits until it listens; without one, the migrated database is enough.
-            if api == nil { notifier.ready(status: "\(readyStatus); read API off") }
-            do {
-                try await group.run()
-            } catch {
-                try? await transport.shutdown()  // best effort: the group's error is the one to report
-                throw CLIError("the daemon stopped: \(error)")
-            }
-            try await transport.shutdown()
-            logger.info("Stopped")
-        }
-    }
-
-    /// The read API's bearer token, read once at start; one sentence naming its source when it cannot be read.
-    static func readToken(_ server: ServerConfiguration, environment: [String: String]) throws -> String? {
-        guard let source = server.tokenSource else { return nil }
-        do {
-            return try source.resolve(environment: environment)
-        } catch {
-            throw CLIError("[server] token: \(error)", exitCode: .configurationInvalid)
+            let daemon = Daemon(
+                options: options, configuration: configuration, environment: environment, logger: logger,
+                notifier: notifier)
+            try await daemon.run()
         }
     }
 }

@@ -112,15 +112,34 @@ struct ReadAPIServiceTests {
         }
     }
 
-    @Test("listen = unix:PATH serves the same routes on a Unix socket")
+    @Test("listen = unix:PATH serves the same routes on a Unix socket, replacing a stale socket file")
     func unixSocket() async throws {
         let (fixture, files) = try await ReadAPITests.fixture()
         defer { _ = files }
         let socket = files.file("read.sock")
+        try Self.leaveStaleSocket(at: socket)
+        #expect(FileManager.default.fileExists(atPath: socket))
         try await ReadAPIHarness.with(fixture, listen: .unix(path: socket)) { api in
             let answer = try await api.get("/v1/endpoints/users/records/4")
             #expect(answer.status == 200)
             #expect(answer.body.contains("Gwenborough"))
         }
+    }
+
+    /// A socket file with no one listening, as a killed daemon leaves behind.
+    static func leaveStaleSocket(at path: String) throws {
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            for (index, byte) in path.utf8.prefix(buffer.count - 1).enumerated() { buffer[index] = byte }
+        }
+        let bound = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard bound == 0 else { throw CocoaError(.fileWriteUnknown) }
     }
 }

@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# The read API benchmark (issue 4): wrk -t2 -c64 for DURATION (default 10s) against `syncd run`'s read API and
+# against nginx serving the same bytes as static files with ETags, in the same run:
+#   one record (200), the same record revalidated (If-None-Match → 304), a list of 100 records (200).
+# Prints requests/s and p99 latency for both, and the ratio syncd/nginx (target ≥ 0.25 on each).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+DURATION=${DURATION:-10s}
+SYNCD_PORT=${SYNCD_PORT:-18787}
+NGINX_PORT=${NGINX_PORT:-18788}
+
+need() { command -v "$1" >/dev/null 2>&1 || MISSING+=("$2"); }
+MISSING=()
+need wrk wrk; need nginx nginx; need curl curl
+if [ ${#MISSING[@]} -gt 0 ]; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${MISSING[@]}" >/dev/null
+fi
+
+echo "building (release, static Swift runtime)…" >&2
+BUILD=(swift build -c release --static-swift-stdlib --scratch-path .build-release-static)
+"${BUILD[@]}" --product syncd >&2
+"${BUILD[@]}" --product sample-upstream >&2
+BIN=$("${BUILD[@]}" --show-bin-path)
+
+WORK=$(mktemp -d /tmp/syncd-read-bench-XXXXXX)
+cleanup() {
+    [ -n "${SYNCD_PID:-}" ] && kill -TERM "$SYNCD_PID" 2>/dev/null && wait "$SYNCD_PID" 2>/dev/null
+    [ -f "$WORK/nginx.pid" ] && kill -QUIT "$(cat "$WORK/nginx.pid")" 2>/dev/null
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+coproc SERVER { "$BIN/sample-upstream" serve --users 1000; }
+read -r URL <&"${SERVER[0]}"
+
+cat > "$WORK/syncd.toml" <<TOML
+database = "$WORK/cache.db"
+[server]
+listen = "127.0.0.1:$SYNCD_PORT"
+[[endpoint]]
+name = "users"
+url = "$URL/users"
+records = "$"
+primary_key = ["id"]
+interval = "1h"
+[endpoint.columns]
+id = { path = "id", type = "integer" }
+name = "name"
+city = "address.city"
+TOML
+SYNCD_LOG_LEVEL=warning "$BIN/syncd" run --config "$WORK/syncd.toml" 2>"$WORK/syncd.log" &
+SYNCD_PID=$!
+SYNCD="http://127.0.0.1:$SYNCD_PORT"
+until curl -sf "$SYNCD/v1/endpoints/users/records/1" >/dev/null 2>&1; do
+    sleep 0.2  # a benchmark's own pacing while the daemon starts and syncs, not a test's synchronisation
+done
+
+RECORD=/v1/endpoints/users/records/1
+LIST="/v1/endpoints/users/records?limit=100"
+mkdir -p "$WORK/www"
+curl -sf "$SYNCD$RECORD" > "$WORK/www/record.json"
+curl -sf "$SYNCD$LIST" > "$WORK/www/list.json"
+SYNCD_ETAG=$(curl -sfI "$SYNCD$RECORD" | awk -F': ' 'tolower($1) == "etag" { print $2 }' | tr -d '\r')
+
+cat > "$WORK/nginx.conf" <<NGINX
+worker_processes auto;
+pid $WORK/nginx.pid;
+error_log $WORK/nginx-error.log;
+events { worker_connections 1024; }
+http {
+    access_log off;
+    default_type application/json;
+    client_body_temp_path $WORK/tmp; proxy_temp_path $WORK/tmp; fastcgi_temp_path $WORK/tmp;
+    uwsgi_temp_path $WORK/tmp; scgi_temp_path $WORK/tmp;
+    keepalive_requests 100000;
+    server { listen 127.0.0.1:$NGINX_PORT; root $WORK/www; etag on; }
+}
+NGINX
+mkdir -p "$WORK/tmp"
+nginx -c "$WORK/nginx.conf"
+NGINX="http://127.0.0.1:$NGINX_PORT"
+until curl -sf "$NGINX/record.json" >/dev/null 2>&1; do sleep 0.1; done
+NGINX_ETAG=$(curl -sfI "$NGINX/record.json" | awk -F': ' 'tolower($1) == "etag" { print $2 }' | tr -d '\r')
+
+# wrk's requests/s and p99 latency (in ms) for one URL, with optional extra header.
+measure() {
+    local url=$1 header=${2:-}
+    local args=(-t2 -c64 -d"$DURATION" --latency)
+    [ -n "$header" ] && args+=(-H "$header")
+    local out
+    out=$(wrk "${args[@]}" "$url")
+    local rps p99
+    rps=$(awk '/^Requests\/sec:/ { print $2 }' <<<"$out")
+    p99=$(awk '$1 == "99%" { v = $2; if (v ~ /us$/) { sub(/us$/, "", v); v /= 1000 } else if (v ~ /ms$/) { sub(/ms$/, "", v) } else if (v ~ /s$/) { sub(/s$/, "", v); v *= 1000 }; print v }' <<<"$out")
+    local non2xx
+    non2xx=$(awk '/Non-2xx or 3xx responses:/ { print $NF }' <<<"$out")
+    [ -n "$non2xx" ] && echo "warning: $non2xx non-2xx/3xx answers from $url" >&2
+    echo "$rps $p99"
+}
+
+check_status() {  # the 304 case must really be a 304 on both sides
+    local code
+    code=$(curl -s -o /dev/null -w '%{http_code}' -H "If-None-Match: $2" "$1")
+    [ "$code" = 304 ] || { echo "expected 304 from $1, got $code" >&2; exit 1; }
+}
+check_status "$SYNCD$RECORD" "$SYNCD_ETAG"
+check_status "$NGINX/record.json" "$NGINX_ETAG"
+
+printf '\nread API benchmark: wrk -t2 -c64 -d%s, loopback, %s (%s cores)\n' "$DURATION" "$(date -u +%Y-%m-%d)" "$(nproc)"
+printf '  %-28s %14s %10s   %14s %10s   %s\n' case "syncd req/s" "p99 ms" "nginx req/s" "p99 ms" "ratio"
+row() {
+    local name=$1; shift
+    read -r s_rps s_p99 <<<"$(measure "$SYNCD$1" "${3:-}")"
+    read -r n_rps n_p99 <<<"$(measure "$NGINX$2" "${4:-}")"
+    printf '  %-28s %14.0f %10.2f   %14.0f %10.2f   %.2f\n' "$name" "$s_rps" "$s_p99" "$n_rps" "$n_p99" \
+        "$(awk -v a="$s_rps" -v b="$n_rps" 'BEGIN { print a / b }')"
+}
+row "one record, 200 ($(wc -c < "$WORK/www/record.json") B)" "$RECORD" /record.json
+row "one record, 304" "$RECORD" /record.json "If-None-Match: $SYNCD_ETAG" "If-None-Match: $NGINX_ETAG"
+row "100 records, 200 ($(($(wc -c < "$WORK/www/list.json") / 1024)) KiB)" "$LIST" /list.json
+printf '  syncd peak RSS: %d MB\n' $(($(awk '/VmHWM/ { print $2 }' "/proc/$SYNCD_PID/status") / 1024))
+exec {SERVER[1]}>&-

@@ -1,0 +1,104 @@
+import Foundation
+import Logging
+import Prometheus
+import ServiceLifecycle
+import SyncCore
+import SyncServe
+import UnixSignals
+
+/// The daemon's services — the scheduler, the read API, SIGHUP reloads, the watchdog — run together until
+/// SIGTERM or SIGINT: `syncd run`, and the serving half of `syncd demo`.
+struct Daemon {
+    var options: GlobalOptions
+    var configuration: Configuration
+    var environment: [String: String]
+    var logger: Logger
+    var notifier: SystemdNotifier
+    /// Called once the read API listens, before READY=1.
+    var onListening: @Sendable (ReadServer.BoundAddress) -> Void = { _ in }
+    /// Called after each sync, after it was logged.
+    var onReport: @Sendable (SyncReport) -> Void = { _ in }
+
+    func run() async throws {
+        let logger = self.logger
+        let notifier = self.notifier
+        let onListening = self.onListening
+        let onReport = self.onReport
+        let databasePath = options.databasePath(configuration)
+        let database = try DatabaseAccess.openForWriting(databasePath)
+        let persisted = try database.performBlocking { try SyncScheduler<ContinuousClock>.loadPersistedState($0) }
+        let readToken = try Self.readToken(configuration.server, environment: environment)
+        let registry = PrometheusCollectorRegistry()
+        let metrics = SyncMetrics(factory: PrometheusMetricsFactory(registry: registry))
+        let transport = HTTPTransport()
+        let engine = SyncEngine(
+            database: database, transport: SchemeTransport(http: transport), environment: environment,
+            logger: logger, now: { Date().timeIntervalSince1970 })
+        let scheduler = SyncScheduler(
+            configuration: configuration, engine: engine, clock: ContinuousClock(), persisted: persisted,
+            onReport: { report in
+                metrics.record(report)
+                DaemonReports.log(report, logger: logger, notifier: notifier)
+                onReport(report)
+            })
+        let model = ReadModel(
+            pool: try ReadConnectionPool(path: databasePath), configuration: configuration,
+            now: { Date().timeIntervalSince1970 })
+        let readyStatus = "syncing \(configuration.endpoints.count) endpoints"
+        var services: [any Service] = [
+            scheduler,
+            ReloadService(
+                options: options, scheduler: scheduler, model: model, running: configuration.server,
+                notifier: notifier, logger: logger),
+        ]
+        let server = ReadServer(model: model, registry: registry, token: readToken, logger: logger)
+        let api = server.service(listen: configuration.server.listen) { address in
+            logger.info("Serving the read API", metadata: ["address": "\(address)"])
+            onListening(address)
+            notifier.ready(status: "\(readyStatus); read API on \(address)")
+        }
+        if let api { services.append(api) }
+        if let interval = notifier.watchdogInterval {
+            services.append(WatchdogService(interval: interval, scheduler: scheduler, notifier: notifier))
+        }
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        logger.info(
+            "Started", metadata: ["endpoints": "\(configuration.endpoints.count)", "config": "\(options.configPath)"])
+        // With a read API, READY=1 waits until it listens; without one, the migrated database is enough.
+        if api == nil { notifier.ready(status: "\(readyStatus); read API off") }
+        do {
+            try await group.run()
+        } catch {
+            try? await transport.shutdown()  // best effort: the group's error is the one to report
+            throw CLIError("the daemon stopped: \(Self.describe(error, listen: configuration.server.listen))")
+        }
+        try await transport.shutdown()
+        logger.info("Stopped")
+    }
+
+    /// The read API's bearer token, read once at start; one sentence naming its source when it cannot be read.
+    static func readToken(_ server: ServerConfiguration, environment: [String: String]) throws -> String? {
+        guard let source = server.tokenSource else { return nil }
+        do {
+            return try source.resolve(environment: environment)
+        } catch {
+            throw CLIError("[server] token: \(error)", exitCode: .configurationInvalid)
+        }
+    }
+
+    /// A bind failure says which address, and what to do about it.
+    static func describe(_ error: any Error, listen: ServerConfiguration.Listen) -> String {
+        let text = "\(error)"
+        guard text.contains("Address already in use") || text.contains("EADDRINUSE") else { return text }
+        switch listen {
+        case .tcp(let host, let port):
+            return "the read API cannot listen on \(host):\(port): the address is in use ([server] listen sets another)"
+        case .unix(let path):
+            return "the read API cannot listen on unix:\(path): the socket file exists (remove it or set another)"
+        case .off:
+            return text
+        }
+    }
+}

@@ -18,14 +18,15 @@ extension ReadModel {
         var objects: [String] = []
         for endpoint in allEndpoints() {
             let name = endpoint.name.name
-            let state = snapshot.states[name]
+            let served = snapshot.states[name]
+            let state = served?.state
             var fields: [(String, String)] = [
                 ("name", string(name)),
                 ("kind", string(endpoint.isDocument ? "document" : "collection")),
                 ("url", string(Self.displayURL(endpoint.url))),
             ]
-            if let state {
-                let freshness = freshness(endpoint, state)
+            if let served, let state {
+                let freshness = freshness(endpoint, served)
                 fields += [
                     ("version", String(state.version)),
                     ("records", String(state.recordCount)),
@@ -40,7 +41,7 @@ extension ReadModel {
                     ("last_error", optional(state.lastError)),
                     ("consecutive_failures", String(state.consecutiveFailures)),
                     ("next_due_at", optional(state.nextDueAt)),
-                    ("etag", string(EntityTag.make(instance: snapshot.instance, version: state.version))),
+                    ("etag", string(served.etag)),
                 ]
             } else {
                 fields += [

@@ -7,19 +7,18 @@ internal import SyncCore
 extension ReadModel {
     /// `GET /v1/endpoints/{name}/records?…` and `GET /rest/{name}?…`.
     func records(_ name: String, request: Request) async throws(ReadAPIError) -> Response {
-        let (endpoint, state, snapshot) = try await synced(name)
+        let (endpoint, served, snapshot) = try await synced(name)
         guard !endpoint.isDocument else { throw ReadAPIError(StoreError.notCollection(name), parameter: "name") }
-        let freshness = freshness(endpoint, state)
+        let freshness = freshness(endpoint, served)
         let now = now()
-        let etag = EntityTag.make(instance: snapshot.instance, version: state.version)
         // A list's tag is the endpoint's version: a revalidation is answered without reading a row.
         if request.headers[.ifNoneMatch] != nil,
-            CacheHeaders.isNotModified(request, etag: etag, lastModified: nil, now: now)
+            CacheHeaders.isNotModified(request, etag: served.etag, lastModified: nil, now: now)
         {
-            let lastModified = state.changedAt.flatMap(Timestamp.parse).map { HTTPDate.format(seconds: $0) }
             return Response(
                 status: .notModified,
-                headers: CacheHeaders.fields(etag: etag, lastModified: lastModified, freshness: freshness))
+                headers: CacheHeaders.fields(etag: served.etag, lastModified: served.lastModified, freshness: freshness)
+            )
         }
         let queryText = request.uri.query ?? ""
         // PostgREST clients ask for the total with `Prefer: count=exact` and read it from Content-Range.
@@ -27,7 +26,7 @@ extension ReadModel {
         let key = RepresentationCache.Key(
             endpoint: name, route: .records, argument: counting ? queryText + "#count" : queryText)
         let representation: Representation
-        if let cached = cache.lookup(key, instance: snapshot.instance, endpointVersion: state.version) {
+        if let cached = cache.lookup(key, instance: snapshot.instance, endpointVersion: served.state.version) {
             representation = cached
         } else {
             let parsed = try PostgRESTQuery(QueryString(Substring(queryText)))
@@ -48,11 +47,11 @@ extension ReadModel {
 
     /// `GET /v1/endpoints/{name}/records/{id}`: a composite key is `a,b`.
     func record(_ name: String, id: String, request: Request) async throws(ReadAPIError) -> Response {
-        let (endpoint, state, snapshot) = try await synced(name)
+        let (endpoint, served, snapshot) = try await synced(name)
         guard !endpoint.isDocument else { throw ReadAPIError(StoreError.notCollection(name), parameter: "name") }
         let key = RepresentationCache.Key(endpoint: name, route: .record, argument: id)
         let representation: Representation
-        if let cached = cache.lookup(key, instance: snapshot.instance, endpointVersion: state.version) {
+        if let cached = cache.lookup(key, instance: snapshot.instance, endpointVersion: served.state.version) {
             representation = cached
         } else {
             let parts =
@@ -70,12 +69,12 @@ extension ReadModel {
             cache.store(key, representation)
         }
         return CacheHeaders.response(
-            representation, freshness: freshness(endpoint, state), request: request, now: now())
+            representation, freshness: freshness(endpoint, served), request: request, now: now())
     }
 
     /// `GET /v1/endpoints/{name}/changes?since=VERSION`.
     func changes(_ name: String, request: Request) async throws(ReadAPIError) -> Response {
-        let (endpoint, state, snapshot) = try await synced(name)
+        let (endpoint, served, snapshot) = try await synced(name)
         guard !endpoint.isDocument else { throw ReadAPIError(StoreError.notCollection(name), parameter: "name") }
         let sinceText = QueryString(Substring(request.uri.query ?? "")).first("since") ?? "0"
         guard let since = Int64(sinceText), since >= 0 else {
@@ -83,7 +82,7 @@ extension ReadModel {
         }
         let key = RepresentationCache.Key(endpoint: name, route: .changes, argument: String(since))
         let representation: Representation
-        if let cached = cache.lookup(key, instance: snapshot.instance, endpointVersion: state.version) {
+        if let cached = cache.lookup(key, instance: snapshot.instance, endpointVersion: served.state.version) {
             representation = cached
         } else {
             let changes = try await read(parameter: "since") { database in
@@ -95,16 +94,16 @@ extension ReadModel {
             cache.store(key, representation)
         }
         return CacheHeaders.response(
-            representation, freshness: freshness(endpoint, state), request: request, now: now())
+            representation, freshness: freshness(endpoint, served), request: request, now: now())
     }
 
     /// `GET /v1/endpoints/{name}/document`.
     func document(_ name: String, request: Request) async throws(ReadAPIError) -> Response {
-        let (endpoint, state, snapshot) = try await synced(name)
+        let (endpoint, served, snapshot) = try await synced(name)
         guard endpoint.isDocument else { throw ReadAPIError(StoreError.notDocument(name), parameter: "name") }
         let key = RepresentationCache.Key(endpoint: name, route: .document, argument: "")
         let representation: Representation
-        if let cached = cache.lookup(key, instance: snapshot.instance, endpointVersion: state.version) {
+        if let cached = cache.lookup(key, instance: snapshot.instance, endpointVersion: served.state.version) {
             representation = cached
         } else {
             let document = try await read { database in
@@ -120,7 +119,7 @@ extension ReadModel {
             cache.store(key, representation)
         }
         return CacheHeaders.response(
-            representation, freshness: freshness(endpoint, state), request: request, now: now())
+            representation, freshness: freshness(endpoint, served), request: request, now: now())
     }
 
     static let json = "application/json"

@@ -14,7 +14,24 @@ package final class ReadModel: Sendable {
     package struct Snapshot: Sendable {
         package var generation: Int64
         package var instance: String
-        package var states: [String: EndpointState]
+        package var states: [String: Served]
+    }
+
+    /// An endpoint's state with what every request derives from it, computed once per snapshot.
+    package struct Served: Sendable {
+        package var state: EndpointState
+        package var schedule: CacheFreshness.Schedule
+        /// The tag of the endpoint's lists, changes and document: its version.
+        package var etag: String
+        /// When its data last changed, as an IMF-fixdate.
+        package var lastModified: String?
+
+        init(_ state: EndpointState, instance: String) {
+            self.state = state
+            schedule = CacheFreshness.Schedule(state: state)
+            etag = EntityTag.make(instance: instance, version: state.version)
+            lastModified = state.changedAt.flatMap(Timestamp.parse).map { HTTPDate.format(seconds: $0) }
+        }
     }
 
     let pool: ReadConnectionPool
@@ -81,7 +98,9 @@ package final class ReadModel: Sendable {
                 let states = try EndpointState.all(database)
                 return Snapshot(
                     generation: generation, instance: instance,
-                    states: Dictionary(states.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first }))
+                    states: Dictionary(
+                        states.map { ($0.name, Served($0, instance: instance)) },
+                        uniquingKeysWith: { first, _ in first }))
             }
         } catch {
             throw .unavailable("The database cannot be read: \(error).")
@@ -91,18 +110,18 @@ package final class ReadModel: Sendable {
     }
 
     /// An endpoint's configuration and state, or 404 when it is unknown or was never synced.
-    func synced(_ name: String) async throws(ReadAPIError) -> (EndpointConfiguration, EndpointState, Snapshot) {
+    func synced(_ name: String) async throws(ReadAPIError) -> (EndpointConfiguration, Served, Snapshot) {
         let endpoint = try endpoint(name)
         let snapshot = try await currentSnapshot()
-        guard let state = snapshot.states[name], state.version > 0 || state.lastSuccessAt != nil else {
+        guard let served = snapshot.states[name], served.state.version > 0 || served.schedule.lastSuccess != nil else {
             throw .notFound("The endpoint \(name) has not been synced yet: there is nothing cached to serve.")
         }
-        return (endpoint, state, snapshot)
+        return (endpoint, served, snapshot)
     }
 
     /// How fresh an endpoint's data is now.
-    func freshness(_ endpoint: EndpointConfiguration, _ state: EndpointState) -> CacheFreshness {
-        CacheFreshness(state: state, interval: endpoint.interval, timeout: endpoint.timeout, now: now())
+    func freshness(_ endpoint: EndpointConfiguration, _ served: Served) -> CacheFreshness {
+        CacheFreshness(schedule: served.schedule, interval: endpoint.interval, timeout: endpoint.timeout, now: now())
     }
 
     /// Runs a read on a pooled connection, turning store errors into what a reader is told.

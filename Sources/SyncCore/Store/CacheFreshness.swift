@@ -24,19 +24,39 @@ package struct CacheFreshness: Sendable, Hashable {
     /// How long a client may reuse the data without asking again: until the next poll, 0 when stale.
     package var maxAge: Int { isFresh ? max(0, ttl) : 0 }
 
+    /// What freshness depends on in an endpoint's state, parsed once: a reader that asks often keeps this and
+    /// computes ``CacheFreshness`` for each request from it.
+    package struct Schedule: Sendable, Hashable {
+        /// The last successful poll, seconds since 1970.
+        package var lastSuccess: Double?
+        /// The next poll as the scheduler persisted it.
+        package var nextDue: Double?
+        package var lastPollFailed: Bool
+
+        package init(state: EndpointState) {
+            lastSuccess = state.lastSuccessAt.flatMap(Timestamp.parse)
+            nextDue = state.nextDueAt.flatMap(Timestamp.parse)
+            lastPollFailed = state.consecutiveFailures > 0 || state.lastError != nil
+        }
+    }
+
     /// Computes freshness at `now` (seconds since 1970).
     ///
     /// The next poll is `next_due_at` as the scheduler persisted it, else the last success plus the interval. A
     /// poll counts as overdue once its request timeout has passed after it was due, so that a poll in flight
     /// does not make the data stale.
     package init(state: EndpointState, interval: Duration, timeout: Duration, now: Double) {
-        let lastSuccess = state.lastSuccessAt.flatMap(Timestamp.parse)
+        self.init(schedule: Schedule(state: state), interval: interval, timeout: timeout, now: now)
+    }
+
+    package init(schedule: Schedule, interval: Duration, timeout: Duration, now: Double) {
+        let lastSuccess = schedule.lastSuccess
         age = lastSuccess.map { max(0, Int((now - $0).rounded(.down))) } ?? 0
-        let due = state.nextDueAt.flatMap(Timestamp.parse) ?? lastSuccess.map { $0 + interval.scheduleSeconds }
+        let due = schedule.nextDue ?? lastSuccess.map { $0 + interval.scheduleSeconds }
         ttl = due.map { Int(($0 - now).rounded(.down)) } ?? 0
         if lastSuccess == nil {
             staleReason = .neverSynced
-        } else if state.consecutiveFailures > 0 || state.lastError != nil {
+        } else if schedule.lastPollFailed {
             staleReason = .lastPollFailed
         } else if let due, now > due + timeout.scheduleSeconds {
             staleReason = .pollOverdue

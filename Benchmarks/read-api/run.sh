@@ -76,6 +76,7 @@ http {
 }
 NGINX
 mkdir -p "$WORK/tmp"
+chmod -R a+rX "$WORK"   # nginx workers run as nobody
 nginx -c "$WORK/nginx.conf"
 NGINX="http://127.0.0.1:$NGINX_PORT"
 until curl -sf "$NGINX/record.json" >/dev/null 2>&1; do sleep 0.1; done

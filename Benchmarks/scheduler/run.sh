@@ -27,6 +27,8 @@ read -r URL <&"${SERVER[0]}"
     echo "interval = \"1s\""
     echo "jitter = 0"
     echo "concurrency = 64"
+    echo "[server]"
+    echo "listen = \"127.0.0.1:0\""
     for i in $(seq 1 "$ENDPOINTS"); do
         printf '[[endpoint]]\nname = "e%d"\nurl = "%s/users"\nrecords = "$"\nprimary_key = ["id"]\n[endpoint.columns]\nid = { path = "id", type = "integer" }\n' "$i" "$URL"
     done

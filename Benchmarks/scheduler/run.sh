@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # The scheduler benchmark: `syncd run` with ENDPOINTS endpoints (default 1000) on one loopback upstream that
-# answers 304, interval 1 s, no jitter, for SECONDS seconds (default 30). Prints the daemon's CPU use, its peak
+# answers 304, interval 1 s, no jitter, for DURATION seconds (default 30). Prints the daemon's CPU use, its peak
 # RSS, and the schedule lag: how late each run started after its due time (the previous run's end + 1 s),
 # from syncd_runs. Targets (issue 4): peak RSS ≤ 150 MB, p99 lag ≤ 100 ms.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ENDPOINTS=${ENDPOINTS:-1000}
-SECONDS_TO_RUN=${SECONDS:-30}
+SECONDS_TO_RUN=${DURATION:-30}  # not $SECONDS: bash sets that itself
 
 command -v sqlite3 >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq sqlite3 >/dev/null; }
 
@@ -28,7 +28,7 @@ read -r URL <&"${SERVER[0]}"
     echo "jitter = 0"
     echo "concurrency = 64"
     echo "[server]"
-    echo "listen = \"127.0.0.1:0\""
+    echo "listen = \"${LISTEN:-127.0.0.1:0}\""
     for i in $(seq 1 "$ENDPOINTS"); do
         printf '[[endpoint]]\nname = "e%d"\nurl = "%s/users"\nrecords = "$"\nprimary_key = ["id"]\n[endpoint.columns]\nid = { path = "id", type = "integer" }\n' "$i" "$URL"
     done

@@ -55,9 +55,12 @@ package final class ReadConnectionPool: Sendable {
     /// every request to know whether what it built earlier still holds.
     package func dataVersion() throws(SQLiteError) -> Int64 {
         try versionProbe.withLock { (probe: inout VersionProbe) throws(SQLiteError) -> Int64 in
-            try probe.statement.reset()
             guard try probe.statement.step() else { return 0 }
-            return probe.statement.integer(at: 0)
+            let version = probe.statement.integer(at: 0)
+            // A statement left on its row keeps a read transaction open, which would stop checkpoints from
+            // recycling the WAL: reset it now, not at the next call.
+            try probe.statement.reset()
+            return version
         }
     }
 }

@@ -19,7 +19,7 @@ extension ConfigurationParser {
         var columnsField: Field?
         for field in fields(of: table, in: scope) {
             if applySetting(field, to: &settings) {
-                if field.key == "mode" { documentOnlyViolations.append(field) }
+                if field.key == "mode" || field.key == "pagination" { documentOnlyViolations.append(field) }
                 continue
             }
             switch field.key {
@@ -82,7 +82,8 @@ extension ConfigurationParser {
             allowEmpty: settings.allowEmpty,
             columns: columns,
             retries: settings.retries,
-            retryMaxDelay: settings.retryMaxDelay
+            retryMaxDelay: settings.retryMaxDelay,
+            pagination: settings.pagination
         )
     }
 

@@ -58,6 +58,8 @@ package struct EndpointConfiguration: Sendable {
     package var retries: Int
     /// The longest wait between attempts; a longer Retry-After fails the run. The default is 5 minutes.
     package var retryMaxDelay: Duration
+    /// How the collection is split over several responses. The default is nil: one response holds it all.
+    package var pagination: PaginationConfiguration?
 
     /// Whether the endpoint caches one document rather than records.
     package var isDocument: Bool { records == nil }
@@ -79,7 +81,8 @@ package struct EndpointConfiguration: Sendable {
         allowEmpty: Bool = false,
         columns: [ColumnSpec] = [],
         retries: Int = EndpointConfiguration.defaultRetries,
-        retryMaxDelay: Duration = EndpointConfiguration.defaultRetryMaxDelay
+        retryMaxDelay: Duration = EndpointConfiguration.defaultRetryMaxDelay,
+        pagination: PaginationConfiguration? = nil
     ) {
         self.name = name
         self.url = url
@@ -98,5 +101,6 @@ package struct EndpointConfiguration: Sendable {
         self.columns = columns
         self.retries = retries
         self.retryMaxDelay = retryMaxDelay
+        self.pagination = pagination
     }
 }

@@ -14,6 +14,7 @@ struct EndpointSettings {
     var allowEmpty = false
     var retries = EndpointConfiguration.defaultRetries
     var retryMaxDelay = EndpointConfiguration.defaultRetryMaxDelay
+    var pagination: PaginationConfiguration?
 }
 
 extension ConfigurationParser {
@@ -54,6 +55,8 @@ extension ConfigurationParser {
             }
         case "retry_max_delay":
             if let value = positiveDuration(field) { settings.retryMaxDelay = value }
+        case "pagination":
+            if let value = pagination(field) { settings.pagination = value }
         default:
             return false
         }

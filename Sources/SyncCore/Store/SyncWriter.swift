@@ -18,13 +18,18 @@ package struct SyncWriter: Sendable {
     /// A collection body on disk, validated and decoded once as it streamed in, before the transaction.
     package struct DecodedBody: Sendable {
         package var spool: BodySpool
+        /// Where each page's body is in the spool, in the order fetched.
+        package var pages: [Range<Int>]
         package var records: Int
         package var rejected: Int
         /// The first ``SyncWriter/storedProblemLimit`` problems.
         package var problems: [DecodingProblem]
 
-        package init(spool: BodySpool, records: Int, rejected: Int, problems: [DecodingProblem]) {
+        package init(
+            spool: BodySpool, pages: [Range<Int>]? = nil, records: Int, rejected: Int, problems: [DecodingProblem]
+        ) {
             self.spool = spool
+            self.pages = pages ?? [0..<spool.count]
             self.records = records
             self.rejected = rejected
             self.problems = problems
@@ -50,6 +55,7 @@ package struct SyncWriter: Sendable {
             var report = SyncReport(endpoint: endpoint.name.name, outcome: .unchanged)
             report.httpStatus = facts.httpStatus
             report.bytes = facts.bytes
+            report.pages = facts.pageCount
             report.records = decoded.records
             report.rejected = decoded.rejected
             report.problems = decoded.problems
@@ -68,35 +74,37 @@ package struct SyncWriter: Sendable {
             var written = 0
             let keyColumns = endpoint.primaryKey
             let valueCount = endpoint.columns.count
-            var chunked = ChunkedRecordDecoder(decoder)
-            try decoded.spool.forEachChunk { chunk in
-                try chunked.feed(chunk) { record, bytes in
-                    if record.isRejected {
-                        // Keep the stored version of a record that came back broken: a bad record loses nothing.
-                        if let key = record.problems.first(where: { $0.recordKey != nil })?.recordKey {
-                            _ = seen.insert(key: key)
+            for page in decoded.pages {
+                var chunked = ChunkedRecordDecoder(decoder)
+                try decoded.spool.forEachChunk(in: page) { chunk in
+                    try chunked.feed(chunk) { record, bytes in
+                        if record.isRejected {
+                            // Keep the stored version of a record that came back broken: a bad record loses nothing.
+                            if let key = record.problems.first(where: { $0.recordKey != nil })?.recordKey {
+                                _ = seen.insert(key: key)
+                            }
+                            return
                         }
-                        return
+                        if !seen.insert(values: record.values) {
+                            let key = keyColumns.map { record.values[$0] }
+                            report.problems.append(Self.duplicate(record, key: key, keyNames: table.keyNames))
+                        }
+                        try upsert.reset()
+                        for index in 0..<valueCount {
+                            try upsert.bind(record.values[index], at: Int32(index + 1))
+                        }
+                        // The bytes stay valid through this step, the only time SQLite reads them: no copy.
+                        try upsert.bindTextNoCopy(
+                            UnsafeRawBufferPointer(rebasing: bytes[record.raw]), at: Int32(valueCount + 1))
+                        try upsert.bind(SQLiteValue.integer(newVersion), at: Int32(valueCount + 2))
+                        try upsert.bind(SQLiteValue.text(now), at: Int32(valueCount + 3))
+                        if try upsert.step() { written += 1 }
+                        // Unbind the bytes before they go; RETURNING also leaves the statement mid-way.
+                        try upsert.reset()
                     }
-                    if !seen.insert(values: record.values) {
-                        let key = keyColumns.map { record.values[$0] }
-                        report.problems.append(Self.duplicate(record, key: key, keyNames: table.keyNames))
-                    }
-                    try upsert.reset()
-                    for index in 0..<valueCount {
-                        try upsert.bind(record.values[index], at: Int32(index + 1))
-                    }
-                    // The bytes stay valid through this step, the only time SQLite reads them: no copy.
-                    try upsert.bindTextNoCopy(
-                        UnsafeRawBufferPointer(rebasing: bytes[record.raw]), at: Int32(valueCount + 1))
-                    try upsert.bind(SQLiteValue.integer(newVersion), at: Int32(valueCount + 2))
-                    try upsert.bind(SQLiteValue.text(now), at: Int32(valueCount + 3))
-                    if try upsert.step() { written += 1 }
-                    // Unbind the bytes before they go; RETURNING also leaves the statement mid-way.
-                    try upsert.reset()
                 }
+                _ = try chunked.finish()
             }
-            _ = try chunked.finish()
 
             var deleted = 0
             if endpoint.mode == .snapshot {
@@ -134,6 +142,7 @@ package struct SyncWriter: Sendable {
             let state = try prepareEndpoint(database, kind: endpoint.isDocument ? "document" : "collection")
             var report = SyncReport(endpoint: endpoint.name.name, outcome: .notModified)
             report.httpStatus = facts.httpStatus
+            report.pages = facts.pageCount
             var changed = false
             var signature: String?
             var stored = state.recordCount
@@ -224,50 +233,6 @@ package struct SyncWriter: Sendable {
         try database.execute(
             "UPDATE syncd_endpoints SET \(assignments.joined(separator: ", ")) WHERE name = ?", arguments)
         report.runID = try insertRun(database, report: report, facts: facts)
-    }
-
-    func insertRun(_ database: Database, report: SyncReport, facts: RunFacts) throws -> Int64 {
-        let durationMilliseconds = Int64(((facts.finishedAt - facts.startedAt) * 1000).rounded())
-        try database.execute(
-            """
-            INSERT INTO syncd_runs (endpoint, started_at, finished_at, duration_ms, outcome, http_status, bytes, pages,
-            records, inserted, updated, deleted, rejected, version, error)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """,
-            [
-                .text(endpoint.name.name), .text(Timestamp.format(facts.startedAt)),
-                .text(Timestamp.format(facts.finishedAt)), .integer(max(0, durationMilliseconds)),
-                .text(report.outcome.rawValue), report.httpStatus.map { .integer(Int64($0)) } ?? .null,
-                .integer(Int64(report.bytes)), .integer(report.httpStatus == nil ? 0 : 1),
-                .integer(Int64(report.records)),
-                .integer(Int64(report.inserted)), .integer(Int64(report.updated)), .integer(Int64(report.deleted)),
-                .integer(Int64(report.rejected)), .integer(report.version), report.error.map(SQLiteValue.text) ?? .null,
-            ]
-        )
-        let runID = database.lastInsertRowID
-        let insertProblem = try database.makeStatement(
-            """
-            INSERT INTO syncd_errors (run_id, endpoint, record_index, record_key, path, column_name, expected, found,
-            action, message) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """
-        )
-        for problem in report.problems.prefix(Self.storedProblemLimit) {
-            try insertProblem.bind([
-                .integer(runID), .text(endpoint.name.name), .integer(Int64(problem.recordIndex)),
-                problem.recordKey.map { .text(ColumnValue.keyJSON($0)) } ?? .null, .text(problem.path),
-                problem.column.map(SQLiteValue.text) ?? .null, .text(problem.expected), .text(problem.found),
-                .text(problem.action.rawValue), .text(problem.summary(endpoint: endpoint.name.name)),
-            ])
-            try insertProblem.step()
-        }
-        try database.execute(
-            """
-            DELETE FROM syncd_runs WHERE endpoint = ?1 AND id <= (SELECT id FROM syncd_runs WHERE endpoint = ?1
-            ORDER BY id DESC LIMIT 1 OFFSET ?2)
-            """,
-            [.text(endpoint.name.name), .integer(Int64(Self.retainedRuns))]
-        )
-        return runID
     }
 
     private func count(_ database: Database, _ table: RecordTable) throws -> Int {

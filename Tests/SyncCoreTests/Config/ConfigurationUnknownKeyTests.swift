@@ -59,7 +59,6 @@ struct ConfigurationUnknownKeyTests {
     @Test(
         "keys of DESIGN.md this version does not implement are refused, in [[endpoint]] and [defaults]",
         arguments: [
-            ("pagination", #"{ type = "link" }"#),
             ("incremental", #"{ param = "updated_since", column = "updated_at" }"#),
             ("rate_limit", #""10/s""#),
         ]

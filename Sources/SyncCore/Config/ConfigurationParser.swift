@@ -22,7 +22,7 @@ struct ConfigurationParser {
     }
 
     /// Keys of DESIGN.md that this version does not implement.
-    static let unsupportedKeys: Set<String> = ["incremental", "rate_limit"]
+    static let unsupportedKeys: Set<String> = ["rate_limit"]
 
     let file: String
     /// The absolute directory of the configuration file: relative paths in it are resolved against it.

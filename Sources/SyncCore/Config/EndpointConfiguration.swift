@@ -60,6 +60,8 @@ package struct EndpointConfiguration: Sendable {
     package var retryMaxDelay: Duration
     /// How the collection is split over several responses. The default is nil: one response holds it all.
     package var pagination: PaginationConfiguration?
+    /// How an incremental endpoint asks only for what changed. The default is nil: every request is the same.
+    package var incremental: IncrementalConfiguration?
 
     /// Whether the endpoint caches one document rather than records.
     package var isDocument: Bool { records == nil }
@@ -82,7 +84,8 @@ package struct EndpointConfiguration: Sendable {
         columns: [ColumnSpec] = [],
         retries: Int = EndpointConfiguration.defaultRetries,
         retryMaxDelay: Duration = EndpointConfiguration.defaultRetryMaxDelay,
-        pagination: PaginationConfiguration? = nil
+        pagination: PaginationConfiguration? = nil,
+        incremental: IncrementalConfiguration? = nil
     ) {
         self.name = name
         self.url = url
@@ -102,5 +105,6 @@ package struct EndpointConfiguration: Sendable {
         self.retries = retries
         self.retryMaxDelay = retryMaxDelay
         self.pagination = pagination
+        self.incremental = incremental
     }
 }

@@ -15,6 +15,7 @@ struct EndpointSettings {
     var retries = EndpointConfiguration.defaultRetries
     var retryMaxDelay = EndpointConfiguration.defaultRetryMaxDelay
     var pagination: PaginationConfiguration?
+    var incremental: IncrementalSetting?
 }
 
 extension ConfigurationParser {
@@ -57,6 +58,8 @@ extension ConfigurationParser {
             if let value = positiveDuration(field) { settings.retryMaxDelay = value }
         case "pagination":
             if let value = pagination(field) { settings.pagination = value }
+        case "incremental":
+            if let value = incremental(field) { settings.incremental = value }
         default:
             return false
         }

@@ -12,10 +12,13 @@ package struct EndpointState: Sendable, Hashable {
     package var consecutiveFailures: Int
     package var etag: String?
     package var lastModified: String?
+    /// An incremental endpoint's highest cursor value applied so far, and the column it was read from.
+    package var cursor: String?
+    package var cursorColumn: String?
 
     private static let columns = """
         name, kind, version, record_count, changed_at, last_attempt_at, last_success_at, last_status,
-        last_error, consecutive_failures, etag, last_modified
+        last_error, consecutive_failures, etag, last_modified, cursor, cursor_column
         """
 
     /// Every endpoint's state, by name.
@@ -42,5 +45,7 @@ package struct EndpointState: Sendable, Hashable {
         consecutiveFailures = Int(row.integer("consecutive_failures") ?? 0)
         etag = row.text("etag")
         lastModified = row.text("last_modified")
+        cursor = row.text("cursor")
+        cursorColumn = row.text("cursor_column")
     }
 }

@@ -36,9 +36,15 @@ package struct SyncWriter: Sendable {
         }
     }
 
+    /// The endpoint's decoder; an incremental endpoint's deleted flag is read as one more column, after the
+    /// configured ones, which the table does not have.
     var decoder: RecordDecoder {
-        RecordDecoder(
-            recordsPath: endpoint.records ?? .root, columns: endpoint.columns, keyColumns: endpoint.primaryKey,
+        var columns = endpoint.columns
+        if let flag = endpoint.incremental?.deletedFlag {
+            columns.append(ColumnSpec(name: "deleted_flag", path: flag, type: .boolean))
+        }
+        return RecordDecoder(
+            recordsPath: endpoint.records ?? .root, columns: columns, keyColumns: endpoint.primaryKey,
             strict: endpoint.strict)
     }
 
@@ -72,6 +78,10 @@ package struct SyncWriter: Sendable {
             var seen = SeenKeys(keyColumns: endpoint.primaryKey)
             let upsert = try database.makeStatement(table.upsertSQL)
             var written = 0
+            var deleted = 0
+            var incremental = try endpoint.incremental.map {
+                try IncrementalApply($0, endpoint: endpoint, table: table, database: database)
+            }
             let keyColumns = endpoint.primaryKey
             let valueCount = endpoint.columns.count
             for page in decoded.pages {
@@ -84,6 +94,14 @@ package struct SyncWriter: Sendable {
                                 _ = seen.insert(key: key)
                             }
                             return
+                        }
+                        if incremental != nil {
+                            incremental?.observe(record.values)
+                            if let flagged = incremental, flagged.isDeleted(record.values) {
+                                let key = keyColumns.map { record.values[$0] }
+                                deleted += try flagged.delete(key: key, version: newVersion, now: now)
+                                return
+                            }
                         }
                         if !seen.insert(values: record.values) {
                             let key = keyColumns.map { record.values[$0] }
@@ -106,9 +124,8 @@ package struct SyncWriter: Sendable {
                 _ = try chunked.finish()
             }
 
-            var deleted = 0
             if endpoint.mode == .snapshot {
-                deleted = try deleteUnseen(database, table: table, seen: seen, version: newVersion, now: now)
+                deleted += try deleteUnseen(database, table: table, seen: seen, version: newVersion, now: now)
             }
             let after = try count(database, table)
             report.inserted = max(0, after - before + deleted)
@@ -116,6 +133,7 @@ package struct SyncWriter: Sendable {
             report.deleted = deleted
             report.storedRecords = after
 
+            try incremental?.storeCursor(database, stored: state.cursor, storedColumn: state.cursorColumn)
             let changed = written > 0 || deleted > 0 || schemaChanged
             report.version = changed ? newVersion : state.version
             report.outcome = changed ? .changed : .unchanged
@@ -172,6 +190,8 @@ package struct SyncWriter: Sendable {
         var version: Int64
         var recordCount: Int
         var columnsSignature: String?
+        var cursor: String?
+        var cursorColumn: String?
     }
 
     /// Makes sure the endpoint has its row, and reads it.
@@ -184,11 +204,14 @@ package struct SyncWriter: Sendable {
             [.text(endpoint.name.name), .text(kind), .text(endpoint.url)]
         )
         let row = try database.rows(
-            "SELECT version, record_count, columns FROM syncd_endpoints WHERE name = ?", [.text(endpoint.name.name)])
+            "SELECT version, record_count, columns, cursor, cursor_column FROM syncd_endpoints WHERE name = ?",
+            [.text(endpoint.name.name)])
         return EndpointRow(
             version: row.first?.integer("version") ?? 0,
             recordCount: Int(row.first?.integer("record_count") ?? 0),
-            columnsSignature: row.first?.text("columns")
+            columnsSignature: row.first?.text("columns"),
+            cursor: row.first?.text("cursor"),
+            cursorColumn: row.first?.text("cursor_column")
         )
     }
 

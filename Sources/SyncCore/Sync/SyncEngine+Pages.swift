@@ -3,18 +3,19 @@ internal import Logging
 internal import NIOCore
 
 extension SyncEngine {
-    /// Fetches every page of a collection into one spool, each decoded as it streams in, following
+    /// Fetches every page of a collection, from `firstURL` (the endpoint's, with an incremental cursor), into one spool, each decoded as it streams in, following
     /// ``PageWalker``'s decisions. Only the first request is conditional; a 304 or another non-2xx answer there
     /// comes back for the caller to handle, while a failed later page fails the run: nothing partial is applied.
     ///
     /// - Throws: ``SyncFailure`` for an unusable page, a loop, or `max_pages` reached with more announced.
     func fetchPages(
-        _ endpoint: EndpointConfiguration, validators: (etag: String?, lastModified: String?)?, logger: Logger
+        _ endpoint: EndpointConfiguration, url firstURL: String, validators: (etag: String?, lastModified: String?)?,
+        logger: Logger
     ) async throws -> PagedFetch {
         let name = endpoint.name.name
         let decoder = SyncWriter(endpoint: endpoint).decoder
         let captured = endpoint.pagination?.capturedPaths ?? []
-        var walker = PageWalker(pagination: endpoint.pagination, url: endpoint.url)
+        var walker = PageWalker(pagination: endpoint.pagination, url: firstURL)
         var url = walker.firstURL
         var fetched = PagedFetch(firstResponse: FetchResponse(status: 0, body: ByteBuffer()))
         while true {

@@ -108,15 +108,22 @@ package struct SyncEngine: Sendable {
         -> SyncReport
     {
         let name = endpoint.name.name
-        let validators = try await database.perform { database in
-            try EndpointState.named(name, database).map { (etag: $0.etag, lastModified: $0.lastModified) }
-        }
+        let state = try await database.perform { database in try EndpointState.named(name, database) }
+        let validators = state.map { (etag: $0.etag, lastModified: $0.lastModified) }
         if endpoint.isDocument {
             let request = try self.request(endpoint.url, endpoint: endpoint, validators: validators)
             logger.debug("Fetching")
             return try await fetchDocument(endpoint, request: request, writer: writer, startedAt: startedAt)
         }
-        let pages = try await fetchPages(endpoint, validators: validators, logger: logger)
+        var url = endpoint.url
+        if let incremental = endpoint.incremental,
+            let cursor = IncrementalCursor.value(
+                incremental, column: endpoint.columns[incremental.column], stored: state?.cursor,
+                storedColumn: state?.cursorColumn)
+        {
+            url = PageURL.setting([(name: incremental.param, value: cursor)], in: url)
+        }
+        let pages = try await fetchPages(endpoint, url: url, validators: validators, logger: logger)
         let response = pages.firstResponse
         let bytes = pages.spool?.count ?? 0
         let facts = self.facts(response, startedAt: startedAt, bytes: bytes, pages: pages.count)

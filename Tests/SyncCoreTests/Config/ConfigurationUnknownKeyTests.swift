@@ -59,8 +59,7 @@ struct ConfigurationUnknownKeyTests {
     @Test(
         "keys of DESIGN.md this version does not implement are refused, in [[endpoint]] and [defaults]",
         arguments: [
-            ("incremental", #"{ param = "updated_since", column = "updated_at" }"#),
-            ("rate_limit", #""10/s""#),
+            ("rate_limit", #""10/s""#)
         ]
     )
     func unsupportedKeys(key: String, value: String) {

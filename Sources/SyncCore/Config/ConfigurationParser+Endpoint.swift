@@ -89,7 +89,8 @@ extension ConfigurationParser {
             retries: settings.retries,
             retryMaxDelay: settings.retryMaxDelay,
             pagination: settings.pagination,
-            incremental: incremental
+            incremental: incremental,
+            rateLimit: settings.rateLimit
         )
     }
 

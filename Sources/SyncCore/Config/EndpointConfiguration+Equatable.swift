@@ -7,6 +7,6 @@ extension EndpointConfiguration: Equatable {
             && lhs.headers.elementsEqual(rhs.headers, by: ==) && lhs.auth == rhs.auth && lhs.strict == rhs.strict
             && lhs.allowEmpty == rhs.allowEmpty && lhs.columns == rhs.columns && lhs.retries == rhs.retries
             && lhs.retryMaxDelay == rhs.retryMaxDelay && lhs.pagination == rhs.pagination
-            && lhs.incremental == rhs.incremental
+            && lhs.incremental == rhs.incremental && lhs.rateLimit == rhs.rateLimit
     }
 }

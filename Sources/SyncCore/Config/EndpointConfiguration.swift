@@ -62,6 +62,8 @@ package struct EndpointConfiguration: Sendable {
     package var pagination: PaginationConfiguration?
     /// How an incremental endpoint asks only for what changed. The default is nil: every request is the same.
     package var incremental: IncrementalConfiguration?
+    /// A cap on the endpoint's request rate. The default is nil: only the upstream's RateLimit headers slow it.
+    package var rateLimit: RateLimit?
 
     /// Whether the endpoint caches one document rather than records.
     package var isDocument: Bool { records == nil }
@@ -85,7 +87,8 @@ package struct EndpointConfiguration: Sendable {
         retries: Int = EndpointConfiguration.defaultRetries,
         retryMaxDelay: Duration = EndpointConfiguration.defaultRetryMaxDelay,
         pagination: PaginationConfiguration? = nil,
-        incremental: IncrementalConfiguration? = nil
+        incremental: IncrementalConfiguration? = nil,
+        rateLimit: RateLimit? = nil
     ) {
         self.name = name
         self.url = url
@@ -106,5 +109,6 @@ package struct EndpointConfiguration: Sendable {
         self.retryMaxDelay = retryMaxDelay
         self.pagination = pagination
         self.incremental = incremental
+        self.rateLimit = rateLimit
     }
 }

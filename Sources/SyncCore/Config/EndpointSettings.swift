@@ -16,6 +16,7 @@ struct EndpointSettings {
     var retryMaxDelay = EndpointConfiguration.defaultRetryMaxDelay
     var pagination: PaginationConfiguration?
     var incremental: IncrementalSetting?
+    var rateLimit: RateLimit?
 }
 
 extension ConfigurationParser {
@@ -60,6 +61,14 @@ extension ConfigurationParser {
             if let value = pagination(field) { settings.pagination = value }
         case "incremental":
             if let value = incremental(field) { settings.incremental = value }
+        case "rate_limit":
+            if let value = field.value.string.flatMap(RateLimit.init(parsing:)) {
+                settings.rateLimit = value
+            } else {
+                report(
+                    #"rate_limit must be requests per second, minute or hour, such as "10/s", "600/m" or "3600/h""#,
+                    at: field)
+            }
         default:
             return false
         }

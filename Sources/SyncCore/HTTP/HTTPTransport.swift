@@ -84,6 +84,7 @@ package final class HTTPTransport: Transport {
                 contentType: response.headers.first(name: "Content-Type"),
                 retryAfter: response.headers.first(name: "Retry-After"),
                 links: response.headers["Link"],
+                rateLimit: RateLimitHeaders(headers: response.headers),
                 body: body
             )
         } catch let failure as HandlerFailure {

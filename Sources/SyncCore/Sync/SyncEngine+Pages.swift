@@ -27,8 +27,11 @@ extension SyncEngine {
             let page: PageFetch
             do {
                 page = try await retrying(endpoint, context: context) {
-                    try await fetchPage(
+                    try await waitForTurn(endpoint)
+                    let page = try await fetchPage(
                         request, spool: fetched.spool, from: start, decoder: decoder, capturing: captured)
+                    pacer.observe(page.response.rateLimit, endpoint: endpoint, now: now())
+                    return page
                 } response: {
                     $0.response
                 }

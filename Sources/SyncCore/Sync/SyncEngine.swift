@@ -15,6 +15,8 @@ package struct SyncEngine: Sendable {
     package var logger: Logger
     /// Waits between the attempts of one run; injected so that tests control time.
     package var sleep: @Sendable (Duration) async throws -> Void
+    /// Spaces each endpoint's requests, across its runs too.
+    package let pacer = RequestPacer()
 
     package init(
         database: DatabaseQueue,
@@ -208,6 +210,15 @@ package struct SyncEngine: Sendable {
         }
     }
 
+    /// Waits, through the injected sleep, until the endpoint's next request may start (``RequestPacer``).
+    func waitForTurn(_ endpoint: EndpointConfiguration) async throws {
+        // To the millisecond: times since 1970 as doubles carry sub-microsecond noise.
+        let milliseconds = Int64((pacer.reserve(endpoint, now: now()) * 1000).rounded())
+        guard milliseconds > 0 else { return }
+        logger.debug("Pacing requests", metadata: [LogKey.endpointName: "\(endpoint.name.name)"])
+        try await sleep(.milliseconds(milliseconds))
+    }
+
     /// 1 s, 2 s, 4 s… ±20%, at most `retry_max_delay`.
     private func backoff(after failures: Int, endpoint: EndpointConfiguration) -> Duration {
         let base = min(Self.seconds(endpoint.retryMaxDelay), pow(2, Double(min(failures, 30))))
@@ -245,7 +256,10 @@ package struct SyncEngine: Sendable {
         _ endpoint: EndpointConfiguration, request: FetchRequest, writer: SyncWriter, startedAt: Double
     ) async throws -> SyncReport {
         let response = try await retrying(endpoint) {
-            try await transport.fetch(request, successBody: nil)
+            try await waitForTurn(endpoint)
+            let response = try await transport.fetch(request, successBody: nil)
+            pacer.observe(response.rateLimit, endpoint: endpoint, now: now())
+            return response
         } response: {
             $0
         }

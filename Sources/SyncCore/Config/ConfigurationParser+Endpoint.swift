@@ -88,7 +88,8 @@ extension ConfigurationParser {
             columns: columns,
             retries: settings.retries,
             retryMaxDelay: settings.retryMaxDelay,
-            pagination: settings.pagination,
+            // A document is one body: pagination set in [defaults] is for the collections.
+            pagination: records == nil ? nil : settings.pagination,
             incremental: incremental,
             rateLimit: settings.rateLimit
         )

@@ -88,6 +88,32 @@ struct ConfigurationPaginationTests {
         }
     }
 
+    @Test("pagination in [defaults] goes to the collections, not to the documents")
+    func fromDefaults() throws {
+        let text = """
+            [defaults]
+            pagination = { type = "link", max_pages = 9 }
+            [[endpoint]]
+            name = "flags"
+            url = "https://example.com/flags.json"
+            \(Self.endpoint(#"{ type = "next_url", path = "next" }"#))
+            [endpoint.columns]
+            id = "id"
+            [[endpoint]]
+            name = "orders"
+            url = "https://example.com/orders"
+            records = "$"
+            primary_key = "id"
+            [endpoint.columns]
+            id = "id"
+            """
+        let configuration = try Configuration.parse(text, sourcePath: "syncd.toml")
+        #expect(configuration.endpoint(named: "flags")?.pagination == nil)
+        #expect(configuration.endpoint(named: "users")?.pagination?.kindName == "next_url")
+        #expect(
+            configuration.endpoint(named: "orders")?.pagination == PaginationConfiguration(kind: .link, maxPages: 9))
+    }
+
     @Test("a document endpoint takes no pagination")
     func documentEndpoint() {
         #expect(

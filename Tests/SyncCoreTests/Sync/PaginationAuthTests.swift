@@ -1,5 +1,7 @@
 import Foundation
+import Logging
 import SampleUpstream
+import Synchronization
 import Testing
 
 @testable import SyncCore
@@ -19,9 +21,24 @@ struct PaginationAuthTests {
                 """)
     }
 
+    /// Syncs with a logger that keeps every line, at trace level.
+    static func syncLogging(_ fixture: SyncFixture, _ name: String) async throws -> (SyncReport, [String]) {
+        let lines = Mutex<[String]>([])
+        let output: JournalLogHandler.Output = { line in lines.withLock { $0.append(line) } }
+        var logger = Logger(label: "syncd") { JournalLogHandler(label: $0, format: .human, output: output) }
+        logger.logLevel = .trace
+        var engine = fixture.engine
+        engine.logger = logger
+        let report = await engine.sync(try fixture.endpoint(name))
+        return (report, lines.withLock { $0 })
+    }
+
     static func expectNoSecretStored(_ fixture: SyncFixture) throws {
         var stored = ""
-        for table in ["syncd_runs", "syncd_errors", "syncd_endpoints", "users"] {
+        let tables = try fixture.rows("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap {
+            $0.text("name")
+        }
+        for table in tables {
             stored += try fixture.rows("SELECT * FROM \(table)").map { "\($0.values)" }.joined()
         }
         #expect(!stored.contains("p4g3d"))
@@ -49,8 +66,9 @@ struct PaginationAuthTests {
                 : #"{ type = "bearer", token_env = "KEY" }"#
             var fixture = try SyncFixture(toml: Self.toml(upstream.url("/users"), auth: auth))
             fixture.environment = ["KEY": Self.secret]
-            let report = try await fixture.sync("users")
+            let (report, lines) = try await Self.syncLogging(fixture, "users")
             #expect(report.outcome == .changed && report.pages == 3)
+            #expect(lines.count >= 3 && !lines.contains { $0.contains("p4g3d") || $0.contains("echoed") })
             let requests = upstream.requests
             #expect(requests.count == 3)
             for request in requests {
@@ -62,6 +80,30 @@ struct PaginationAuthTests {
                     #expect(request.header("Authorization") == "Bearer \(Self.secret)")
                 }
             }
+            try Self.expectNoSecretStored(fixture)
+        }
+    }
+
+    @Test("a page refused on the third request logs and records no secret")
+    func refusedPage() async throws {
+        try await withTestUpstream { upstream in
+            upstream.route("/users") { request in
+                let page = Int(request.query["page"] ?? "1") ?? 1
+                if page == 3 { return jsonAnswer(#"{"error": "denied"}"#, status: 403) }
+                return jsonAnswer(
+                    #"{"data": \#(recordsJSON([page]))}"#, headers: [("Link", "</users?page=\(page + 1)>; rel=next")])
+            }
+            var fixture = try SyncFixture(
+                toml: Self.toml(
+                    upstream.url("/users"), auth: #"{ type = "query", name = "api_key", value_env = "KEY" }"#))
+            fixture.environment = ["KEY": Self.secret]
+            let (report, lines) = try await Self.syncLogging(fixture, "users")
+            #expect(
+                report.error
+                    == "users: page 3: HTTP 403 Forbidden: the upstream refused the query credentials; kept the stored data"
+            )
+            #expect(lines.contains { $0.contains("page 3: HTTP 403") })
+            #expect(!lines.contains { $0.contains("p4g3d") || $0.contains("api_key") })
             try Self.expectNoSecretStored(fixture)
         }
     }

@@ -117,6 +117,8 @@ struct PaginationFailureTests {
             #expect(changed.pages == 2)
             let conditional = upstream.requests.map { $0.header("If-None-Match") }
             #expect(conditional == [nil, nil, #""v1""#, nil])
+            let sinceDates = upstream.requests.map { $0.header("If-Modified-Since") }
+            #expect(sinceDates == [nil, nil, "Sun, 01 Nov 2026 08:00:00 GMT", nil])
             let state = try #require(fixture.rows("SELECT etag, last_modified FROM syncd_endpoints").first)
             #expect(state.text("etag") == #""v2""# && state.text("last_modified") == "Sun, 01 Nov 2026 08:00:00 GMT")
 

@@ -38,6 +38,8 @@ struct EnvelopeCapture {
     private var capturingContainer = false
     private var captured: [UInt8] = []
     private var scratch: [UInt8] = []
+    /// Whether the top-level value has begun.
+    private var hasBegun = false
 
     init(paths: [JSONPath]) {
         self.paths = paths
@@ -135,6 +137,8 @@ struct EnvelopeCapture {
         case JSONByte.colon:
             if !stack.isEmpty { stack[stack.count - 1].expectingKey = false }
         default:
+            // A byte order mark before the top-level value (the splitter has checked it).
+            if byte >= 0x80, stack.isEmpty, !hasBegun { return }
             beginValue()
             keep(byte)
             token = .scalar
@@ -146,6 +150,7 @@ struct EnvelopeCapture {
     /// - Returns: the paths that go on inside it, when it is an array or object.
     @discardableResult
     private mutating func beginValue() -> [Int] {
+        hasBegun = true
         guard capturing == nil else { return [] }
         guard let top = stack.last else { return paths.indices.filter { !paths[$0].components.isEmpty } }
         guard !top.alive.isEmpty else { return [] }

@@ -56,6 +56,13 @@ struct EnvelopeCaptureTests {
         #expect(values["meta.next"]?.text == "c+2\"x" && values["empty"]?.text == nil && values["none"]?.text == nil)
     }
 
+    @Test("a body starting with a byte order mark", arguments: [1, 2, 4096])
+    func byteOrderMark(chunkSize: Int) throws {
+        let values = try Self.capture(
+            "\u{FEFF}" + #"{"data": [{"id": 1}, {"id": 2}], "next": "n"}"#, chunkSize: chunkSize, paths: ["next"])
+        #expect(values == ["next": .string("n")])
+    }
+
     @Test("a key that repeats: the last value wins; an overlong value is not kept")
     func repeatsAndLimits() throws {
         let long = String(repeating: "x", count: EnvelopeCapture.maximumValueLength + 1)

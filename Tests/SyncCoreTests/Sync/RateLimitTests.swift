@@ -64,6 +64,28 @@ struct RateLimitTests {
         }
     }
 
+    @Test("a document endpoint is paced too, by rate_limit and by its RateLimit headers")
+    func documents() async throws {
+        try await withTestUpstream { upstream in
+            upstream.route("/flags.json") { _ in
+                jsonAnswer(#"{"on": true}"#, headers: [("X-RateLimit-Remaining", "0"), ("X-RateLimit-Reset", "7")])
+            }
+            let fixture = try SyncFixture(
+                toml: """
+                    [[endpoint]]
+                    name = "flags"
+                    url = "\(upstream.url("/flags.json"))"
+                    rate_limit = "1/m"
+                    """)
+            let engine = fixture.engine
+            let endpoint = try fixture.endpoint("flags")
+            #expect(await engine.sync(endpoint).outcome == .changed)
+            #expect(await engine.sync(endpoint).outcome == .unchanged)
+            // The later of the two: the minute of rate_limit, not the 7 s the headers asked.
+            #expect(fixture.sleeps.durations == [.seconds(60)])
+        }
+    }
+
     struct HeaderCase: Sendable, CustomTestStringConvertible {
         var headers: [(name: String, value: String)]
         var wait: Duration?

@@ -3,9 +3,10 @@ internal import Logging
 internal import NIOCore
 
 extension SyncEngine {
-    /// Fetches every page of a collection, from `firstURL` (the endpoint's, with an incremental cursor), into one spool, each decoded as it streams in, following
-    /// ``PageWalker``'s decisions. Only the first request is conditional; a 304 or another non-2xx answer there
-    /// comes back for the caller to handle, while a failed later page fails the run: nothing partial is applied.
+    /// Fetches every page of a collection, from `firstURL` (the endpoint's, with an incremental cursor), into one
+    /// spool, each decoded as it streams in, following ``PageWalker``'s decisions. Only the first request is
+    /// conditional; a 304 or another non-2xx answer there comes back for the caller to handle, while a failed later
+    /// page fails the run: nothing partial is applied.
     ///
     /// - Throws: ``SyncFailure`` for an unusable page, a loop, or `max_pages` reached with more announced.
     func fetchPages(

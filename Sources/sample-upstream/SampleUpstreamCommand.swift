@@ -29,15 +29,28 @@ struct SampleUpstreamCommand: AsyncParsableCommand {
     struct Serve: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract:
-                "Serve /users (the base set) and /users-churned on 127.0.0.1, with ETags and 304s, until stdin closes.")
+                "Serve /users (the base set) and /users-churned on 127.0.0.1, with ETags and 304s, until stdin closes.",
+            discussion: """
+                /users-paged?page=N (from 1) serves the base set in pages of --page-size users, each with a \
+                Link rel="next" header to the next page but the last.
+                """)
 
         @OptionGroup var data: DataOptions
         @Option(help: "The port (0: any free one, printed on stdout).") var port = 0
+        @Option(help: "Users per page of /users-paged.") var pageSize = 100
 
         func run() async throws {
             let base = data.base()
             let churned = data.churned()
+            let pages = SampleUsers.pages(count: data.users, pageSize: pageSize)
             let server = try await LoopbackHTTPServer.start(port: port) { request in
+                if request.path == "/users-paged" {
+                    let page = Int(request.query["page"] ?? "1") ?? 0
+                    guard pages.indices.contains(page - 1) else { return UpstreamResponse(status: 404) }
+                    let next: [(name: String, value: String)] =
+                        page < pages.count ? [("Link", "</users-paged?page=\(page + 1)>; rel=\"next\"")] : []
+                    return .json(pages[page - 1], headers: next)
+                }
                 let (body, etag): ([UInt8], String) =
                     switch request.path {
                     case "/users": (base, "\"base\"")

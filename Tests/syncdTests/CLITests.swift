@@ -231,9 +231,12 @@ struct CLITests {
         defer { workspace.remove() }
         let first = try await workspace.run(["migrate"])
         #expect(first.status == 0)
-        #expect(first.standardOutput == "applied migration 1 initial\n\(workspace.path)/cache.db is at migration 1.\n")
+        #expect(
+            first.standardOutput
+                == "applied migration 1 initial\napplied migration 2 incremental_cursor\n\(workspace.path)/cache.db is at migration 2.\n"
+        )
         let second = try await workspace.run(["migrate"])
-        #expect(second.standardOutput == "\(workspace.path)/cache.db is up to date (migration 1).\n")
+        #expect(second.standardOutput == "\(workspace.path)/cache.db is up to date (migration 2).\n")
     }
 
     @Test("demo syncs three passes, then serves the read API and prints commands that work, a 304 among them")

@@ -19,7 +19,7 @@ extension ConfigurationParser {
         var columnsField: Field?
         for field in fields(of: table, in: scope) {
             if applySetting(field, to: &settings) {
-                if field.key == "mode" { documentOnlyViolations.append(field) }
+                if ["mode", "pagination", "incremental"].contains(field.key) { documentOnlyViolations.append(field) }
                 continue
             }
             switch field.key {
@@ -46,6 +46,7 @@ extension ConfigurationParser {
 
         var columns: [ColumnSpec] = []
         var primaryKey: [Int] = []
+        var incremental: IncrementalConfiguration?
         if table["records"] == nil {
             for field in documentOnlyViolations {
                 report("a document endpoint (no \"records\") takes no \"\(field.key)\"", at: field)
@@ -61,6 +62,10 @@ extension ConfigurationParser {
                 primaryKey = self.primaryKey(primaryKeyField, columns: &columns, declared: declared)
             } else {
                 report("missing \"primary_key\": an endpoint with \"records\" needs one", at: path, context: context)
+            }
+            // Resolved against columns that parsed cleanly only: a broken column would make a second problem here.
+            if let setting = settings.incremental, problems.count == problemCount {
+                incremental = resolve(setting, columns: columns, mode: settings.mode)
             }
         }
 
@@ -82,7 +87,11 @@ extension ConfigurationParser {
             allowEmpty: settings.allowEmpty,
             columns: columns,
             retries: settings.retries,
-            retryMaxDelay: settings.retryMaxDelay
+            retryMaxDelay: settings.retryMaxDelay,
+            // A document is one body: pagination set in [defaults] is for the collections.
+            pagination: records == nil ? nil : settings.pagination,
+            incremental: incremental,
+            rateLimit: settings.rateLimit
         )
     }
 

@@ -21,9 +21,6 @@ struct ConfigurationParser {
         var path: [TOMLLineIndex.Segment] { scope.path + [.key(key)] }
     }
 
-    /// Keys of DESIGN.md that this version does not implement.
-    static let unsupportedKeys: Set<String> = ["pagination", "incremental", "rate_limit"]
-
     let file: String
     /// The absolute directory of the configuration file: relative paths in it are resolved against it.
     let directory: String
@@ -104,11 +101,7 @@ struct ConfigurationParser {
     }
 
     mutating func reportUnknownKey(_ field: Field) {
-        if Self.unsupportedKeys.contains(field.key) {
-            report("\"\(field.key)\" is not supported by this version of syncd", at: field)
-        } else {
-            report("unknown key \"\(field.key)\"", at: field)
-        }
+        report("unknown key \"\(field.key)\"", at: field)
     }
 
     /// The fields of a table, keys in the table's (sorted) order.

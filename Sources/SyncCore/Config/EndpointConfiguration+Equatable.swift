@@ -6,6 +6,7 @@ extension EndpointConfiguration: Equatable {
             && lhs.records == rhs.records && lhs.primaryKey == rhs.primaryKey && lhs.mode == rhs.mode
             && lhs.headers.elementsEqual(rhs.headers, by: ==) && lhs.auth == rhs.auth && lhs.strict == rhs.strict
             && lhs.allowEmpty == rhs.allowEmpty && lhs.columns == rhs.columns && lhs.retries == rhs.retries
-            && lhs.retryMaxDelay == rhs.retryMaxDelay
+            && lhs.retryMaxDelay == rhs.retryMaxDelay && lhs.pagination == rhs.pagination
+            && lhs.incremental == rhs.incremental && lhs.rateLimit == rhs.rateLimit
     }
 }

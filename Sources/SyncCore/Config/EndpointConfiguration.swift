@@ -58,6 +58,12 @@ package struct EndpointConfiguration: Sendable {
     package var retries: Int
     /// The longest wait between attempts; a longer Retry-After fails the run. The default is 5 minutes.
     package var retryMaxDelay: Duration
+    /// How the collection is split over several responses. The default is nil: one response holds it all.
+    package var pagination: PaginationConfiguration?
+    /// How an incremental endpoint asks only for what changed. The default is nil: every request is the same.
+    package var incremental: IncrementalConfiguration?
+    /// A cap on the endpoint's request rate. The default is nil: only the upstream's RateLimit headers slow it.
+    package var rateLimit: RateLimit?
 
     /// Whether the endpoint caches one document rather than records.
     package var isDocument: Bool { records == nil }
@@ -79,7 +85,10 @@ package struct EndpointConfiguration: Sendable {
         allowEmpty: Bool = false,
         columns: [ColumnSpec] = [],
         retries: Int = EndpointConfiguration.defaultRetries,
-        retryMaxDelay: Duration = EndpointConfiguration.defaultRetryMaxDelay
+        retryMaxDelay: Duration = EndpointConfiguration.defaultRetryMaxDelay,
+        pagination: PaginationConfiguration? = nil,
+        incremental: IncrementalConfiguration? = nil,
+        rateLimit: RateLimit? = nil
     ) {
         self.name = name
         self.url = url
@@ -98,5 +107,8 @@ package struct EndpointConfiguration: Sendable {
         self.columns = columns
         self.retries = retries
         self.retryMaxDelay = retryMaxDelay
+        self.pagination = pagination
+        self.incremental = incremental
+        self.rateLimit = rateLimit
     }
 }

@@ -14,6 +14,9 @@ struct EndpointSettings {
     var allowEmpty = false
     var retries = EndpointConfiguration.defaultRetries
     var retryMaxDelay = EndpointConfiguration.defaultRetryMaxDelay
+    var pagination: PaginationConfiguration?
+    var incremental: IncrementalSetting?
+    var rateLimit: RateLimit?
 }
 
 extension ConfigurationParser {
@@ -54,6 +57,18 @@ extension ConfigurationParser {
             }
         case "retry_max_delay":
             if let value = positiveDuration(field) { settings.retryMaxDelay = value }
+        case "pagination":
+            if let value = pagination(field) { settings.pagination = value }
+        case "incremental":
+            if let value = incremental(field) { settings.incremental = value }
+        case "rate_limit":
+            if let value = field.value.string.flatMap(RateLimit.init(parsing:)) {
+                settings.rateLimit = value
+            } else {
+                report(
+                    #"rate_limit must be requests per second, minute or hour, such as "10/s", "600/m" or "3600/h""#,
+                    at: field)
+            }
         default:
             return false
         }

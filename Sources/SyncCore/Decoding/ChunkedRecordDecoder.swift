@@ -57,12 +57,18 @@ package struct ChunkedRecordDecoder {
     /// What the decoder threw, thrown again by every later call.
     var failure: (any Error)?
     private var recordCount = 0
+    /// The values kept at paths outside the records; nil when none were asked for.
+    private var envelope: EnvelopeCapture?
 
     /// Makes a decoder for one body.
     ///
-    /// - Parameter decoder: the endpoint's decoder: records path, columns, key and strictness.
-    package init(_ decoder: RecordDecoder) {
+    /// - Parameters:
+    ///   - decoder: the endpoint's decoder: records path, columns, key and strictness.
+    ///   - paths: paths outside the records whose values ``capturedValue(at:)`` tells once the body was read (a
+    ///     next cursor, a has-more flag); none by default, which costs nothing.
+    package init(_ decoder: RecordDecoder, capturing paths: [JSONPath] = []) {
         self.decoder = decoder
+        self.envelope = paths.isEmpty ? nil : EnvelopeCapture(paths: paths)
         self.splitter = BodySplitter(recordsPath: decoder.recordsPath)
         self.splitter.wholeValueTries = Self.wholeValueTriesPerChunk
         let columnCount = decoder.columns.count
@@ -73,6 +79,15 @@ package struct ChunkedRecordDecoder {
     /// The bytes held between calls: the buffer for a record that spans chunks, whose capacity is kept for the
     /// next such record unless it grew past 1 MiB.
     package var bufferedByteCount: Int { carry.capacity }
+
+    /// The value the body held at one of the paths given to ``init(_:capturing:)``: nil when it held none there, or
+    /// one longer than 64 KiB.
+    package func capturedValue(at path: JSONPath) -> CapturedValue? {
+        envelope?.value(at: path)
+    }
+
+    /// The paths given to ``init(_:capturing:)`` whose value was longer than 64 KiB, and not kept.
+    package var overlongCapturedPaths: [JSONPath] { envelope?.overlongPaths ?? [] }
 
     /// Reads the next chunk of the body, calling `body` with each record that ends in it.
     ///
@@ -117,6 +132,7 @@ package struct ChunkedRecordDecoder {
         if let pending = pendingError { throw fail(pending.bodyError) }
         do {
             try splitter.finish()
+            envelope?.finish()
         } catch {
             let noBytes = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
             throw fail(PendingSyntaxError(error, tracker: tracker, chunk: noBytes).bodyError)
@@ -135,12 +151,20 @@ package struct ChunkedRecordDecoder {
         while true {
             switch try splitter.run(bytes, from: index) {
             case .chunkEnd:
-                if splitter.isInRecord { carry.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[carryStart...])) }
+                if splitter.isInRecord {
+                    carry.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[carryStart...]))
+                } else {
+                    envelope?.feed(UnsafeBufferPointer(rebasing: bytes[index...]))
+                }
                 splitter.endChunk(count: bytes.count, nextChunkWholeValueTries: Self.wholeValueTriesPerChunk)
                 tracker.advance(over: bytes)
                 walker.scanner = Self.noBytes
                 return
             case .recordStart(let start):
+                if envelope != nil {
+                    envelope?.feed(UnsafeBufferPointer(rebasing: bytes[index..<start]))
+                    envelope?.feedRecordPlaceholder()
+                }
                 if let end = try readRecordInPlace(bytes, at: start, body) {
                     splitter.recordWasReadInPlace()
                     index = end

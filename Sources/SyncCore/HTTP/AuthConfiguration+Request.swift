@@ -16,14 +16,9 @@ extension AuthConfiguration {
         case .header(let name, let value):
             request.headers.append((name: name, value: try value.resolve(environment: environment)))
         case .query(let name, let value):
-            let secret = try value.resolve(environment: environment)
-            guard var components = URLComponents(string: request.url) else { return }
-            var items = components.queryItems ?? []
-            items.append(URLQueryItem(name: name, value: secret))
-            components.queryItems = items
-            // `+` is a space to many servers: encode it, which URLComponents leaves alone.
-            components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
-            if let url = components.string { request.url = url }
+            // Replaced, not appended: a next page's URL may already carry the parameter.
+            request.url = PageURL.setting(
+                [(name: name, value: try value.resolve(environment: environment))], in: request.url)
         }
     }
 }

@@ -83,6 +83,8 @@ package final class HTTPTransport: Transport {
                 lastModified: response.headers.first(name: "Last-Modified"),
                 contentType: response.headers.first(name: "Content-Type"),
                 retryAfter: response.headers.first(name: "Retry-After"),
+                links: response.headers["Link"],
+                rateLimit: RateLimitHeaders(headers: response.headers),
                 body: body
             )
         } catch let failure as HandlerFailure {

@@ -60,19 +60,44 @@ package final class BodySpool: Sendable {
         if failed { throw FetchError.file("cannot write the body to a temporary file (is the disk full?)") }
     }
 
+    /// Drops what was written from `offset` on: a page fetched again after a failed attempt starts there.
+    package func truncate(to offset: Int) {
+        written.withLock { $0 = min($0, max(0, offset)) }
+    }
+
     /// Reads the body back in order, one chunk at a time; each chunk is valid only during its call.
     package func forEachChunk(_ body: (UnsafeRawBufferPointer) throws -> Void) throws {
-        let total = count
-        var buffer = [UInt8](repeating: 0, count: Self.readSize)
-        var offset = 0
-        while offset < total {
+        try forEachChunk(in: 0..<count, body)
+    }
+
+    /// Reads part of the spool back in order (one page of several), one chunk at a time; each chunk is valid only
+    /// during its call.
+    package func forEachChunk(in range: Range<Int>, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+        var buffer = [UInt8](repeating: 0, count: min(Self.readSize, max(1, range.count)))
+        var offset = range.lowerBound
+        while offset < range.upperBound {
             let count = buffer.withUnsafeMutableBytes { bytes in
-                pread(descriptor, bytes.baseAddress, min(bytes.count, total - offset), off_t(offset))
+                pread(descriptor, bytes.baseAddress, min(bytes.count, range.upperBound - offset), off_t(offset))
             }
             if count < 0, errno == EINTR { continue }
             guard count > 0 else { throw FetchError.file("cannot read the body back from its temporary file") }
             try buffer.withUnsafeBytes { bytes in try body(UnsafeRawBufferPointer(rebasing: bytes[..<count])) }
             offset += count
         }
+    }
+
+    /// Whether two parts of the spool hold the same bytes: a page byte-identical to the one before.
+    package func holdsSameBytes(_ first: Range<Int>, _ second: Range<Int>) throws -> Bool {
+        guard first.count == second.count else { return false }
+        var other: [UInt8] = []
+        try forEachChunk(in: second) { other.append(contentsOf: $0) }
+        var offset = 0
+        var same = true
+        try forEachChunk(in: first) { chunk in
+            guard same else { return }
+            same = other[offset..<(offset + chunk.count)].elementsEqual(chunk)
+            offset += chunk.count
+        }
+        return same
     }
 }

@@ -14,10 +14,13 @@ package struct EndpointState: Sendable, Hashable {
     package var lastModified: String?
     /// When the scheduler polls next; `nil` when no daemon has scheduled it.
     package var nextDueAt: String?
+    /// An incremental endpoint's highest cursor value applied so far, and the column it was read from.
+    package var cursor: String?
+    package var cursorColumn: String?
 
     private static let columns = """
         name, kind, version, record_count, changed_at, last_attempt_at, last_success_at, last_status,
-        last_error, consecutive_failures, etag, last_modified, next_due_at
+        last_error, consecutive_failures, etag, last_modified, next_due_at, cursor, cursor_column
         """
 
     /// Every endpoint's state, by name.
@@ -45,5 +48,7 @@ package struct EndpointState: Sendable, Hashable {
         etag = row.text("etag")
         lastModified = row.text("last_modified")
         nextDueAt = row.text("next_due_at")
+        cursor = row.text("cursor")
+        cursorColumn = row.text("cursor_column")
     }
 }

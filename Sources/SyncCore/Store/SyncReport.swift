@@ -23,6 +23,8 @@ package struct SyncReport: Sendable {
     package var runID: Int64?
     package var httpStatus: Int?
     package var bytes: Int = 0
+    /// The responses of the run: 1 without pagination, 0 when none came.
+    package var pages: Int = 0
     package var records: Int = 0
     package var inserted: Int = 0
     package var updated: Int = 0
@@ -56,10 +58,12 @@ package struct RunFacts: Sendable {
     package var etag: String?
     package var lastModified: String?
     package var bytes: Int
+    /// The responses received; nil means one when there is a status, else none.
+    package var pages: Int?
 
     package init(
         startedAt: Double, finishedAt: Double, httpStatus: Int? = nil, etag: String? = nil, lastModified: String? = nil,
-        bytes: Int = 0
+        bytes: Int = 0, pages: Int? = nil
     ) {
         self.startedAt = startedAt
         self.finishedAt = finishedAt
@@ -67,5 +71,9 @@ package struct RunFacts: Sendable {
         self.etag = etag
         self.lastModified = lastModified
         self.bytes = bytes
+        self.pages = pages
     }
+
+    /// The responses received, for syncd_runs.pages.
+    var pageCount: Int { pages ?? (httpStatus == nil ? 0 : 1) }
 }

@@ -50,6 +50,7 @@ extension SyncWriter {
             var report = SyncReport(endpoint: endpoint.name.name, outcome: outcome)
             report.httpStatus = facts.httpStatus
             report.bytes = facts.bytes
+            report.pages = facts.pageCount
             report.error = error
             report.version = state.version
             report.storedRecords = state.recordCount

@@ -18,22 +18,33 @@ package struct SyncWriter: Sendable {
     /// A collection body on disk, validated and decoded once as it streamed in, before the transaction.
     package struct DecodedBody: Sendable {
         package var spool: BodySpool
+        /// Where each page's body is in the spool, in the order fetched.
+        package var pages: [Range<Int>]
         package var records: Int
         package var rejected: Int
         /// The first ``SyncWriter/storedProblemLimit`` problems.
         package var problems: [DecodingProblem]
 
-        package init(spool: BodySpool, records: Int, rejected: Int, problems: [DecodingProblem]) {
+        package init(
+            spool: BodySpool, pages: [Range<Int>]? = nil, records: Int, rejected: Int, problems: [DecodingProblem]
+        ) {
             self.spool = spool
+            self.pages = pages ?? [0..<spool.count]
             self.records = records
             self.rejected = rejected
             self.problems = problems
         }
     }
 
+    /// The endpoint's decoder; an incremental endpoint's deleted flag is read as one more column, after the
+    /// configured ones, which the table does not have.
     var decoder: RecordDecoder {
-        RecordDecoder(
-            recordsPath: endpoint.records ?? .root, columns: endpoint.columns, keyColumns: endpoint.primaryKey,
+        var columns = endpoint.columns
+        if let flag = endpoint.incremental?.deletedFlag {
+            columns.append(ColumnSpec(name: "deleted_flag", path: flag, type: .boolean))
+        }
+        return RecordDecoder(
+            recordsPath: endpoint.records ?? .root, columns: columns, keyColumns: endpoint.primaryKey,
             strict: endpoint.strict)
     }
 
@@ -50,6 +61,7 @@ package struct SyncWriter: Sendable {
             var report = SyncReport(endpoint: endpoint.name.name, outcome: .unchanged)
             report.httpStatus = facts.httpStatus
             report.bytes = facts.bytes
+            report.pages = facts.pageCount
             report.records = decoded.records
             report.rejected = decoded.rejected
             report.problems = decoded.problems
@@ -66,41 +78,54 @@ package struct SyncWriter: Sendable {
             var seen = SeenKeys(keyColumns: endpoint.primaryKey)
             let upsert = try database.makeStatement(table.upsertSQL)
             var written = 0
+            var deleted = 0
+            var incremental = try endpoint.incremental.map {
+                try IncrementalApply($0, endpoint: endpoint, table: table, database: database)
+            }
             let keyColumns = endpoint.primaryKey
             let valueCount = endpoint.columns.count
-            var chunked = ChunkedRecordDecoder(decoder)
-            try decoded.spool.forEachChunk { chunk in
-                try chunked.feed(chunk) { record, bytes in
-                    if record.isRejected {
-                        // Keep the stored version of a record that came back broken: a bad record loses nothing.
-                        if let key = record.problems.first(where: { $0.recordKey != nil })?.recordKey {
-                            _ = seen.insert(key: key)
+            for page in decoded.pages {
+                var chunked = ChunkedRecordDecoder(decoder)
+                try decoded.spool.forEachChunk(in: page) { chunk in
+                    try chunked.feed(chunk) { record, bytes in
+                        if record.isRejected {
+                            // Keep the stored version of a record that came back broken: a bad record loses nothing.
+                            if let key = record.problems.first(where: { $0.recordKey != nil })?.recordKey {
+                                _ = seen.insert(key: key)
+                            }
+                            return
                         }
-                        return
+                        if incremental != nil {
+                            incremental?.observe(record.values)
+                            if let flagged = incremental, flagged.isDeleted(record.values) {
+                                let key = keyColumns.map { record.values[$0] }
+                                deleted += try flagged.delete(key: key, version: newVersion, now: now)
+                                return
+                            }
+                        }
+                        if !seen.insert(values: record.values) {
+                            let key = keyColumns.map { record.values[$0] }
+                            report.problems.append(Self.duplicate(record, key: key, keyNames: table.keyNames))
+                        }
+                        try upsert.reset()
+                        for index in 0..<valueCount {
+                            try upsert.bind(record.values[index], at: Int32(index + 1))
+                        }
+                        // The bytes stay valid through this step, the only time SQLite reads them: no copy.
+                        try upsert.bindTextNoCopy(
+                            UnsafeRawBufferPointer(rebasing: bytes[record.raw]), at: Int32(valueCount + 1))
+                        try upsert.bind(SQLiteValue.integer(newVersion), at: Int32(valueCount + 2))
+                        try upsert.bind(SQLiteValue.text(now), at: Int32(valueCount + 3))
+                        if try upsert.step() { written += 1 }
+                        // Unbind the bytes before they go; RETURNING also leaves the statement mid-way.
+                        try upsert.reset()
                     }
-                    if !seen.insert(values: record.values) {
-                        let key = keyColumns.map { record.values[$0] }
-                        report.problems.append(Self.duplicate(record, key: key, keyNames: table.keyNames))
-                    }
-                    try upsert.reset()
-                    for index in 0..<valueCount {
-                        try upsert.bind(record.values[index], at: Int32(index + 1))
-                    }
-                    // The bytes stay valid through this step, the only time SQLite reads them: no copy.
-                    try upsert.bindTextNoCopy(
-                        UnsafeRawBufferPointer(rebasing: bytes[record.raw]), at: Int32(valueCount + 1))
-                    try upsert.bind(SQLiteValue.integer(newVersion), at: Int32(valueCount + 2))
-                    try upsert.bind(SQLiteValue.text(now), at: Int32(valueCount + 3))
-                    if try upsert.step() { written += 1 }
-                    // Unbind the bytes before they go; RETURNING also leaves the statement mid-way.
-                    try upsert.reset()
                 }
+                _ = try chunked.finish()
             }
-            _ = try chunked.finish()
 
-            var deleted = 0
             if endpoint.mode == .snapshot {
-                deleted = try deleteUnseen(database, table: table, seen: seen, version: newVersion, now: now)
+                deleted += try deleteUnseen(database, table: table, seen: seen, version: newVersion, now: now)
             }
             let after = try count(database, table)
             report.inserted = max(0, after - before + deleted)
@@ -108,6 +133,7 @@ package struct SyncWriter: Sendable {
             report.deleted = deleted
             report.storedRecords = after
 
+            try incremental?.storeCursor(database, stored: state.cursor, storedColumn: state.cursorColumn)
             let changed = written > 0 || deleted > 0 || schemaChanged
             report.version = changed ? newVersion : state.version
             report.outcome = changed ? .changed : .unchanged
@@ -134,6 +160,7 @@ package struct SyncWriter: Sendable {
             let state = try prepareEndpoint(database, kind: endpoint.isDocument ? "document" : "collection")
             var report = SyncReport(endpoint: endpoint.name.name, outcome: .notModified)
             report.httpStatus = facts.httpStatus
+            report.pages = facts.pageCount
             var changed = false
             var signature: String?
             var stored = state.recordCount
@@ -163,6 +190,8 @@ package struct SyncWriter: Sendable {
         var version: Int64
         var recordCount: Int
         var columnsSignature: String?
+        var cursor: String?
+        var cursorColumn: String?
     }
 
     /// Makes sure the endpoint has its row, and reads it.
@@ -175,11 +204,14 @@ package struct SyncWriter: Sendable {
             [.text(endpoint.name.name), .text(kind), .text(endpoint.url)]
         )
         let row = try database.rows(
-            "SELECT version, record_count, columns FROM syncd_endpoints WHERE name = ?", [.text(endpoint.name.name)])
+            "SELECT version, record_count, columns, cursor, cursor_column FROM syncd_endpoints WHERE name = ?",
+            [.text(endpoint.name.name)])
         return EndpointRow(
             version: row.first?.integer("version") ?? 0,
             recordCount: Int(row.first?.integer("record_count") ?? 0),
-            columnsSignature: row.first?.text("columns")
+            columnsSignature: row.first?.text("columns"),
+            cursor: row.first?.text("cursor"),
+            cursorColumn: row.first?.text("cursor_column")
         )
     }
 
@@ -226,89 +258,11 @@ package struct SyncWriter: Sendable {
         report.runID = try insertRun(database, report: report, facts: facts)
     }
 
-    func insertRun(_ database: Database, report: SyncReport, facts: RunFacts) throws -> Int64 {
-        let durationMilliseconds = Int64(((facts.finishedAt - facts.startedAt) * 1000).rounded())
-        try database.execute(
-            """
-            INSERT INTO syncd_runs (endpoint, started_at, finished_at, duration_ms, outcome, http_status, bytes, pages,
-            records, inserted, updated, deleted, rejected, version, error)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """,
-            [
-                .text(endpoint.name.name), .text(Timestamp.format(facts.startedAt)),
-                .text(Timestamp.format(facts.finishedAt)), .integer(max(0, durationMilliseconds)),
-                .text(report.outcome.rawValue), report.httpStatus.map { .integer(Int64($0)) } ?? .null,
-                .integer(Int64(report.bytes)), .integer(report.httpStatus == nil ? 0 : 1),
-                .integer(Int64(report.records)),
-                .integer(Int64(report.inserted)), .integer(Int64(report.updated)), .integer(Int64(report.deleted)),
-                .integer(Int64(report.rejected)), .integer(report.version), report.error.map(SQLiteValue.text) ?? .null,
-            ]
-        )
-        let runID = database.lastInsertRowID
-        let insertProblem = try database.makeStatement(
-            """
-            INSERT INTO syncd_errors (run_id, endpoint, record_index, record_key, path, column_name, expected, found,
-            action, message) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """
-        )
-        for problem in report.problems.prefix(Self.storedProblemLimit) {
-            try insertProblem.bind([
-                .integer(runID), .text(endpoint.name.name), .integer(Int64(problem.recordIndex)),
-                problem.recordKey.map { .text(ColumnValue.keyJSON($0)) } ?? .null, .text(problem.path),
-                problem.column.map(SQLiteValue.text) ?? .null, .text(problem.expected), .text(problem.found),
-                .text(problem.action.rawValue), .text(problem.summary(endpoint: endpoint.name.name)),
-            ])
-            try insertProblem.step()
-        }
-        try database.execute(
-            """
-            DELETE FROM syncd_runs WHERE endpoint = ?1 AND id <= (SELECT id FROM syncd_runs WHERE endpoint = ?1
-            ORDER BY id DESC LIMIT 1 OFFSET ?2)
-            """,
-            [.text(endpoint.name.name), .integer(Int64(Self.retainedRuns))]
-        )
-        return runID
-    }
-
     private func count(_ database: Database, _ table: RecordTable) throws -> Int {
         guard case .integer(let count) = try database.scalar("SELECT count(*) FROM \(table.quotedName)") else {
             return 0
         }
         return Int(count)
-    }
-
-    /// Deletes the rows a snapshot no longer holds, leaving a tombstone for each.
-    private func deleteUnseen(
-        _ database: Database, table: RecordTable, seen: SeenKeys, version: Int64, now: String
-    ) throws -> Int {
-        let keyNames = table.keyNames.map(SQLIdentifier.quote).joined(separator: ", ")
-        let select = try database.makeStatement("SELECT rowid, \(keyNames) FROM \(table.quotedName)")
-        var unseen: [Int64] = []
-        let keyCount = table.keyColumns.count
-        while try select.step() {
-            let key = (1...keyCount).map { ColumnValue(select.value(at: $0)) }
-            if !seen.contains(key: key) { unseen.append(select.integer(at: 0)) }
-        }
-        let delete = try database.makeStatement(
-            "DELETE FROM \(table.quotedName) WHERE rowid = ? RETURNING \(table.keyJSONExpression)")
-        var keys: [String] = []
-        for rowid in unseen {
-            try delete.bind([.integer(rowid)])
-            while try delete.step() {
-                keys.append(delete.text(at: 0) ?? "null")
-            }
-        }
-        let tombstone = try database.makeStatement(
-            """
-            INSERT INTO syncd_tombstones (endpoint, key, version, deleted_at) VALUES (?, ?, ?, ?)
-            ON CONFLICT (endpoint, key) DO UPDATE SET version = excluded.version, deleted_at = excluded.deleted_at
-            """
-        )
-        for key in keys {
-            try tombstone.bind([.text(endpoint.name.name), .text(key), .integer(version), .text(now)])
-            try tombstone.step()
-        }
-        return keys.count
     }
 
     private static func duplicate(_ record: borrowing DecodedRecord, key: [ColumnValue], keyNames: [String])

@@ -5,4 +5,5 @@ package enum LogKey {
     package static let httpStatus = "http.status"
     package static let error = "error"
     package static let outcome = "sync.outcome"
+    package static let page = "sync.page"
 }

@@ -15,6 +15,8 @@ package struct SyncEngine: Sendable {
     package var logger: Logger
     /// Waits between the attempts of one run; injected so that tests control time.
     package var sleep: @Sendable (Duration) async throws -> Void
+    /// Spaces each endpoint's requests, across its runs too.
+    package let pacer = RequestPacer()
 
     package init(
         database: DatabaseQueue,
@@ -86,7 +88,9 @@ package struct SyncEngine: Sendable {
     }
 
     private func record(_ failure: SyncFailure, writer: SyncWriter, startedAt: Double) async -> SyncReport {
-        let facts = RunFacts(startedAt: startedAt, finishedAt: now(), httpStatus: failure.status, bytes: failure.bytes)
+        let facts = RunFacts(
+            startedAt: startedAt, finishedAt: now(), httpStatus: failure.status, bytes: failure.bytes,
+            pages: failure.pages)
         do {
             var report = try await database.perform { database in
                 try writer.recordFailure(failure.message, outcome: failure.outcome, facts: facts, database: database)
@@ -106,46 +110,37 @@ package struct SyncEngine: Sendable {
         -> SyncReport
     {
         let name = endpoint.name.name
-        let validators = try await database.perform { database in
-            try EndpointState.named(name, database).map { ($0.etag, $0.lastModified) }
-        }
-        var request = FetchRequest(
-            url: endpoint.url, headers: endpoint.headers, etag: validators?.0, lastModified: validators?.1,
-            timeout: endpoint.timeout, maxBody: endpoint.maxBody)
-        if let auth = endpoint.auth {
-            do {
-                try auth.apply(to: &request, environment: environment)
-            } catch {
-                throw SyncFailure(message: "\(name): \(error)", status: nil, bytes: 0)
-            }
-        }
-        logger.debug("Fetching")
+        let state = try await database.perform { database in try EndpointState.named(name, database) }
+        let validators = state.map { (etag: $0.etag, lastModified: $0.lastModified) }
         if endpoint.isDocument {
+            let request = try self.request(endpoint.url, endpoint: endpoint, validators: validators)
+            logger.debug("Fetching")
             return try await fetchDocument(endpoint, request: request, writer: writer, startedAt: startedAt)
         }
-        let fetched = try await retrying(endpoint) {
-            try await fetchCollection(request, decoder: writer.decoder)
-        } response: {
-            $0.response
+        var url = endpoint.url
+        if let incremental = endpoint.incremental,
+            let cursor = IncrementalCursor.value(
+                incremental, column: endpoint.columns[incremental.column], stored: state?.cursor,
+                storedColumn: state?.cursorColumn)
+        {
+            url = PageURL.setting([(name: incremental.param, value: cursor)], in: url)
         }
-        let (response, spool, rejected, problems) = (
-            fetched.response, fetched.spool, fetched.rejected, fetched.problems
-        )
-        var chunked = fetched.decoder
-        let bytes = spool?.count ?? 0
-        let facts = self.facts(response, startedAt: startedAt, bytes: bytes)
+        let pages = try await fetchPages(endpoint, url: url, validators: validators, logger: logger)
+        let response = pages.firstResponse
+        let bytes = pages.spool?.count ?? 0
+        let facts = self.facts(response, startedAt: startedAt, bytes: bytes, pages: pages.count)
         if let answered = try await applyUnlessSuccess(response, endpoint: endpoint, writer: writer, facts: facts) {
             return answered
         }
-        let records: Int
         let body: BodySpool
         do {
-            records = try chunked.finish()
-            body = try spool ?? BodySpool(directory: spoolDirectory)
+            body = try pages.spool ?? BodySpool(directory: spoolDirectory)
         } catch {
             throw SyncFailure(message: "\(name): \(error); kept the stored data", status: response.status, bytes: bytes)
         }
-        let decoded = SyncWriter.DecodedBody(spool: body, records: records, rejected: rejected, problems: problems)
+        let decoded = SyncWriter.DecodedBody(
+            spool: body, pages: pages.ranges, records: pages.records, rejected: pages.rejected,
+            problems: pages.problems)
         do {
             return try await database.perform { database in
                 try writer.applyCollection(decoded, facts: facts(), database: database)
@@ -157,85 +152,27 @@ package struct SyncEngine: Sendable {
         }
     }
 
-    /// One attempt at a collection: its body decoded as it streams in, and spooled to disk for the write
-    /// transaction. The spool is made on the first byte: a 304, the common answer, creates no file.
-    private func fetchCollection(_ request: FetchRequest, decoder: RecordDecoder) async throws -> CollectionFetch {
-        var spool: BodySpool?
-        let spoolDirectory = self.spoolDirectory
-        var chunked = ChunkedRecordDecoder(decoder)
-        var rejected = 0
-        var problems: [DecodingProblem] = []
-        let response = try await transport.fetch(request) { chunk in
-            let file = try spool ?? BodySpool(directory: spoolDirectory)
-            spool = file
-            try file.append(chunk)
-            try chunk.withUnsafeReadableBytes { bytes in
-                try chunked.feed(bytes) { record, _ in
-                    if record.isRejected { rejected += 1 }
-                    if !record.problems.isEmpty, problems.count < SyncWriter.storedProblemLimit {
-                        problems.append(contentsOf: record.problems)
-                    }
-                }
-            }
-        }
-        return CollectionFetch(
-            response: response, spool: spool, decoder: chunked, rejected: rejected, problems: problems)
-    }
-
-    /// Runs `attempt` again after connection failures, timeouts, cut-off bodies, 5xx and 429, at most
-    /// `retries` times, waiting with exponential backoff and jitter, or as long as Retry-After asks when that
-    /// is longer and within `retry_max_delay` (a longer one ends the run, and the scheduler honours it).
-    private func retrying<T>(
-        _ endpoint: EndpointConfiguration, _ attempt: () async throws -> T, response: (T) -> FetchResponse
-    ) async throws -> T {
-        let name = endpoint.name.name
-        var failures = 0
-        while true {
-            let delay: Duration
+    /// A request for `url` with the endpoint's headers and, when `url` has the endpoint's origin, its credentials:
+    /// a next page on another host never receives the secret.
+    func request(
+        _ url: String, endpoint: EndpointConfiguration, validators: (etag: String?, lastModified: String?)?
+    ) throws -> FetchRequest {
+        var request = FetchRequest(
+            url: url, headers: endpoint.headers, etag: validators?.etag, lastModified: validators?.lastModified,
+            timeout: endpoint.timeout, maxBody: endpoint.maxBody)
+        if let auth = endpoint.auth, PageURL.isSameOrigin(url, endpoint.url) {
             do {
-                let result = try await attempt()
-                let answer = response(result)
-                guard answer.status == 429 || (500..<600).contains(answer.status), failures < endpoint.retries else {
-                    return result
-                }
-                let backoff = backoff(after: failures, endpoint: endpoint)
-                if let asked = retryAfter(answer) {
-                    guard asked <= Self.seconds(endpoint.retryMaxDelay) else { return result }
-                    delay = max(backoff, .milliseconds(Int64(asked * 1000)))
-                } else {
-                    delay = backoff
-                }
-                logger.debug(
-                    "Retrying", metadata: [LogKey.endpointName: "\(name)", LogKey.httpStatus: "\(answer.status)"])
-            } catch let error as FetchError where error.isRetryable && failures < endpoint.retries {
-                delay = backoff(after: failures, endpoint: endpoint)
-                logger.debug(
-                    "Retrying", metadata: [LogKey.endpointName: "\(name)", LogKey.error: "\(error.shortDescription)"])
-            } catch let error as BodyDecodingError {
-                throw SyncFailure(message: "\(name): \(error); kept the stored data", status: 200, bytes: 0)
-            } catch let error as FetchError {
-                throw SyncFailure(message: "\(name): \(error); kept the stored data", status: nil, bytes: 0)
+                try auth.apply(to: &request, environment: environment)
+            } catch {
+                throw SyncFailure(message: "\(endpoint.name.name): \(error)", status: nil, bytes: 0)
             }
-            failures += 1
-            try await sleep(delay)
         }
-    }
-
-    /// 1 s, 2 s, 4 s… ±20%, at most `retry_max_delay`.
-    private func backoff(after failures: Int, endpoint: EndpointConfiguration) -> Duration {
-        let base = min(Self.seconds(endpoint.retryMaxDelay), pow(2, Double(min(failures, 30))))
-        let jittered = base * Double.random(in: 0.8...1.2)
-        return .milliseconds(Int64(min(jittered, Self.seconds(endpoint.retryMaxDelay)) * 1000))
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return Double(seconds) + Double(attoseconds) / 1e18
+        return request
     }
 
     /// What a 304 or a non-2xx answer does, for collections and documents alike: the report of a 304, a thrown
     /// failure for any other non-2xx, and `nil` for a 2xx, whose body the caller applies.
-    private func applyUnlessSuccess(
+    func applyUnlessSuccess(
         _ response: FetchResponse, endpoint: EndpointConfiguration, writer: SyncWriter,
         facts: @escaping @Sendable () -> RunFacts
     ) async throws -> SyncReport? {
@@ -258,7 +195,10 @@ package struct SyncEngine: Sendable {
         _ endpoint: EndpointConfiguration, request: FetchRequest, writer: SyncWriter, startedAt: Double
     ) async throws -> SyncReport {
         let response = try await retrying(endpoint) {
-            try await transport.fetch(request, successBody: nil)
+            try await waitForTurn(endpoint)
+            let response = try await transport.fetch(request, successBody: nil)
+            pacer.observe(response.rateLimit, endpoint: endpoint, now: now())
+            return response
         } response: {
             $0
         }
@@ -272,23 +212,19 @@ package struct SyncEngine: Sendable {
         }
     }
 
-    /// The delay a 429 or 503 asked for, in seconds from now.
-    private func retryAfter(_ response: FetchResponse) -> Double? {
-        guard response.status == 429 || response.status == 503, let header = response.retryAfter else { return nil }
-        return RetryAfter.seconds(header, now: now())
-    }
-
     /// The run's facts, timed when the transaction starts.
-    private func facts(_ response: FetchResponse, startedAt: Double, bytes: Int) -> @Sendable () -> RunFacts {
+    private func facts(_ response: FetchResponse, startedAt: Double, bytes: Int, pages: Int? = nil)
+        -> @Sendable () -> RunFacts
+    {
         { [now] in
             RunFacts(
                 startedAt: startedAt, finishedAt: now(), httpStatus: response.status, etag: response.etag,
-                lastModified: response.lastModified, bytes: bytes)
+                lastModified: response.lastModified, bytes: bytes, pages: pages)
         }
     }
 
     /// Bodies are spooled next to the database: the same disk, and a folder syncd may write.
-    private var spoolDirectory: String {
+    var spoolDirectory: String {
         let directory = (database.path as NSString).deletingLastPathComponent
         return directory.isEmpty ? "." : directory
     }
@@ -305,21 +241,14 @@ package struct SyncEngine: Sendable {
     }
 }
 
-/// One attempt at a collection's body: the answer, the spooled body and what decoding it found so far.
-private struct CollectionFetch {
-    var response: FetchResponse
-    var spool: BodySpool?
-    var decoder: ChunkedRecordDecoder
-    var rejected: Int
-    var problems: [DecodingProblem]
-}
-
 /// Why a run stored nothing, already phrased for people.
 struct SyncFailure: Error {
     var message: String
     var status: Int?
     var bytes: Int
     var outcome: RunOutcome = .failed
+    /// The pages fetched before the failure, when it is known.
+    var pages: Int?
     /// Seconds from now that the upstream asked to wait.
     var retryAfter: Double?
 }

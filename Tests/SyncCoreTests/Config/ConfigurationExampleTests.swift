@@ -4,7 +4,8 @@ import Testing
 
 @Suite("The configuration example of DESIGN.md")
 struct ConfigurationExampleTests {
-    /// DESIGN.md's example, comments included, without the keys this version does not support.
+    /// DESIGN.md's example, comments included, without `incremental` (its example names a column the example does
+    /// not configure, on a snapshot endpoint: both refused) and the retry keys.
     static let example = """
         database = "/var/lib/syncd/cache.db"   # default: $STATE_DIRECTORY/cache.db, else ./syncd.db
 
@@ -39,6 +40,8 @@ struct ConfigurationExampleTests {
         strict = false                          # true: "12" is not an integer
         allow_empty = false                     # snapshot: a 200 with no records while the table has
                                                 # rows is refused (an API glitch must not wipe the cache)
+        pagination = { type = "link" }          # RFC 8288 Link rel="next"
+        rate_limit = "10/s"                     # optional cap on requests to this endpoint
 
         [endpoint.columns]                      # column = JSON path, or a table:
         name = "name"                           # text by default
@@ -86,12 +89,14 @@ struct ConfigurationExampleTests {
                         ColumnSpec(name: "city", path: try JSONPath(parsing: "address.city")),
                         ColumnSpec(name: "lat", path: try JSONPath(parsing: "address.geo.lat"), type: .real),
                         ColumnSpec(name: "id", path: try JSONPath(parsing: "id"), type: .integer, required: true),
-                    ]
+                    ],
+                    pagination: PaginationConfiguration(kind: .link),
+                    rateLimit: RateLimit(requests: 10, period: .seconds(1))
                 ),
                 EndpointConfiguration(
                     name: try SQLIdentifier(validating: "flags"),
                     url: "https://example.com/flags.json",
-                    line: 42
+                    line: 44
                 ),
             ]
         )

@@ -56,32 +56,6 @@ struct ConfigurationUnknownKeyTests {
         )
     }
 
-    @Test(
-        "keys of DESIGN.md this version does not implement are refused, in [[endpoint]] and [defaults]",
-        arguments: [
-            ("pagination", #"{ type = "link" }"#),
-            ("incremental", #"{ param = "updated_since", column = "updated_at" }"#),
-            ("rate_limit", #""10/s""#),
-        ]
-    )
-    func unsupportedKeys(key: String, value: String) {
-        let text = """
-            [defaults]
-            \(key) = \(value)
-
-            [[endpoint]]
-            name = "flags"
-            url = "https://example.com/flags.json"
-            \(key) = \(value)
-            """
-        #expect(
-            configurationProblems(text) == [
-                #"syncd.toml:2: [defaults]: "\#(key)" is not supported by this version of syncd"#,
-                #"syncd.toml:7: [[endpoint]] "flags": "\#(key)" is not supported by this version of syncd"#,
-            ]
-        )
-    }
-
     @Test("keys in the wrong place")
     func keysInTheWrongPlace() {
         let text = """

@@ -30,6 +30,8 @@ struct SyncFixture {
     let sleeps = SleepRecorder()
     var configuration: Configuration
     var environment: [String: String] = [:]
+    /// Whether the engine's sleep moves the test clock on by what it was asked to wait, as real time would.
+    var sleepAdvancesClock = false
 
     init(toml: String) throws {
         directory = try TemporaryDirectory()
@@ -46,9 +48,14 @@ struct SyncFixture {
     var engine: SyncEngine {
         let clock = self.clock
         let sleeps = self.sleeps
+        let advances = sleepAdvancesClock
         return SyncEngine(
             database: database, transport: SchemeTransport(http: SharedTransport.http), environment: environment,
-            logger: Logger(label: "test"), now: { clock.now }, sleep: { sleeps.record($0) })
+            logger: Logger(label: "test"), now: { clock.now },
+            sleep: { duration in
+                sleeps.record(duration)
+                if advances { clock.advance(by: SyncEngine.seconds(duration)) }
+            })
     }
 
     func endpoint(_ name: String) throws -> EndpointConfiguration {

@@ -6,6 +6,7 @@ import Synchronization
 final class TestUpstream: Sendable {
     private let routes = Mutex<[String: UpstreamResponse]>([:])
     private let received = Mutex<[UpstreamRequest]>([])
+    private let handlers = Mutex<[String: @Sendable (UpstreamRequest) -> UpstreamResponse]>([:])
     let server: LoopbackHTTPServer
 
     private init(server: LoopbackHTTPServer) {
@@ -36,12 +37,18 @@ final class TestUpstream: Sendable {
         set(path, .json(Array(json.utf8), headers: headers))
     }
 
+    /// Answers `path`, whatever the query, with what `handler` returns for each request, from now on.
+    func route(_ path: String, _ handler: @escaping @Sendable (UpstreamRequest) -> UpstreamResponse) {
+        handlers.withLock { $0[path] = handler }
+    }
+
     var requests: [UpstreamRequest] { received.withLock { $0 } }
 
     func stop() async throws { try await server.shutdown() }
 
     fileprivate func answer(_ request: UpstreamRequest) -> UpstreamResponse {
         received.withLock { $0.append(request) }
+        if let handler = handlers.withLock({ $0[request.path] }) { return handler(request) }
         guard let response = routes.withLock({ $0[request.path] }) else {
             return .json(Array(#"{"error":"not found"}"#.utf8), status: 404)
         }

@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# The paged sync benchmark: 100k jsonplaceholder-shaped users (~57 MB) from a loopback server into SQLite, served
+# as 1,000 pages of 100 records with Link rel="next" headers (pagination = { type = "link" }), against the same
+# users in one response, in the same run.
+#
+# Both are first syncs into a fresh database (a snapshot: one transaction applies every page). Reported: wall time
+# and peak RSS of the `syncd sync` process, the run's own time from syncd_runs, requests per second of the paged
+# sync, and the ratio paged / single (the target is at most 1.5).
+# Each figure is the median of RUNS runs (default 3).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+RUNS=${RUNS:-3}
+USERS=${USERS:-100000}
+PAGE_SIZE=${PAGE_SIZE:-100}
+PAGES=$(( (USERS + PAGE_SIZE - 1) / PAGE_SIZE ))
+
+need() { command -v "$1" >/dev/null 2>&1; }
+if ! need sqlite3 || [ ! -x /usr/bin/time ]; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq sqlite3 time >/dev/null
+fi
+
+# Built as the README installs it, and as Benchmarks/sync/run.sh builds it (the same scratch path, so one build
+# serves both): release, with the Swift runtime linked statically.
+echo "building (release, static Swift runtime)…" >&2
+BUILD=(swift build -c release --static-swift-stdlib --scratch-path .build-release-static)
+"${BUILD[@]}" --product syncd >&2
+"${BUILD[@]}" --product sample-upstream >&2
+BIN=$("${BUILD[@]}" --show-bin-path)
+
+WORK=$(mktemp -d /tmp/syncd-paged-bench-XXXXXX)
+trap 'rm -rf "$WORK"' EXIT
+
+coproc SERVER { "$BIN/sample-upstream" serve --users "$USERS" --page-size "$PAGE_SIZE"; }
+read -r URL <&"${SERVER[0]}"
+
+config() { # $1: the path on the upstream, $2: extra endpoint keys
+    cat > "$WORK/syncd.toml" <<TOML
+database = "$WORK/syncd.db"
+[[endpoint]]
+name = "users"
+url = "$URL$1"
+records = "$"
+primary_key = ["id"]
+timeout = "120s"
+max_body = "512MiB"
+$2
+[endpoint.columns]
+id = { path = "id", type = "integer" }
+name = "name"
+username = "username"
+email = "email"
+city = "address.city"
+lat = { path = "address.geo.lat", type = "real" }
+lng = { path = "address.geo.lng", type = "real" }
+company = "company.name"
+TOML
+}
+
+# measure NAME: syncs into a fresh database; appends "microseconds kilobytes run_microseconds" to $WORK/NAME
+measure() {
+    local name=$1 start end
+    rm -f "$WORK"/syncd.db*
+    start=$(date +%s%N)
+    /usr/bin/time -f "%M" -o "$WORK/rss" "$BIN/syncd" sync --config "$WORK/syncd.toml" >/dev/null
+    end=$(date +%s%N)
+    local check
+    check=$(sqlite3 "$WORK/syncd.db" "SELECT outcome || ' ' || pages || ' ' || (SELECT count(*) FROM users) FROM syncd_runs ORDER BY id DESC LIMIT 1")
+    echo "$name: $check" >&2
+    echo "$(( (end - start) / 1000 )) $(cat "$WORK/rss") $(sqlite3 "$WORK/syncd.db" "SELECT duration_ms * 1000 FROM syncd_runs ORDER BY id DESC LIMIT 1")" >> "$WORK/$name"
+}
+
+for _ in $(seq "$RUNS"); do
+    config "/users-paged" "pagination = { type = \"link\", max_pages = $PAGES }"
+    measure paged
+    config "/users" ""
+    measure single
+done
+
+exec {SERVER[1]}>&-
+wait "$SERVER_PID" 2>/dev/null || true
+
+median() { sort -n -k"${2:-1}" "$WORK/$1" | awk -v c="${2:-1}" '{ v[NR] = $c } END { print v[int((NR + 1) / 2)] }'; }
+ms() { awk -v u="$1" 'BEGIN { printf "%.0f ms", u / 1000 }'; }
+mb() { awk -v k="$1" 'BEGIN { printf "%.0f MB", k / 1024 }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+rate() { awk -v n="$1" -v u="$2" 'BEGIN { printf "%.0f", n / (u / 1000000) }'; }
+
+printf '\nsyncd paged sync benchmark: %d users in %d pages of %d (link) vs one response, median of %d runs (%s)\n\n' \
+    "$USERS" "$PAGES" "$PAGE_SIZE" "$RUNS" "$(date -u +%Y-%m-%d)"
+printf '%-10s %12s %10s %14s %12s\n' "" "wall" "peak RSS" "run (syncd)" "requests/s"
+p=$(median paged); s=$(median single)
+printf '%-10s %12s %10s %14s %12s\n' "paged" "$(ms "$p")" "$(mb "$(median paged 2)")" "$(ms "$(median paged 3)")" "$(rate "$PAGES" "$p")"
+printf '%-10s %12s %10s %14s %12s\n' "single" "$(ms "$s")" "$(mb "$(median single 2)")" "$(ms "$(median single 3)")" "$(rate 1 "$s")"
+printf '%-10s %12s %10s %14s\n' "ratio" "$(ratio "$p" "$s")" "$(ratio "$(median paged 2)" "$(median single 2)")" \
+    "$(ratio "$(median paged 3)" "$(median single 3)")"

@@ -1,0 +1,70 @@
+/// How an endpoint's collection is split over several responses, and when the last one has arrived
+/// (`pagination = { type = … }`).
+///
+/// Every kind stops at an empty page, at a `has_more_path` value of `false`, and fails the run at a repeated
+/// URL or cursor, at a page byte-identical to the one before (a loop), and when ``maxPages`` pages were fetched
+/// and the upstream still announces more: a snapshot is applied only when every page arrived.
+package struct PaginationConfiguration: Sendable, Hashable {
+    /// Where the next page is.
+    package enum Kind: Sendable, Hashable {
+        /// RFC 8288: the `Link` header's `rel="next"` target, relative or absolute.
+        case link
+        /// The value at `path` in the body, sent as the query parameter `param` of the next request.
+        case cursor(path: JSONPath, param: String)
+        /// The URL at `path` in the body, relative or absolute.
+        case nextURL(path: JSONPath)
+        /// Page numbers from `start`, in the query parameter `param`; `size`, when given, is sent as `sizeParam`
+        /// (when given) and a page with fewer records is the last.
+        case page(param: String, start: Int, sizeParam: String?, size: Int?)
+        /// Offsets from 0 in the query parameter `param`, stepping by `limit`, sent as `limitParam` when given; a
+        /// page with fewer records than `limit` is the last.
+        case offset(param: String, limitParam: String?, limit: Int)
+    }
+
+    /// The most pages fetched when `max_pages` is not set.
+    package static let defaultMaxPages = 1000
+
+    /// Where the next page is.
+    package var kind: Kind
+    /// The most pages one run fetches; reaching it with more pages announced fails the run. The default is 1000.
+    package var maxPages: Int
+    /// A boolean in the body; `false` there means this page is the last. The default is none.
+    package var hasMorePath: JSONPath?
+
+    package init(kind: Kind, maxPages: Int = PaginationConfiguration.defaultMaxPages, hasMorePath: JSONPath? = nil) {
+        self.kind = kind
+        self.maxPages = maxPages
+        self.hasMorePath = hasMorePath
+    }
+
+    /// `link`, `cursor`, `next_url`, `page` or `offset`: the `type` as written.
+    package var kindName: String {
+        switch kind {
+        case .link: "link"
+        case .cursor: "cursor"
+        case .nextURL: "next_url"
+        case .page: "page"
+        case .offset: "offset"
+        }
+    }
+
+    /// The paths in the body, outside the records, whose values a page's decoder captures.
+    package var capturedPaths: [JSONPath] {
+        var paths: [JSONPath] = []
+        switch kind {
+        case .cursor(let path, _), .nextURL(let path): paths.append(path)
+        case .link, .page, .offset: break
+        }
+        if let hasMorePath { paths.append(hasMorePath) }
+        return paths
+    }
+
+    /// The number of records a full page holds, when the configuration says.
+    package var pageSize: Int? {
+        switch kind {
+        case .page(_, _, _, let size): size
+        case .offset(_, _, let limit): limit
+        case .link, .cursor, .nextURL: nil
+        }
+    }
+}

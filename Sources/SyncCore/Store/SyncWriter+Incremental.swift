@@ -1,0 +1,100 @@
+/// What an incremental run does besides upserting, inside the run's transaction: it follows the highest value of
+/// the cursor column among the records applied, deletes the records whose deleted flag is true (each leaving a
+/// tombstone), and stores the new cursor with the rows, so that the cursor never runs ahead of the data.
+struct IncrementalApply {
+    let configuration: IncrementalConfiguration
+    let columnName: String
+    let type: ColumnType
+    /// Where the deleted flag is among a record's values: after the configured columns.
+    let flagIndex: Int?
+    private(set) var highest: String?
+    private let delete: Statement
+    private let tombstone: Statement
+    private let endpointName: String
+
+    init(
+        _ configuration: IncrementalConfiguration, endpoint: EndpointConfiguration, table: RecordTable,
+        database: Database
+    )
+        throws
+    {
+        self.configuration = configuration
+        self.columnName = endpoint.columns[configuration.column].name
+        self.type = endpoint.columns[configuration.column].type
+        self.flagIndex = configuration.deletedFlag == nil ? nil : endpoint.columns.count
+        self.endpointName = endpoint.name.name
+        let match = table.keyNames.map { "\(SQLIdentifier.quote($0)) IS ?" }.joined(separator: " AND ")
+        delete = try database.makeStatement(
+            "DELETE FROM \(table.quotedName) WHERE \(match) RETURNING \(table.keyJSONExpression)")
+        tombstone = try database.makeStatement(
+            """
+            INSERT INTO syncd_tombstones (endpoint, key, version, deleted_at) VALUES (?, ?, ?, ?)
+            ON CONFLICT (endpoint, key) DO UPDATE SET version = excluded.version, deleted_at = excluded.deleted_at
+            """
+        )
+    }
+
+    /// Takes the cursor column's value of an applied record into account.
+    mutating func observe(_ values: [ColumnValue]) {
+        guard let text = Self.text(values[configuration.column]) else { return }
+        if let highest, !Self.isGreater(text, than: highest, type: type) { return }
+        highest = text
+    }
+
+    /// Whether the record's deleted flag is true.
+    func isDeleted(_ values: [ColumnValue]) -> Bool {
+        guard let flagIndex, flagIndex < values.count else { return false }
+        return values[flagIndex] == .integer(1)
+    }
+
+    /// Deletes the row with the record's key, leaving a tombstone.
+    ///
+    /// - Returns: 1 when a row was deleted, 0 when there was none.
+    func delete(key: [ColumnValue], version: Int64, now: String) throws -> Int {
+        try delete.bind(key.map(SQLiteValue.init))
+        var keys: [String] = []
+        while try delete.step() { keys.append(delete.text(at: 0) ?? "null") }
+        try delete.reset()
+        for key in keys {
+            try tombstone.bind([.text(endpointName), .text(key), .integer(version), .text(now)])
+            try tombstone.step()
+        }
+        return keys.count
+    }
+
+    /// Stores the cursor when it moved past the stored one (or the stored one was another column's).
+    func storeCursor(_ database: Database, stored: String?, storedColumn: String?) throws {
+        guard let highest else { return }
+        if let stored, storedColumn == columnName, !Self.isGreater(highest, than: stored, type: type) { return }
+        try database.execute(
+            "UPDATE syncd_endpoints SET cursor = ?, cursor_column = ? WHERE name = ?",
+            [.text(highest), .text(columnName), .text(endpointName)])
+    }
+
+    /// A cursor value as it is stored and sent: an integer's digits, a real's literal, a text as it is.
+    static func text(_ value: ColumnValue) -> String? {
+        switch value {
+        case .null: nil
+        case .integer(let integer): String(integer)
+        case .real(let real): String(real)
+        case .text(let text): text
+        }
+    }
+
+    /// Orders cursor values by their column's type. Timestamps are RFC 3339 in UTC without trailing zeros in the
+    /// fraction, which sort as text once the `Z` is set aside (`…:00Z` before `…:00.25Z`).
+    static func isGreater(_ value: String, than other: String, type: ColumnType) -> Bool {
+        switch type {
+        case .integer, .boolean:
+            guard let value = Int64(value), let other = Int64(other) else { return value > other }
+            return value > other
+        case .real:
+            guard let value = Double(value), let other = Double(other) else { return value > other }
+            return value > other
+        case .timestamp:
+            return other.utf8.dropLast().lexicographicallyPrecedes(value.utf8.dropLast())
+        case .text, .json:
+            return value > other
+        }
+    }
+}

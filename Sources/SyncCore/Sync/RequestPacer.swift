@@ -1,0 +1,54 @@
+internal import Synchronization
+
+/// Spaces each endpoint's requests: at most `rate_limit` of them, and slower as the upstream's RateLimit headers say
+/// its budget runs out, so that syncd waits before the limit is hit rather than collecting 429s.
+///
+/// One pacer lives as long as its ``SyncEngine``, so the spacing holds across the runs of an endpoint too. Times
+/// are the engine's injected seconds since 1970; the engine does the waiting, through its injected sleep.
+package final class RequestPacer: Sendable {
+    /// With this many requests left or fewer, the rest of the window is spread over them.
+    package static let lowWater = 10
+
+    private struct Pace {
+        /// When the last request was allowed to start.
+        var lastStart: Double?
+        /// No request before this, as the upstream's RateLimit headers asked.
+        var notBefore: Double?
+    }
+
+    private let paces = Mutex<[String: Pace]>([:])
+
+    package init() {}
+
+    /// Reserves the endpoint's next request and says how long to wait for it: the later of its `rate_limit` slot
+    /// and what the upstream's last RateLimit headers asked, never more than `retry_max_delay`.
+    ///
+    /// - Returns: seconds to wait, 0 when the request may go now.
+    package func reserve(_ endpoint: EndpointConfiguration, now: Double) -> Double {
+        paces.withLock { paces in
+            var pace = paces[endpoint.name.name] ?? Pace()
+            var start = max(now, pace.notBefore ?? now)
+            if let limit = endpoint.rateLimit, let last = pace.lastStart {
+                start = max(start, last + SyncEngine.seconds(limit.spacing))
+            }
+            start = min(start, now + SyncEngine.seconds(endpoint.retryMaxDelay))
+            pace.lastStart = start
+            paces[endpoint.name.name] = pace
+            return start - now
+        }
+    }
+
+    /// Takes in an answer's RateLimit headers: none left waits for the reset; a few left spreads them over the
+    /// rest of the window (one in reserve).
+    package func observe(_ headers: RateLimitHeaders?, endpoint: EndpointConfiguration, now: Double) {
+        guard let headers, headers.remaining <= Self.lowWater, let reset = headers.secondsUntilReset(now: now) else {
+            return
+        }
+        let wait = headers.remaining == 0 ? reset : reset / Double(headers.remaining + 1)
+        paces.withLock { paces in
+            var pace = paces[endpoint.name.name] ?? Pace()
+            pace.notBefore = now + wait
+            paces[endpoint.name.name] = pace
+        }
+    }
+}

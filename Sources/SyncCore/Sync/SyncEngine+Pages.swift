@@ -1,0 +1,141 @@
+internal import Foundation
+internal import Logging
+internal import NIOCore
+
+extension SyncEngine {
+    /// Fetches every page of a collection, from `firstURL` (the endpoint's, with an incremental cursor), into one
+    /// spool, each decoded as it streams in, following ``PageWalker``'s decisions. Only the first request is
+    /// conditional; a 304 or another non-2xx answer there comes back for the caller to handle, while a failed later
+    /// page fails the run: nothing partial is applied.
+    ///
+    /// - Throws: ``SyncFailure`` for an unusable page, a loop, or `max_pages` reached with more announced.
+    func fetchPages(
+        _ endpoint: EndpointConfiguration, url firstURL: String, validators: (etag: String?, lastModified: String?)?,
+        logger: Logger
+    ) async throws -> PagedFetch {
+        let name = endpoint.name.name
+        let decoder = SyncWriter(endpoint: endpoint).decoder
+        let captured = endpoint.pagination?.capturedPaths ?? []
+        var walker = PageWalker(pagination: endpoint.pagination, url: firstURL)
+        var url = walker.firstURL
+        var fetched = PagedFetch(firstResponse: FetchResponse(status: 0, body: ByteBuffer()))
+        while true {
+            let number = fetched.count + 1
+            let context = endpoint.pagination == nil ? "" : "page \(number): "
+            let request = try self.request(url, endpoint: endpoint, validators: number == 1 ? validators : nil)
+            logger.debug("Fetching", metadata: [LogKey.page: "\(number)"])
+            let start = fetched.spool?.count ?? 0
+            let page: PageFetch
+            do {
+                page = try await retrying(endpoint, context: context) {
+                    try await waitForTurn(endpoint)
+                    let page = try await fetchPage(
+                        request, spool: fetched.spool, from: start, decoder: decoder, capturing: captured)
+                    pacer.observe(page.response.rateLimit, endpoint: endpoint, now: now())
+                    return page
+                } response: {
+                    $0.response
+                }
+            } catch var failure as SyncFailure {
+                failure.pages = fetched.count + 1
+                failure.bytes = max(failure.bytes, start)
+                throw failure
+            }
+            fetched.count = number
+            if number == 1 {
+                fetched.firstResponse = page.response
+                guard page.response.isSuccess else { return fetched }
+            } else if !page.response.isSuccess {
+                let sentence = Self.statusSentence(page.response.status, auth: endpoint.auth)
+                throw SyncFailure(
+                    message: "\(name): \(context)\(sentence); kept the stored data", status: page.response.status,
+                    bytes: start, pages: number, retryAfter: retryAfter(page.response))
+            }
+            fetched.spool = page.spool
+            let end = page.spool?.count ?? start
+            var chunked = page.decoder
+            var facts = PageWalker.Page(url: url, records: 0)
+            do {
+                facts.records = try chunked.finish()
+                if let previous = fetched.ranges.last, let spool = page.spool {
+                    facts.repeatsPrevious = try spool.holdsSameBytes(previous, start..<end)
+                }
+            } catch {
+                throw SyncFailure(
+                    message: "\(name): \(context)\(error); kept the stored data", status: page.response.status,
+                    bytes: end, pages: number)
+            }
+            fetched.ranges.append(start..<end)
+            fetched.records += facts.records
+            fetched.rejected += page.rejected
+            fetched.problems.append(
+                contentsOf: page.problems.prefix(SyncWriter.storedProblemLimit - fetched.problems.count))
+            facts.links = page.response.links
+            for path in captured {
+                if let value = chunked.capturedValue(at: path) { facts.captured[path] = value }
+            }
+            facts.overlong = chunked.overlongCapturedPaths
+            switch walker.next(after: facts) {
+            case .next(let next):
+                url = next
+            case .done:
+                return fetched
+            case .failure(let sentence):
+                throw SyncFailure(
+                    message: "\(name): \(sentence); kept the stored data", status: page.response.status, bytes: end,
+                    pages: number)
+            }
+        }
+    }
+
+    /// One attempt at one page: its body decoded as it streams in and appended to the run's spool from `start`
+    /// (what an earlier attempt left there is dropped). The spool is made on the first byte: a 304, the common
+    /// answer, creates no file.
+    private func fetchPage(
+        _ request: FetchRequest, spool existing: BodySpool?, from start: Int, decoder: RecordDecoder,
+        capturing paths: [JSONPath]
+    ) async throws -> PageFetch {
+        var spool = existing
+        spool?.truncate(to: start)
+        let spoolDirectory = self.spoolDirectory
+        var chunked = ChunkedRecordDecoder(decoder, capturing: paths)
+        var rejected = 0
+        var problems: [DecodingProblem] = []
+        let response = try await transport.fetch(request) { chunk in
+            let file = try spool ?? BodySpool(directory: spoolDirectory)
+            spool = file
+            try file.append(chunk)
+            try chunk.withUnsafeReadableBytes { bytes in
+                try chunked.feed(bytes) { record, _ in
+                    if record.isRejected { rejected += 1 }
+                    if !record.problems.isEmpty, problems.count < SyncWriter.storedProblemLimit {
+                        problems.append(contentsOf: record.problems)
+                    }
+                }
+            }
+        }
+        return PageFetch(response: response, spool: spool, decoder: chunked, rejected: rejected, problems: problems)
+    }
+}
+
+/// Every page of one run: the first page's answer (whose validators are stored), the spool holding the bodies, one
+/// range of it per page, and what decoding found.
+struct PagedFetch {
+    var firstResponse: FetchResponse
+    var spool: BodySpool?
+    var ranges: [Range<Int>] = []
+    /// Responses received, a 304 included.
+    var count = 0
+    var records = 0
+    var rejected = 0
+    var problems: [DecodingProblem] = []
+}
+
+/// One attempt at one page: the answer, the spool and what decoding it found so far.
+private struct PageFetch {
+    var response: FetchResponse
+    var spool: BodySpool?
+    var decoder: ChunkedRecordDecoder
+    var rejected: Int
+    var problems: [DecodingProblem]
+}

@@ -1,0 +1,112 @@
+import Testing
+
+@testable import SyncCore
+
+/// Values outside the records — cursors, next URLs, has-more flags — are captured while the body streams, whatever
+/// the chunking, wherever they are (before or after the records), and without confusing them with the records'.
+@Suite("decoding: values captured outside the records")
+struct EnvelopeCaptureTests {
+    static let body = #"""
+        {"meta": {"data": [{"next": "inner"}], "next": "c\u002b2\"x", "count": 3, "more": true},
+         "data": [{"id": 1, "meta": {"next": "in a record"}}, {"id": 2, "next": "no"}],
+         "links": {"next": "/users?page=2", "list": [1, {"a": "b"}], "deep": {"x": {"y": false}}}, "n": -1.5e3,
+         "empty": "", "none": null}
+        """#
+
+    static let paths = [
+        "meta.next", "meta.more", "links.next", "links.deep.x.y", "n", "empty", "none", "missing",
+        "links.list[1]", "meta.count",
+    ]
+
+    static func capture(_ body: String, chunkSize: Int, paths: [String] = paths) throws -> [String: CapturedValue] {
+        let parsed = try paths.map { try JSONPath(parsing: $0) }
+        let decoder = RecordDecoder(
+            recordsPath: try JSONPath(parsing: "data"),
+            columns: [ColumnSpec(name: "id", path: try JSONPath(parsing: "id"), type: .integer)], keyColumns: [0],
+            strict: false)
+        var chunked = ChunkedRecordDecoder(decoder, capturing: parsed)
+        let bytes = Array(body.utf8)
+        var ids: [ColumnValue] = []
+        var start = 0
+        while start < bytes.count {
+            let end = min(bytes.count, start + chunkSize)
+            try bytes[start..<end].withUnsafeBytes { chunk in
+                try chunked.feed(chunk) { record, _ in ids.append(record.values[0]) }
+            }
+            start = end
+        }
+        #expect(try chunked.finish() == 2)
+        #expect(ids == [.integer(1), .integer(2)])
+        var values: [String: CapturedValue] = [:]
+        for (text, path) in zip(paths, parsed) {
+            if let value = chunked.capturedValue(at: path) { values[text] = value }
+        }
+        return values
+    }
+
+    @Test("every kind of value, in chunks of any size", arguments: [1, 2, 3, 7, 16, 64, 4096])
+    func values(chunkSize: Int) throws {
+        let values = try Self.capture(Self.body, chunkSize: chunkSize)
+        #expect(
+            values == [
+                "meta.next": .string("c+2\"x"), "meta.more": .bool(true), "links.next": .string("/users?page=2"),
+                "links.deep.x.y": .bool(false), "n": .number("-1.5e3"), "empty": .string(""), "none": .null,
+                "links.list[1]": .other(#"{"a": "b"}"#), "meta.count": .number("3"),
+            ])
+        #expect(values["meta.next"]?.text == "c+2\"x" && values["empty"]?.text == nil && values["none"]?.text == nil)
+    }
+
+    @Test("a body starting with a byte order mark", arguments: [1, 2, 4096])
+    func byteOrderMark(chunkSize: Int) throws {
+        let values = try Self.capture(
+            "\u{FEFF}" + #"{"data": [{"id": 1}, {"id": 2}], "next": "n"}"#, chunkSize: chunkSize, paths: ["next"])
+        #expect(values == ["next": .string("n")])
+    }
+
+    @Test("a key that repeats: the last value wins; an overlong value is not kept")
+    func repeatsAndLimits() throws {
+        let long = String(repeating: "x", count: EnvelopeCapture.maximumValueLength + 1)
+        let body = #"{"next": "a", "data": [{"id": 1}, {"id": 2}], "next": "b", "big": "\#(long)"}"#
+        let values = try Self.capture(body, chunkSize: 1000, paths: ["next", "big"])
+        #expect(values == ["next": .string("b")])
+    }
+}
+
+@Suite("pagination: Link headers and page URLs")
+struct LinkHeaderTests {
+    @Test("rel=next is found among several links, fields, quoted lists and odd targets")
+    func next() {
+        #expect(LinkHeader.next(in: [#"<https://a.example/x?page=2>; rel="next""#]) == "https://a.example/x?page=2")
+        #expect(LinkHeader.next(in: [#"</p1>; rel="prev", </p3>; rel="next""#]) == "/p3")
+        #expect(LinkHeader.next(in: [#"</p1>; rel=first"#, #"</p9>; rel="last next""#]) == "/p9")
+        #expect(LinkHeader.next(in: [#"</a,b;c>; title="x, rel=next"; rel="Next""#]) == "/a,b;c")
+        #expect(LinkHeader.next(in: [#"</p1>; rel="nextish""#, #"</p1>; rel=prev"#]) == nil)
+        #expect(LinkHeader.next(in: ["garbage", ""]) == nil)
+    }
+
+    @Test("next URLs resolve against the page's URL; only http and https are followed")
+    func resolve() {
+        let base = "https://api.example/v1/users?page=1"
+        #expect(PageURL.resolve("?page=2", against: base) == "https://api.example/v1/users?page=2")
+        #expect(PageURL.resolve("/v2/users?c=x", against: base) == "https://api.example/v2/users?c=x")
+        #expect(PageURL.resolve("more", against: base) == "https://api.example/v1/more")
+        #expect(PageURL.resolve("https://other.example/u", against: base) == "https://other.example/u")
+        #expect(PageURL.resolve("file:///etc/passwd", against: base) == nil)
+        #expect(PageURL.resolve("  ", against: base) == nil)
+    }
+
+    @Test("parameters are replaced in place, appended when new, and encoded")
+    func setting() {
+        #expect(PageURL.setting([("page", "2")], in: "https://a/x?page=1&n=5#f") == "https://a/x?page=2&n=5#f")
+        #expect(PageURL.setting([("c", "a+b/=&")], in: "https://a/x") == "https://a/x?c=a%2Bb%2F%3D%26")
+        #expect(PageURL.setting([("k", "v")], in: "https://a/x?k=1&k=2&z") == "https://a/x?k=v&z")
+    }
+
+    @Test("origins compare scheme, host and port, default ports included")
+    func origins() {
+        #expect(PageURL.isSameOrigin("https://A.example/x", "https://a.example:443/y"))
+        #expect(!PageURL.isSameOrigin("https://a.example/x", "http://a.example/x"))
+        #expect(!PageURL.isSameOrigin("http://127.0.0.1:80/x", "http://127.0.0.1:81/x"))
+        #expect(!PageURL.isSameOrigin("https://a.example/x", "https://a.example.evil/x"))
+    }
+}

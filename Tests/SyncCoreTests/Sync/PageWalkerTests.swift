@@ -1,0 +1,70 @@
+import Testing
+
+@testable import SyncCore
+
+/// The decisions of the pagination state machine that the loopback tests do not reach.
+@Suite("pagination: the page walker")
+struct PageWalkerTests {
+    static let base = "https://api.example/users"
+
+    static func page(records: Int = 2, links: [String] = [], captured: [JSONPath: CapturedValue] = [:])
+        -> PageWalker.Page
+    {
+        var page = PageWalker.Page(url: base, records: records)
+        page.links = links
+        page.captured = captured
+        return page
+    }
+
+    @Test("without pagination the first page is the last")
+    func noPagination() {
+        var walker = PageWalker(pagination: nil, url: Self.base)
+        #expect(walker.firstURL == Self.base)
+        #expect(walker.next(after: Self.page(links: ["</p2>; rel=next"])) == .done)
+    }
+
+    @Test("a next link or URL that is not http or https fails the run")
+    func foreignSchemes() throws {
+        var link = PageWalker(pagination: PaginationConfiguration(kind: .link), url: Self.base)
+        #expect(
+            link.next(after: Self.page(links: ["<file:///etc/passwd>; rel=next"]))
+                == .failure("page 1's Link rel=\"next\" is not an http or https URL"))
+        let path = try JSONPath(parsing: "next")
+        var nextURL = PageWalker(pagination: PaginationConfiguration(kind: .nextURL(path: path)), url: Self.base)
+        #expect(
+            nextURL.next(after: Self.page(captured: [path: .string("ftp://x/y")]))
+                == .failure("page 1's next URL at next is not an http or https URL"))
+    }
+
+    @Test("an overlong cursor fails the run rather than ending the walk early")
+    func overlong() throws {
+        let path = try JSONPath(parsing: "meta.next")
+        var walker = PageWalker(
+            pagination: PaginationConfiguration(kind: .cursor(path: path, param: "c")), url: Self.base)
+        var page = Self.page()
+        page.overlong = [path]
+        #expect(walker.next(after: page) == .failure("page 1: the value at meta.next is longer than 64 KiB"))
+    }
+
+    @Test("has_more true or missing leaves the decision to the next link; a numeric cursor is sent as its literal")
+    func hasMoreAndNumbers() throws {
+        let cursor = try JSONPath(parsing: "next")
+        let more = try JSONPath(parsing: "more")
+        let pagination = PaginationConfiguration(kind: .cursor(path: cursor, param: "after"), hasMorePath: more)
+        var walker = PageWalker(pagination: pagination, url: Self.base)
+        #expect(
+            walker.next(after: Self.page(captured: [cursor: .number("42"), more: .bool(true)]))
+                == .next(Self.base + "?after=42"))
+        #expect(walker.next(after: Self.page(captured: [cursor: .number("43")])) == .next(Self.base + "?after=43"))
+        #expect(walker.next(after: Self.page(captured: [cursor: .bool(true)])) == .done)
+        #expect(walker.pageCount == 3)
+    }
+
+    @Test("page and offset kinds start from their first page")
+    func firstURLs() {
+        let page = PaginationConfiguration(kind: .page(param: "p", start: 0, sizeParam: "n", size: 50))
+        #expect(PageWalker(pagination: page, url: Self.base + "?p=9&q=x").firstURL == Self.base + "?p=0&q=x&n=50")
+        let offset = PaginationConfiguration(kind: .offset(param: "o", limitParam: nil, limit: 20))
+        #expect(PageWalker(pagination: offset, url: Self.base).firstURL == Self.base + "?o=0")
+    }
+}

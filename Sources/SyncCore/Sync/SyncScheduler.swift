@@ -11,6 +11,8 @@ internal import ServiceLifecycle
 package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duration {
     private enum Wake: Sendable {
         case finished(String, SyncReport)
+        /// A batch of next due times is stored: its reports can go out.
+        case stored([SyncReport])
         case timer
         case reload(Configuration)
         case shutdown
@@ -24,6 +26,10 @@ package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duratio
     private var machine: ScheduleStateMachine
     private var endpoints: [String: EndpointConfiguration]
     private var pendingTimer: Double?
+    /// Next due times waiting to be stored, with the reports that wait for them; stored in one transaction per
+    /// batch, off the loop, so that the loop never waits behind the syncs' own writes.
+    private var unstored: [(name: String, nextDue: Double?, report: SyncReport)] = []
+    private var storing = false
     private let wakes: AsyncStream<Wake>
     private let wake: AsyncStream<Wake>.Continuation
 
@@ -91,9 +97,15 @@ package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duratio
                         report.outcome.isFailure ? .failure(retryAfter: report.retryAfter) : .success
                     if let state = machine.finished(name, outcome: outcome, now: engine.now()) {
                         report.consecutiveFailures = state.consecutiveFailures
-                        await persist(name, state)
+                        unstored.append((name, state.nextDue, report))
+                        store(&group)
+                    } else {
+                        onReport(report)
                     }
-                    onReport(report)
+                case .stored(let reports):
+                    storing = false
+                    for report in reports { onReport(report) }
+                    store(&group)
                 case .timer:
                     pendingTimer = nil
                 case .reload(let configuration):
@@ -113,7 +125,7 @@ package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duratio
                     group.cancelAll()
                 }
                 if stopping {
-                    if machine.running.isEmpty { break }
+                    if machine.running.isEmpty, !storing, unstored.isEmpty { break }
                     continue
                 }
                 schedule(&group)
@@ -156,17 +168,33 @@ package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duratio
         }
     }
 
-    private func persist(_ name: String, _ state: ScheduleStateMachine.PersistedState) async {
-        let nextDue = state.nextDue.map(Timestamp.format)
-        do {
-            try await engine.database.perform { database in
-                try database.execute(
-                    "UPDATE syncd_endpoints SET next_due_at = ? WHERE name = ?",
-                    [nextDue.map(SQLiteValue.text) ?? .null, .text(name)])
+    /// Stores the waiting next due times in one transaction, unless a batch is being stored already (its end
+    /// starts the next one). Under load this turns a write per sync into a write per batch.
+    private func store(_ group: inout DiscardingTaskGroup) {
+        guard !storing, !unstored.isEmpty else { return }
+        storing = true
+        let batch = unstored
+        unstored = []
+        group.addTask { [engine, wake] in
+            let rows = batch.map { ($0.name, $0.nextDue.map(Timestamp.format)) }
+            do {
+                try await engine.database.perform { database in
+                    try database.transaction {
+                        let update = try database.makeStatement(
+                            "UPDATE syncd_endpoints SET next_due_at = ? WHERE name = ?")
+                        for (name, nextDue) in rows {
+                            try update.bind([nextDue.map(SQLiteValue.text) ?? .null, .text(name)])
+                            _ = try update.step()
+                        }
+                    }
+                }
+            } catch {
+                // The schedule in memory is right; a restart would only run these endpoints early.
+                engine.logger.info(
+                    "Could not store the next due times",
+                    metadata: ["endpoints": "\(batch.map(\.name).joined(separator: ","))"])
             }
-        } catch {
-            // The schedule in memory is right; a restart would only run this endpoint early.
-            engine.logger.info("Could not store the next due time", metadata: [LogKey.endpointName: "\(name)"])
+            wake.yield(.stored(batch.map(\.report)))
         }
     }
 

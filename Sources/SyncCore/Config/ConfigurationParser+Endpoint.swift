@@ -91,7 +91,8 @@ extension ConfigurationParser {
             // A document is one body: pagination set in [defaults] is for the collections.
             pagination: records == nil ? nil : settings.pagination,
             incremental: incremental,
-            rateLimit: settings.rateLimit
+            rateLimit: settings.rateLimit,
+            rateLimitScope: settings.rateLimitScope
         )
     }
 

@@ -8,5 +8,6 @@ extension EndpointConfiguration: Equatable {
             && lhs.allowEmpty == rhs.allowEmpty && lhs.columns == rhs.columns && lhs.retries == rhs.retries
             && lhs.retryMaxDelay == rhs.retryMaxDelay && lhs.pagination == rhs.pagination
             && lhs.incremental == rhs.incremental && lhs.rateLimit == rhs.rateLimit
+            && lhs.rateLimitScope == rhs.rateLimitScope
     }
 }

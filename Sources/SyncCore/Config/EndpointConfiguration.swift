@@ -64,6 +64,9 @@ package struct EndpointConfiguration: Sendable {
     package var incremental: IncrementalConfiguration?
     /// A cap on the endpoint's request rate. The default is nil: only the upstream's RateLimit headers slow it.
     package var rateLimit: RateLimit?
+    /// Whether the pacing (``rateLimit`` and the upstream's RateLimit headers) is the endpoint's own or shared by
+    /// every endpoint on its host with this scope. The default is `.endpoint`.
+    package var rateLimitScope: RateLimitScope
 
     /// Whether the endpoint caches one document rather than records.
     package var isDocument: Bool { records == nil }
@@ -88,7 +91,8 @@ package struct EndpointConfiguration: Sendable {
         retryMaxDelay: Duration = EndpointConfiguration.defaultRetryMaxDelay,
         pagination: PaginationConfiguration? = nil,
         incremental: IncrementalConfiguration? = nil,
-        rateLimit: RateLimit? = nil
+        rateLimit: RateLimit? = nil,
+        rateLimitScope: RateLimitScope = .endpoint
     ) {
         self.name = name
         self.url = url
@@ -110,5 +114,6 @@ package struct EndpointConfiguration: Sendable {
         self.pagination = pagination
         self.incremental = incremental
         self.rateLimit = rateLimit
+        self.rateLimitScope = rateLimitScope
     }
 }

@@ -17,6 +17,7 @@ struct EndpointSettings {
     var pagination: PaginationConfiguration?
     var incremental: IncrementalSetting?
     var rateLimit: RateLimit?
+    var rateLimitScope = RateLimitScope.endpoint
 }
 
 extension ConfigurationParser {
@@ -68,6 +69,12 @@ extension ConfigurationParser {
                 report(
                     #"rate_limit must be requests per second, minute or hour, such as "10/s", "600/m" or "3600/h""#,
                     at: field)
+            }
+        case "rate_limit_scope":
+            if let value = field.value.string.flatMap(RateLimitScope.init(rawValue:)) {
+                settings.rateLimitScope = value
+            } else {
+                report(#"rate_limit_scope must be "endpoint" or "host""#, at: field)
             }
         default:
             return false

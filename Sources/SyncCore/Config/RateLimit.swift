@@ -37,3 +37,10 @@ package struct RateLimit: Sendable, Hashable, CustomStringConvertible {
         return "\(requests)/\(unit)"
     }
 }
+
+/// Whose requests a ``RateLimit`` counts: the endpoint's own, or every endpoint's on the same host
+/// (`rate_limit_scope = "host"`), for upstreams that budget per client rather than per resource.
+package enum RateLimitScope: String, Sendable, Hashable {
+    case endpoint
+    case host
+}

@@ -26,14 +26,15 @@ package final class RequestPacer: Sendable {
     /// - Returns: seconds to wait, 0 when the request may go now.
     package func reserve(_ endpoint: EndpointConfiguration, now: Double) -> Double {
         paces.withLock { paces in
-            var pace = paces[endpoint.name.name] ?? Pace()
+            let key = Self.key(endpoint)
+            var pace = paces[key] ?? Pace()
             var start = max(now, pace.notBefore ?? now)
             if let limit = endpoint.rateLimit, let last = pace.lastStart {
                 start = max(start, last + SyncEngine.seconds(limit.spacing))
             }
             start = min(start, now + SyncEngine.seconds(endpoint.retryMaxDelay))
             pace.lastStart = start
-            paces[endpoint.name.name] = pace
+            paces[key] = pace
             return start - now
         }
     }
@@ -45,10 +46,26 @@ package final class RequestPacer: Sendable {
             return
         }
         let wait = headers.remaining == 0 ? reset : reset / Double(headers.remaining + 1)
+        let key = Self.key(endpoint)
         paces.withLock { paces in
-            var pace = paces[endpoint.name.name] ?? Pace()
-            pace.notBefore = now + wait
-            paces[endpoint.name.name] = pace
+            var pace = paces[key] ?? Pace()
+            pace.notBefore = max(pace.notBefore ?? 0, now + wait)
+            paces[key] = pace
+        }
+    }
+
+    /// Whose pace a request keeps: the endpoint's, or its host's (scheme, host and port) with
+    /// `rate_limit_scope = "host"`. The two kinds of key cannot collide: a name has no colon.
+    static func key(_ endpoint: EndpointConfiguration) -> String {
+        switch endpoint.rateLimitScope {
+        case .endpoint:
+            return endpoint.name.name
+        case .host:
+            guard let scheme = endpoint.url.firstRange(of: "://") else { return endpoint.name.name }
+            let rest = endpoint.url[scheme.upperBound...]
+            let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+            let host = authority.split(separator: "@").last.map(String.init) ?? String(authority)
+            return endpoint.url[..<scheme.upperBound].lowercased() + host.lowercased()
         }
     }
 }

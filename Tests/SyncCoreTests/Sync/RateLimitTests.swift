@@ -48,6 +48,50 @@ struct RateLimitTests {
         }
     }
 
+    @Test(
+        "rate_limit_scope = \"host\" shares one pace among the endpoints of a host; the default keeps them apart",
+        arguments: [("host", [Duration.seconds(1)]), ("endpoint", [])])
+    func hostScope(scope: String, expected: [Duration]) async throws {
+        try await withTestUpstream { upstream in
+            upstream.route("/a") { _ in jsonAnswer(recordsJSON([1])) }
+            upstream.route("/b") { _ in jsonAnswer(recordsJSON([2])) }
+            let fixture = try SyncFixture(
+                toml: ["a", "b"].map { name in
+                    """
+                    [[endpoint]]
+                    name = "\(name)"
+                    url = "\(upstream.url("/\(name)"))"
+                    records = "$"
+                    primary_key = ["id"]
+                    rate_limit = "1/s"
+                    rate_limit_scope = "\(scope)"
+                    [endpoint.columns]
+                    id = { path = "id", type = "integer" }
+                    """
+                }.joined(separator: "\n"))
+            let engine = fixture.engine
+            #expect(await engine.sync(try fixture.endpoint("a")).outcome == .changed)
+            #expect(await engine.sync(try fixture.endpoint("b")).outcome == .changed)
+            #expect(fixture.sleeps.durations == expected)
+        }
+    }
+
+    @Test("rate_limit_scope is endpoint or host; anything else is refused with its line")
+    func scopeParsing() throws {
+        let toml = """
+            [[endpoint]]
+            name = "a"
+            url = "http://127.0.0.1:9/a"
+            rate_limit_scope = "planet"
+            """
+        #expect {
+            try Configuration.parse(toml, sourcePath: "/etc/syncd/syncd.toml")
+        } throws: { error in
+            "\(error)".contains("/etc/syncd/syncd.toml:4")
+                && "\(error)".contains(#"rate_limit_scope must be "endpoint" or "host""#)
+        }
+    }
+
     @Test("the spacing holds across the runs of one engine")
     func acrossRuns() async throws {
         try await withTestUpstream { upstream in

@@ -53,6 +53,8 @@ package struct RecordReader {
         package var version: Int64
         /// The original JSON of every record whose version is above `since`, by version then key.
         package var changed: [String]
+        /// The keys of ``changed``, in the same order, as JSON (a value, or an array for a composite key).
+        package var changedKeys: [String]
         /// The keys (as JSON: a value, or an array for a composite key) deleted after `since`.
         package var deleted: [String]
         package var etag: String
@@ -199,10 +201,17 @@ package struct RecordReader {
             let table = RecordTable(endpoint)
             let keyOrder = table.keyNames.map { "\(SQLIdentifier.quote($0)) ASC" }.joined(separator: ", ")
             let changed = try database.makeStatement(
-                "SELECT \"_raw\" FROM \(table.quotedName) WHERE \"_version\" > ? ORDER BY \"_version\", \(keyOrder)")
+                """
+                SELECT "_raw", \(table.keyJSONExpression) FROM \(table.quotedName) WHERE "_version" > ?
+                ORDER BY "_version", \(keyOrder)
+                """)
             try changed.bind([.integer(since)])
             var raws: [String] = []
-            while try changed.step() { raws.append(changed.text(at: 0) ?? "null") }
+            var keys: [String] = []
+            while try changed.step() {
+                raws.append(changed.text(at: 0) ?? "null")
+                keys.append(changed.text(at: 1) ?? "null")
+            }
             // A key that came back after its deletion has no tombstone any more (SyncWriter removes it): it is a change.
             let deleted = try database.rows(
                 """
@@ -210,7 +219,7 @@ package struct RecordReader {
                 """, [.text(endpoint.name.name), .integer(since)]
             ).compactMap { $0.text("key") }
             return Changes(
-                version: state.version, changed: raws, deleted: deleted,
+                version: state.version, changed: raws, changedKeys: keys, deleted: deleted,
                 etag: EntityTag.make(instance: try instance(), version: state.version), changedAt: state.changedAt)
         }
     }

@@ -14,10 +14,13 @@ package struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
 
     private let code: Code
     package let description: String
+    /// The endpoint the error is about, when it is about one by name.
+    package private(set) var endpoint: String?
 
-    private init(_ code: Code, _ description: String) {
+    private init(_ code: Code, _ description: String, endpoint: String? = nil) {
         self.code = code
         self.description = description
+        self.endpoint = endpoint
     }
 
     package static func == (lhs: StoreError, rhs: StoreError) -> Bool { lhs.code == rhs.code }
@@ -46,7 +49,7 @@ package struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     package static func unknownEndpoint(_ name: String) -> StoreError {
-        StoreError(.unknownEndpoint, "there is no endpoint \"\(name)\" in the configuration")
+        StoreError(.unknownEndpoint, "there is no endpoint \"\(name)\" in the configuration", endpoint: name)
     }
 
     package static func unknownColumn(_ column: String, endpoint: String, known: [String]) -> StoreError {
@@ -77,6 +80,7 @@ package struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     package static func notSynced(_ endpoint: String) -> StoreError {
-        StoreError(.notSynced, "\"\(endpoint)\" has not been synced yet: run `syncd sync \(endpoint)`")
+        StoreError(
+            .notSynced, "\"\(endpoint)\" has not been synced yet: run `syncd sync \(endpoint)`", endpoint: endpoint)
     }
 }

@@ -1,0 +1,64 @@
+/// An endpoint as the database describes it — its table's columns and key, as the last sync applied them — so that
+/// a program can read a syncd database without the configuration that filled it.
+enum StoredEndpoint {
+    /// The endpoint's configuration, rebuilt from its row of `syncd_endpoints`; `nil` when there is no such row.
+    static func load(_ name: String, _ database: Database) throws -> EndpointConfiguration? {
+        guard
+            let row = try database.rows(
+                "SELECT kind, url, primary_key, columns FROM syncd_endpoints WHERE name = ?", [.text(name)]
+            ).first
+        else { return nil }
+        let identifier: SQLIdentifier
+        do {
+            identifier = try SQLIdentifier(validating: name)
+        } catch {
+            return nil
+        }
+        let url = row.text("url") ?? ""
+        guard row.text("kind") == "collection" else {
+            return EndpointConfiguration(name: identifier, url: url)
+        }
+        let columns = Self.columns(fromSignature: row.text("columns") ?? "")
+        let keyNames = Self.keyNames(row.text("primary_key") ?? "")
+        let primaryKey = keyNames.compactMap { key in columns.firstIndex { $0.name == key } }
+        return EndpointConfiguration(
+            name: identifier, url: url, records: .root, primaryKey: primaryKey, columns: columns)
+    }
+
+    /// The columns of a ``RecordTable/columnsSignature``: one `name type path` line per column.
+    static func columns(fromSignature signature: String) -> [ColumnSpec] {
+        signature.split(separator: "\n").compactMap { line in
+            let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
+            guard parts.count == 3, let type = ColumnType(rawValue: String(parts[1])),
+                let path = try? JSONPath(parsing: String(parts[2]))
+            else { return nil }
+            return ColumnSpec(name: String(parts[0]), path: path, type: type)
+        }
+    }
+
+    /// The key columns as stored: a JSON array of names, `["id"]`, or its older single-name form `"id"`.
+    static func keyNames(_ text: String) -> [String] {
+        var names: [String] = []
+        var current = ""
+        var quoted = false
+        var escaped = false
+        for character in text {
+            if escaped {
+                current.append(character)
+                escaped = false
+            } else if quoted {
+                switch character {
+                case "\\": escaped = true
+                case "\"":
+                    names.append(current)
+                    current = ""
+                    quoted = false
+                default: current.append(character)
+                }
+            } else if character == "\"" {
+                quoted = true
+            }
+        }
+        return names
+    }
+}

@@ -1,0 +1,126 @@
+public import Foundation
+
+/// What changed in an endpoint between two versions: enough to mirror it.
+public struct ChangeSet: Sendable, Hashable {
+    public var endpoint: String
+    /// The version the change set starts after.
+    public var since: Int64
+    /// The endpoint's version now: the `since` of the next change set.
+    public var version: Int64
+    /// The records inserted or updated after `since`, by version then key.
+    public var changed: [ChangedRecord]
+    /// The keys deleted after `since`, as JSON: `8`, `"abc"`, or `[1,"x"]` for a composite key.
+    public var deleted: [String]
+
+    /// The changed records decoded as `T`; records that do not decode are left out.
+    public func decoded<T: Decodable>(_ type: T.Type, decoder: JSONDecoder = JSONDecoder()) -> [T] {
+        changed.compactMap { try? decoder.decode(T.self, from: Data($0.json.utf8)) }
+    }
+}
+
+/// One inserted or updated record of a ``ChangeSet``.
+public struct ChangedRecord: Sendable, Hashable {
+    /// The key as JSON: `8`, `"abc"`, or `[1,"x"]` for a composite key.
+    public var key: String
+    /// The record as received from the upstream.
+    public var json: String
+}
+
+extension SyncStore {
+    /// The records changed and the keys deleted after `version` (0 is everything).
+    public func changes(_ endpoint: String, since version: Int64) async throws(SyncStoreError) -> ChangeSet {
+        let changes = try await read { database in
+            try RecordReader(database: database, endpoint: try Self.endpoint(endpoint, database))
+                .changes(since: version)
+        }
+        return ChangeSet(
+            endpoint: endpoint, since: version, version: changes.version,
+            changed: zip(changes.changedKeys, changes.changed).map { ChangedRecord(key: $0, json: $1) },
+            deleted: changes.deleted)
+    }
+
+    /// The endpoint's change sets as they happen: one element per sync that changed it, whoever wrote it — a
+    /// daemon in another process or a sync in this one.
+    ///
+    /// Every `interval` it asks SQLite's `data_version` whether anything was committed (a shared-memory read);
+    /// only then does it read the endpoint's version, and only when that moved does it read the changes. The
+    /// stream ends with an error if a read fails, and stops when the consumer stops iterating.
+    ///
+    /// ```swift
+    /// for try await change in store.changeSets("users") {
+    ///     print("version \(change.version): \(change.changed.count) changed, \(change.deleted.count) deleted")
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - version: Where to start; `nil` is the current version (only later changes), 0 is everything first.
+    ///   - interval: How often to look.
+    public func changeSets(
+        _ endpoint: String, since version: Int64? = nil, every interval: Duration = .milliseconds(500)
+    ) -> AsyncThrowingStream<ChangeSet, any Error> {
+        AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    var since: Int64
+                    if let version {
+                        since = version
+                    } else {
+                        since = try await self.version(of: endpoint)
+                    }
+                    var seen: Int64?
+                    while !Task.isCancelled {
+                        let generation = try pool.dataVersion()
+                        if generation != seen {
+                            seen = generation
+                            if try await self.version(of: endpoint) != since {
+                                let change = try await changes(endpoint, since: since)
+                                since = change.version
+                                continuation.yield(change)
+                            }
+                        }
+                        try await Task.sleep(for: interval)
+                    }
+                    continuation.finish()
+                } catch is CancellationError {
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    /// The endpoint's records decoded as `T`, first as they are now, then again after each change: a live query.
+    public func values<T: Decodable & Sendable>(
+        _ type: T.Type, from endpoint: String, where filters: [RecordFilter] = [], order: [RecordOrder] = [],
+        every interval: Duration = .milliseconds(500), decoder: JSONDecoder = JSONDecoder()
+    ) -> AsyncThrowingStream<CachedRecords<T>, any Error> {
+        let decoderBox = DecoderBox(decoder: decoder)
+        return AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    let first = try await records(
+                        T.self, from: endpoint, where: filters, order: order, decoder: decoderBox.decoder)
+                    continuation.yield(first)
+                    for try await _ in changeSets(endpoint, since: first.version, every: interval) {
+                        continuation.yield(
+                            try await records(
+                                T.self, from: endpoint, where: filters, order: order, decoder: decoderBox.decoder))
+                    }
+                    continuation.finish()
+                } catch is CancellationError {
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+}
+
+/// A JSONDecoder carried into a task: it is configured before and only read after, never mutated concurrently.
+private struct DecoderBox: @unchecked Sendable {
+    let decoder: JSONDecoder
+}

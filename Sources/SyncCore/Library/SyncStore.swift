@@ -1,0 +1,150 @@
+public import Foundation
+internal import Synchronization
+
+/// A syncd database, read from Swift: typed records decoded from the JSON syncd stored as received, each with its
+/// entity tag, cheap "changed since?" checks, and the changes since a version.
+///
+/// It reads what a daemon (`syncd run`) or ``SyncStore`` users in another process keep fresh, offline: it opens
+/// the database read-only and never blocks the writer (WAL).
+///
+/// ```swift
+/// struct User: Decodable { var id: Int; var name: String }
+/// let store = try SyncStore(path: "/var/lib/syncd/cache.db")
+/// let oslo = try await store.records(User.self, from: "users", where: [.equal("city", "Oslo")])
+/// print(oslo.values.map(\.name), oslo.etag)
+/// if try await store.isModified("users", since: oslo.etag) == false { /* nothing to do */ }
+/// ```
+public final class SyncStore: Sendable {
+    let pool: ReadConnectionPool
+
+    /// Opens an existing syncd database for reading.
+    ///
+    /// - Parameters:
+    ///   - path: The database file, as `database` in syncd.toml names it.
+    ///   - connections: Read-only connections kept open for concurrent reads.
+    /// - Throws: ``SyncStoreError/cannotOpen(_:)`` when the file is missing or is not a database.
+    public init(path: String, connections: Int = 2) throws(SyncStoreError) {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw .cannotOpen("there is no database at \(path)")
+        }
+        do {
+            pool = try ReadConnectionPool(path: path, count: connections)
+        } catch {
+            throw .cannotOpen("\(path) cannot be opened: \(error.message)")
+        }
+    }
+
+    /// The records of a collection endpoint that match `filters`, decoded as `T` from the JSON as received.
+    ///
+    /// A record that does not decode as `T` never sinks the others: it is left out and described in
+    /// ``CachedRecords/failures``.
+    ///
+    /// - Parameters:
+    ///   - filters: Conditions on configured columns, all of which must hold.
+    ///   - order: Configured columns to sort by; by primary key when empty.
+    /// - Throws: ``SyncStoreError``: an unknown endpoint or column, an endpoint never synced, a read failure.
+    public func records<T: Decodable>(
+        _ type: T.Type, from endpoint: String, where filters: [RecordFilter] = [], order: [RecordOrder] = [],
+        limit: Int? = nil, offset: Int = 0, decoder: JSONDecoder = JSONDecoder()
+    ) async throws(SyncStoreError) -> CachedRecords<T> {
+        let query = RecordQuery(
+            filters: filters.map(\.filter), order: order.map(\.order), limit: limit, offset: max(0, offset))
+        let page = try await read { database in
+            try RecordReader(database: database, endpoint: try Self.endpoint(endpoint, database)).records(query)
+        }
+        var values: [T] = []
+        var failures: [RecordDecodingFailure] = []
+        values.reserveCapacity(page.raws.count)
+        for (index, raw) in page.raws.enumerated() {
+            do {
+                values.append(try decoder.decode(T.self, from: Data(raw.utf8)))
+            } catch {
+                failures.append(RecordDecodingFailure(index: index, raw: raw, error: error))
+            }
+        }
+        return CachedRecords(
+            values: values, failures: failures, etag: page.etag, version: page.version,
+            changedAt: page.changedAt.flatMap(Timestamp.parse).map(Date.init(timeIntervalSince1970:)))
+    }
+
+    /// One record by its key (one value per key column, as text), or `nil` when no record has it.
+    public func record<T: Decodable>(
+        _ type: T.Type, from endpoint: String, key: String..., decoder: JSONDecoder = JSONDecoder()
+    ) async throws(SyncStoreError) -> Cached<T>? {
+        let record = try await read { database in
+            try RecordReader(database: database, endpoint: try Self.endpoint(endpoint, database)).record(key: key)
+        }
+        guard let record else { return nil }
+        return Cached(
+            value: try Self.decode(T.self, Data(record.raw.utf8), decoder: decoder, what: "\(endpoint) \(key)"),
+            etag: record.etag, version: record.version,
+            changedAt: record.changedAt.flatMap(Timestamp.parse).map(Date.init(timeIntervalSince1970:)))
+    }
+
+    /// A document endpoint's body decoded as `T`, or `nil` before its first sync.
+    public func document<T: Decodable>(
+        _ type: T.Type, from endpoint: String, decoder: JSONDecoder = JSONDecoder()
+    ) async throws(SyncStoreError) -> Cached<T>? {
+        let document = try await read { database in
+            try RecordReader(database: database, endpoint: try Self.endpoint(endpoint, database)).document()
+        }
+        guard let document else { return nil }
+        return Cached(
+            value: try Self.decode(T.self, Data(document.body), decoder: decoder, what: endpoint),
+            etag: document.etag, version: document.version,
+            changedAt: document.changedAt.flatMap(Timestamp.parse).map(Date.init(timeIntervalSince1970:)))
+    }
+
+    /// Whether an endpoint's data changed since the answer that carried `etag` (a list's, a document's or a
+    /// ``CachedRecords``' tag): one small query, no records read. A tag from another database is always modified.
+    public func isModified(_ endpoint: String, since etag: String) async throws(SyncStoreError) -> Bool {
+        let current = try await read { database -> String in
+            guard let state = try EndpointState.named(endpoint, database) else {
+                throw StoreError.unknownEndpoint(endpoint)
+            }
+            return EntityTag.make(instance: try RecordReader.instance(of: database), version: state.version)
+        }
+        return !EntityTag.ifNoneMatch(etag, matches: current)
+    }
+
+    /// The endpoint's current version: what a ``changes(_:since:)`` reader starts from.
+    public func version(of endpoint: String) async throws(SyncStoreError) -> Int64 {
+        try await read { database in
+            guard let state = try EndpointState.named(endpoint, database) else {
+                throw StoreError.unknownEndpoint(endpoint)
+            }
+            return state.version
+        }
+    }
+
+    /// Runs a read on a pooled read-only connection, with errors as ``SyncStoreError``.
+    func read<Result: Sendable>(
+        _ body: @escaping @Sendable (Database) throws -> Result
+    ) async throws(SyncStoreError) -> Result {
+        do {
+            return try await pool.read(body)
+        } catch let error as StoreError {
+            throw SyncStoreError(error)
+        } catch let error as SyncStoreError {
+            throw error
+        } catch {
+            throw .readFailed("\(error)")
+        }
+    }
+
+    /// The endpoint's configuration as its last sync applied it.
+    static func endpoint(_ name: String, _ database: Database) throws -> EndpointConfiguration {
+        guard let endpoint = try StoredEndpoint.load(name, database) else { throw StoreError.unknownEndpoint(name) }
+        return endpoint
+    }
+
+    private static func decode<T: Decodable>(
+        _ type: T.Type, _ data: Data, decoder: JSONDecoder, what: String
+    ) throws(SyncStoreError) -> T {
+        do {
+            return try decoder.decode(T.self, from: data)
+        } catch {
+            throw .decoding("\(what) does not decode as \(T.self): \(RecordDecodingFailure.describe(error))")
+        }
+    }
+}

@@ -1,0 +1,155 @@
+public import Foundation
+
+/// A value read from the cache, with what tells whether it is still current.
+public struct Cached<Value> {
+    public var value: Value
+    /// The strong entity tag syncd's CLI and read API give the same data: `"<database>.<version>"`.
+    public var etag: String
+    /// The version at which this value last changed.
+    public var version: Int64
+    /// When it last changed in the cache.
+    public var changedAt: Date?
+}
+
+extension Cached: Sendable where Value: Sendable {}
+
+/// The records a query selected, decoded, with the tag of the whole answer.
+public struct CachedRecords<Value> {
+    /// The records that decoded, in the query's order.
+    public var values: [Value]
+    /// The records that did not decode as `Value`, each with what went wrong; they did not sink the others.
+    public var failures: [RecordDecodingFailure]
+    /// The tag of the endpoint's data: it changes when any record does. ``SyncStore/isModified(_:since:)`` takes it.
+    public var etag: String
+    /// The endpoint's version: ``SyncStore/changes(_:since:)`` takes it.
+    public var version: Int64
+    public var changedAt: Date?
+}
+
+extension CachedRecords: Sendable where Value: Sendable {}
+
+/// A stored record that did not decode as the requested type.
+public struct RecordDecodingFailure: Sendable, CustomStringConvertible {
+    /// Its position among the records the query selected.
+    public var index: Int
+    /// The record's JSON as syncd stored it.
+    public var raw: String
+    /// What went wrong, in one sentence, with the coding path.
+    public var reason: String
+
+    init(index: Int, raw: String, error: any Error) {
+        self.index = index
+        self.raw = raw
+        self.reason = Self.describe(error)
+    }
+
+    public var description: String { "record \(index): \(reason)" }
+
+    /// A `DecodingError` as a sentence: where (the coding path) and what.
+    static func describe(_ error: any Error) -> String {
+        guard let error = error as? DecodingError else { return "\(error)" }
+        func path(_ keys: [any CodingKey]) -> String {
+            keys.isEmpty
+                ? "the record"
+                : keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+                    .trimmingPrefix(".").description
+        }
+        switch error {
+        case .typeMismatch(let type, let context):
+            return "\(path(context.codingPath)): expected \(type), \(context.debugDescription)"
+        case .valueNotFound(let type, let context):
+            return "\(path(context.codingPath)): expected \(type), found null or nothing"
+        case .keyNotFound(let key, let context):
+            return "\(path(context.codingPath + [key])): missing"
+        case .dataCorrupted(let context):
+            return "\(path(context.codingPath)): \(context.debugDescription)"
+        @unknown default:
+            return "\(error)"
+        }
+    }
+}
+
+/// A condition on a configured column, as the read API's PostgREST filters say it.
+public struct RecordFilter: Sendable, Hashable {
+    let filter: RecordQuery.Filter
+
+    /// `column = value` (the value is converted to the column's type).
+    public static func equal(_ column: String, _ value: String) -> RecordFilter {
+        RecordFilter(filter: .init(column: column, op: .eq, values: [value]))
+    }
+
+    /// `column <> value`.
+    public static func notEqual(_ column: String, _ value: String) -> RecordFilter {
+        RecordFilter(filter: .init(column: column, op: .neq, values: [value]))
+    }
+
+    public static func greaterThan(_ column: String, _ value: String) -> RecordFilter {
+        RecordFilter(filter: .init(column: column, op: .gt, values: [value]))
+    }
+
+    public static func lessThan(_ column: String, _ value: String) -> RecordFilter {
+        RecordFilter(filter: .init(column: column, op: .lt, values: [value]))
+    }
+
+    /// The column's value is one of `values`.
+    public static func oneOf(_ column: String, _ values: [String]) -> RecordFilter {
+        RecordFilter(filter: .init(column: column, op: .in, values: values))
+    }
+
+    /// PostgREST's `like`: `*` matches any run of characters; case-sensitive.
+    public static func like(_ column: String, _ pattern: String) -> RecordFilter {
+        RecordFilter(filter: .init(column: column, op: .like, values: [pattern]))
+    }
+
+    /// The column is NULL.
+    public static func isNull(_ column: String) -> RecordFilter {
+        RecordFilter(filter: .init(column: column, op: .is, values: ["null"]))
+    }
+}
+
+/// A sort on a configured column.
+public struct RecordOrder: Sendable, Hashable {
+    let order: RecordQuery.Order
+
+    public static func ascending(_ column: String) -> RecordOrder { RecordOrder(order: .init(column: column)) }
+    public static func descending(_ column: String) -> RecordOrder {
+        RecordOrder(order: .init(column: column, descending: true))
+    }
+}
+
+/// Why a ``SyncStore`` read failed, in one sentence.
+public enum SyncStoreError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The database file is missing or is not a syncd database.
+    case cannotOpen(String)
+    /// No endpoint of that name has been synced into this database.
+    case unknownEndpoint(String)
+    /// The endpoint exists but holds nothing yet.
+    case notSynced(String)
+    /// A filter or order names a column the endpoint does not have, or a value does not fit its column.
+    case badQuery(String)
+    /// A stored value does not decode as the requested type.
+    case decoding(String)
+    /// SQLite could not read.
+    case readFailed(String)
+
+    public var description: String {
+        switch self {
+        case .cannotOpen(let text), .badQuery(let text), .decoding(let text), .readFailed(let text): text
+        case .unknownEndpoint(let name): "there is no endpoint \"\(name)\" in this database"
+        case .notSynced(let name): "\"\(name)\" has not been synced yet"
+        }
+    }
+
+    init(_ error: StoreError) {
+        let description = error.description
+        if error == .unknownEndpoint, let name = error.endpoint {
+            self = .unknownEndpoint(name)
+        } else if error == .notSynced, let name = error.endpoint {
+            self = .notSynced(name)
+        } else if error == .unknownColumn || error == .badKey || error == .notCollection || error == .notDocument {
+            self = .badQuery(description)
+        } else {
+            self = .readFailed(description)
+        }
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import SyncCore
+import Testing
+
+/// Running syncs from one's own program through the public API: endpoints built in Swift or read from TOML.
+@Suite("library: Syncer runs syncs from code")
+struct SyncerTests {
+    struct User: Decodable, Sendable {
+        var id: Int
+        var name: String
+    }
+
+    static func users(_ files: TemporaryDirectory) throws -> SyncEndpoint {
+        try ReadAPITests.write(files, "users.json", users: [1, 2, 3])
+        return SyncEndpoint(
+            name: "users", url: URL(fileURLWithPath: files.file("users.json")).absoluteString, records: "$",
+            primaryKey: ["id"],
+            columns: [.init("id", type: .integer), .init("name", required: true), .init("active", type: .boolean)],
+            interval: .seconds(3600))
+    }
+
+    @Test("endpoints built in Swift sync once on demand, and their records read back typed")
+    func syncOnce() async throws {
+        let files = try TemporaryDirectory()
+        let configuration = try SyncConfiguration(endpoints: [try Self.users(files)])
+        let syncer = try Syncer(configuration: configuration, databasePath: files.file("cache.db"))
+        let first = try await syncer.sync("users")
+        #expect(first.outcome == .changed)
+        #expect(first.records == 3 && first.inserted == 3 && first.version == 1)
+        #expect(
+            first.description == "users: changed, 3 records (3 inserted, 0 updated, 0 deleted, 0 rejected) → version 1")
+        let users = try await syncer.store.records(User.self, from: "users", where: [.equal("active", "true")])
+        #expect(users.values.map(\.name) == ["Ann", "Cyd"])
+        let again = try await syncer.sync("users")
+        #expect(again.outcome == .notModified)
+        await #expect(throws: SyncStoreError.unknownEndpoint("nope")) { try await syncer.sync("nope") }
+        try await syncer.shutdown()
+    }
+
+    @Test("TOML gives every option syncd knows; its errors name the line and the key")
+    func toml() async throws {
+        let files = try TemporaryDirectory()
+        try ReadAPITests.write(files, "users.json", users: [1, 2])
+        let url = URL(fileURLWithPath: files.file("users.json")).absoluteString
+        let configuration = try SyncConfiguration(
+            toml: """
+                [[endpoint]]
+                name = "users"
+                url = "\(url)"
+                records = "$"
+                primary_key = ["id"]
+                [endpoint.columns]
+                id = { path = "id", type = "integer" }
+
+                [[endpoint]]
+                name = "flags"
+                url = "\(url)"
+                """)
+        #expect(configuration.endpointNames == ["users", "flags"])
+        let syncer = try Syncer(configuration: configuration, databasePath: files.file("cache.db"))
+        let summaries = await syncer.syncAll()
+        #expect(summaries.map(\.endpoint) == ["users", "flags"])
+        #expect(summaries.allSatisfy { $0.outcome == .changed })
+        try await syncer.shutdown()
+
+        #expect {
+            try SyncConfiguration(toml: "[[endpoint]]\nname = \"users\"\nintervall = \"5m\"\n", sourcePath: "app.toml")
+        } throws: { error in
+            "\(error)".contains("app.toml:3") && "\(error)".contains("unknown key \"intervall\"")
+        }
+    }
+
+    @Test(
+        "an invalid endpoint built in Swift is refused in one sentence",
+        arguments: [
+            (SyncEndpoint(name: "Users", url: "https://example.com"), "the name must match"),
+            (SyncEndpoint(name: "users", url: "ftp://example.com"), "url must be an http, https or file URL"),
+            (SyncEndpoint(name: "users", url: "https://example.com", records: "$"), "a collection needs a primary key"),
+            (
+                SyncEndpoint(name: "users", url: "https://example.com", records: "$", primaryKey: ["id"]),
+                "the primary key \"id\" is not a column"
+            ),
+        ])
+    func refusals(endpoint: SyncEndpoint, sentence: String) {
+        #expect {
+            try SyncConfiguration(endpoints: [endpoint])
+        } throws: { error in
+            "\(error)".hasPrefix("endpoint \"\(endpoint.name)\": ") && "\(error)".contains(sentence)
+        }
+    }
+
+    @Test("run() keeps the endpoints fresh until its task is cancelled", .timeLimit(.minutes(1)))
+    func scheduler() async throws {
+        let files = try TemporaryDirectory()
+        let configuration = try SyncConfiguration(endpoints: [try Self.users(files)])
+        let syncer = try Syncer(configuration: configuration, databasePath: files.file("cache.db"))
+        let (summaries, continuation) = AsyncStream<SyncSummary>.makeStream()
+        let running = Task { try await syncer.run(onSync: { continuation.yield($0) }) }
+        var iterator = summaries.makeAsyncIterator()
+        let first = await iterator.next()
+        #expect(first?.outcome == .changed)
+        running.cancel()
+        try await running.value
+        #expect(try await syncer.store.records(User.self, from: "users").values.count == 3)
+        try await syncer.shutdown()
+    }
+}

@@ -1,0 +1,54 @@
+// Syncs a users endpoint into a local database and reads it back, typed.
+//
+//   swift run syncd demo                                   # prints "a sample upstream is serving … at URL"
+//   swift run --package-path examples/SyncCoreExample syncd-example URL [DATABASE]
+import Foundation
+import SyncCore
+
+struct User: Decodable, Sendable {
+    var id: Int
+    var name: String
+    var email: String
+    var address: Address
+
+    struct Address: Decodable, Sendable {
+        var city: String
+    }
+}
+
+let arguments = CommandLine.arguments.dropFirst()
+guard let url = arguments.first else {
+    FileHandle.standardError.write(Data("usage: syncd-example URL [DATABASE]\n".utf8))
+    exit(64)
+}
+let databasePath = arguments.dropFirst().first ?? "example.db"
+
+do {
+    let configuration = try SyncConfiguration(endpoints: [
+        SyncEndpoint(
+            name: "users", url: url, records: "$", primaryKey: ["id"],
+            columns: [
+                .init("id", type: .integer), .init("name"), .init("email", required: true),
+                .init("city", path: "address.city"),
+            ],
+            interval: .seconds(30))
+    ])
+    let syncer = try Syncer(configuration: configuration, databasePath: databasePath)
+    let summary = try await syncer.sync("users")
+    print(summary)
+
+    let store = syncer.store
+    let page = try await store.records(User.self, from: "users", order: [.ascending("name")], limit: 3)
+    for user in page.values { print("  \(user.name) <\(user.email)> in \(user.address.city)") }
+    print("tag \(page.etag); \(page.failures.count) records did not decode")
+
+    let again = try await syncer.sync("users")
+    print(again)
+    print("modified since the first read: \(try await store.isModified("users", since: page.etag))")
+    let changes = try await store.changes("users", since: 0)
+    print("changes since version 0: \(changes.changed.count) records, \(changes.deleted.count) deletions")
+    try await syncer.shutdown()
+} catch {
+    FileHandle.standardError.write(Data("syncd-example: \(error)\n".utf8))
+    exit(1)
+}

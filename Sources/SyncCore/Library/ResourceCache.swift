@@ -1,0 +1,187 @@
+public import Foundation
+internal import NIOCore
+
+/// Offline-first fetches of any URL, cached in a syncd database: fresh answers come from the cache, stale ones
+/// are revalidated upstream with `If-None-Match`/`If-Modified-Since`, and when the upstream cannot be reached the
+/// cached answer is returned, marked stale (stale-if-error) — never an error while there is data.
+///
+/// ```swift
+/// let cache = try ResourceCache(databasePath: "cache.db")
+/// let answer = try await cache.fetch("https://example.com/config.json", maxAge: .seconds(60)) { data in
+///     try JSONDecoder().decode(AppConfig.self, from: data)
+/// }
+/// answer.value        // AppConfig
+/// answer.source       // .cache, .revalidated, .network or .staleAfterError
+/// ```
+public final class ResourceCache: Sendable {
+    /// Where an answer came from.
+    public enum Source: String, Sendable, Hashable {
+        /// The cache, still within `maxAge`: no request was made.
+        case cache
+        /// The cache, confirmed by the upstream's 304.
+        case revalidated
+        /// A new body from the upstream.
+        case network
+        /// The cache, because the upstream could not be asked (or failed): the value may be out of date.
+        case staleAfterError
+    }
+
+    /// A decoded answer and how current it is.
+    public struct Answer<Value> {
+        public var value: Value
+        public var source: Source
+        /// When the upstream last confirmed this body.
+        public var validatedAt: Date
+        /// Why the upstream could not confirm it, for ``Source/staleAfterError``.
+        public var error: String?
+        /// Whether the value may be out of date.
+        public var isStale: Bool { source == .staleAfterError }
+    }
+
+    private let database: DatabaseQueue
+    private let transport: any Transport
+    private let http: HTTPTransport?
+    private let now: @Sendable () -> Double
+
+    /// Opens (or creates) the database at `databasePath`; it may be the one a ``Syncer`` or `syncd run` uses.
+    public convenience init(databasePath: String) throws(SyncStoreError) {
+        let http = HTTPTransport()
+        try self.init(
+            databasePath: databasePath, transport: SchemeTransport(http: http), http: http,
+            now: { Date().timeIntervalSince1970 })
+    }
+
+    /// With an injected transport and clock (seconds since 1970), for tests.
+    init(
+        databasePath: String, transport: any Transport, http: HTTPTransport? = nil,
+        now: @escaping @Sendable () -> Double
+    ) throws(SyncStoreError) {
+        do {
+            database = try DatabaseQueue(path: databasePath)
+            _ = try database.performBlocking { try Migrator.embedded.migrate($0) }
+        } catch {
+            throw .cannotOpen("\(databasePath) cannot be used: \(error)")
+        }
+        self.transport = transport
+        self.http = http
+        self.now = now
+    }
+
+    /// Fetches `url`, from the cache while it is younger than `maxAge`.
+    ///
+    /// - Parameters:
+    ///   - headers: Sent with every request (an `Authorization` header, say); they are not part of the cache key.
+    ///   - decode: Turns the body into a value; a body it refuses is not cached.
+    /// - Throws: ``ResourceCacheError`` only when there is no cached body to fall back on, or `decode`'s error.
+    public func fetch<Value>(
+        _ url: String, headers: [String: String] = [:], maxAge: Duration = .zero,
+        timeout: Duration = .seconds(30), decode: (Data) throws -> Value
+    ) async throws -> Answer<Value> {
+        let stored = try await database.perform { database in try StoredResource.load(url, database) }
+        let now = now()
+        if let stored, now - stored.validatedAt < Self.seconds(maxAge) {
+            return Answer(
+                value: try decode(stored.body), source: .cache,
+                validatedAt: Date(timeIntervalSince1970: stored.validatedAt))
+        }
+        let request = FetchRequest(
+            url: url, headers: headers.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) },
+            etag: stored?.etag, lastModified: stored?.lastModified, timeout: timeout)
+        let response: FetchResponse
+        do {
+            response = try await transport.fetch(request)
+        } catch {
+            return try stale(stored, because: "\(error)", decode: decode)
+        }
+        if response.isNotModified, let stored {
+            try await database.perform { database in try StoredResource.touch(url, at: now, database) }
+            return Answer(
+                value: try decode(stored.body), source: .revalidated, validatedAt: Date(timeIntervalSince1970: now))
+        }
+        guard (200..<300).contains(response.status) else {
+            return try stale(
+                stored, because: "HTTP \(response.status) \(HTTPStatusText.reason(response.status))", decode: decode)
+        }
+        let body = Data(response.body.readableBytesView)
+        let value = try decode(body)
+        let fresh = StoredResource(
+            body: body, contentType: response.contentType, etag: response.etag, lastModified: response.lastModified,
+            validatedAt: now)
+        try await database.perform { database in try fresh.save(url, database) }
+        return Answer(value: value, source: .network, validatedAt: Date(timeIntervalSince1970: now))
+    }
+
+    /// Closes the HTTP client the cache made. Call it once, when done.
+    public func shutdown() async throws {
+        try await http?.shutdown()
+    }
+
+    private func stale<Value>(
+        _ stored: StoredResource?, because reason: String, decode: (Data) throws -> Value
+    ) throws -> Answer<Value> {
+        guard let stored else { throw ResourceCacheError(description: reason) }
+        return Answer(
+            value: try decode(stored.body), source: .staleAfterError,
+            validatedAt: Date(timeIntervalSince1970: stored.validatedAt), error: reason)
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}
+
+extension ResourceCache.Answer: Sendable where Value: Sendable {}
+
+/// Why a fetch failed with nothing cached to fall back on, in one sentence.
+public struct ResourceCacheError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var description: String
+}
+
+/// One row of `syncd_resources`.
+private struct StoredResource: Sendable {
+    var body: Data
+    var contentType: String?
+    var etag: String?
+    var lastModified: String?
+    var validatedAt: Double
+
+    static func load(_ url: String, _ database: Database) throws -> StoredResource? {
+        guard
+            let row = try database.rows(
+                "SELECT body, content_type, etag, last_modified, validated_at FROM syncd_resources WHERE url = ?",
+                [.text(url)]
+            ).first
+        else { return nil }
+        let body: Data
+        switch row["body"] {
+        case .blob(let bytes): body = Data(bytes)
+        case .text(let text): body = Data(text.utf8)
+        default: body = Data()
+        }
+        return StoredResource(
+            body: body, contentType: row.text("content_type"), etag: row.text("etag"),
+            lastModified: row.text("last_modified"), validatedAt: row.text("validated_at").flatMap(Timestamp.parse) ?? 0
+        )
+    }
+
+    static func touch(_ url: String, at time: Double, _ database: Database) throws {
+        try database.execute(
+            "UPDATE syncd_resources SET validated_at = ? WHERE url = ?", [.text(Timestamp.format(time)), .text(url)])
+    }
+
+    func save(_ url: String, _ database: Database) throws {
+        try database.execute(
+            """
+            INSERT INTO syncd_resources (url, body, content_type, etag, last_modified, validated_at)
+            VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT (url) DO UPDATE SET body = excluded.body, content_type = excluded.content_type,
+                etag = excluded.etag, last_modified = excluded.last_modified, validated_at = excluded.validated_at
+            """,
+            [
+                .text(url), .blob(Array(body)), contentType.map(SQLiteValue.text) ?? .null,
+                etag.map(SQLiteValue.text) ?? .null, lastModified.map(SQLiteValue.text) ?? .null,
+                .text(Timestamp.format(validatedAt)),
+            ])
+    }
+}

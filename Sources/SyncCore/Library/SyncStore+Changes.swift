@@ -1,4 +1,5 @@
 public import Foundation
+internal import Synchronization
 
 /// What changed in an endpoint between two versions: enough to mirror it.
 public struct ChangeSet: Sendable, Hashable {
@@ -43,8 +44,9 @@ extension SyncStore {
     /// daemon in another process or a sync in this one.
     ///
     /// Every `interval` it asks SQLite's `data_version` whether anything was committed (a shared-memory read);
-    /// only then does it read the endpoint's version, and only when that moved does it read the changes. The
-    /// stream ends with an error if a read fails, and stops when the consumer stops iterating.
+    /// only then does it read the endpoint's version, and only when that moved does it read the changes. A sync
+    /// by a ``Syncer`` whose ``Syncer/store`` this is wakes it at once. The stream ends with an error if a read
+    /// fails, and stops when the consumer stops iterating.
     ///
     /// ```swift
     /// for try await change in store.changeSets("users") {
@@ -59,7 +61,9 @@ extension SyncStore {
         _ endpoint: String, since version: Int64? = nil, every interval: Duration = .milliseconds(500)
     ) -> AsyncThrowingStream<ChangeSet, any Error> {
         AsyncThrowingStream { continuation in
+            let (wakes, token) = signal.subscribe()
             let task = Task {
+                defer { signal.unsubscribe(token) }
                 do {
                     var since: Int64
                     if let version {
@@ -78,7 +82,7 @@ extension SyncStore {
                                 continuation.yield(change)
                             }
                         }
-                        try await Task.sleep(for: interval)
+                        try await Self.wait(interval, orFor: wakes)
                     }
                     continuation.finish()
                 } catch is CancellationError {
@@ -117,6 +121,47 @@ extension SyncStore {
             }
             continuation.onTermination = { _ in task.cancel() }
         }
+    }
+}
+
+extension SyncStore {
+    /// Returns after `interval`, or sooner when `wakes` yields; throws when the task is cancelled.
+    static func wait(_ interval: Duration, orFor wakes: AsyncStream<Void>) async throws {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { try? await Task.sleep(for: interval) }
+            group.addTask {
+                var iterator = wakes.makeAsyncIterator()
+                _ = await iterator.next()
+            }
+            await group.next()
+            group.cancelAll()
+        }
+        try Task.checkCancellation()
+    }
+}
+
+/// Wakes every change stream of one ``SyncStore``: each has a stream of its own that keeps at most one wake.
+final class ChangeSignal: Sendable {
+    private let subscribers = Mutex<(next: Int, continuations: [Int: AsyncStream<Void>.Continuation])>((0, [:]))
+
+    func subscribe() -> (AsyncStream<Void>, Int) {
+        let (stream, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let token = subscribers.withLock { state in
+            let token = state.next
+            state.next += 1
+            state.continuations[token] = continuation
+            return token
+        }
+        return (stream, token)
+    }
+
+    func unsubscribe(_ token: Int) {
+        subscribers.withLock { $0.continuations.removeValue(forKey: token) }?.finish()
+    }
+
+    /// Something was committed in this process: every stream looks now.
+    func changed() {
+        for continuation in subscribers.withLock({ Array($0.continuations.values) }) { continuation.yield() }
     }
 }
 

@@ -16,6 +16,8 @@ internal import Synchronization
 /// ```
 public final class SyncStore: Sendable {
     let pool: ReadConnectionPool
+    /// Wakes the change streams at once when a ``Syncer`` of this process committed, instead of at their next look.
+    let signal = ChangeSignal()
 
     /// Opens an existing syncd database for reading.
     ///

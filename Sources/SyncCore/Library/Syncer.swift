@@ -51,7 +51,9 @@ public final class Syncer: Service, Sendable {
     /// error; only an unknown name throws.
     public func sync(_ endpoint: String) async throws(SyncStoreError) -> SyncSummary {
         guard let endpoint = configuration.endpoint(named: endpoint) else { throw .unknownEndpoint(endpoint) }
-        return SyncSummary(await engine.sync(endpoint))
+        let summary = SyncSummary(await engine.sync(endpoint))
+        store.signal.changed()
+        return summary
     }
 
     /// Syncs every endpoint now, at most `concurrency` at once, in the configuration's order.
@@ -73,6 +75,7 @@ public final class Syncer: Service, Sendable {
                 start()
             }
         }
+        store.signal.changed()
         return summaries.compactMap { $0 }
     }
 
@@ -84,7 +87,10 @@ public final class Syncer: Service, Sendable {
         let persisted = try await engine.database.perform { try SyncScheduler<ContinuousClock>.loadPersistedState($0) }
         let scheduler = SyncScheduler(
             configuration: configuration, engine: engine, clock: ContinuousClock(), persisted: persisted,
-            onReport: { onSync(SyncSummary($0)) })
+            onReport: { [store] report in
+                store.signal.changed()
+                onSync(SyncSummary(report))
+            })
         await scheduler.run()
     }
 

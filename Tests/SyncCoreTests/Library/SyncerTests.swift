@@ -89,6 +89,26 @@ struct SyncerTests {
         }
     }
 
+    @Test(
+        "a sync by the Syncer wakes its store's change streams at once, without waiting for their next look",
+        .timeLimit(.minutes(1)))
+    func inProcessFeed() async throws {
+        let files = try TemporaryDirectory()
+        let syncer = try Syncer(
+            configuration: try SyncConfiguration(endpoints: [try Self.users(files)]),
+            databasePath: files.file("cache.db"))
+        let first = try await syncer.sync("users")
+        // An hour between looks: only the Syncer's signal can deliver the change within the time limit.
+        var changes = syncer.store.changeSets("users", since: first.version, every: .seconds(3600))
+            .makeAsyncIterator()
+        try ReadAPITests.write(files, "users.json", users: [1, 2], renamed: [2: "Rob"], generation: 1)
+        _ = try await syncer.sync("users")
+        let change = try #require(try await changes.next())
+        #expect(change.changed.map(\.key) == ["2"])
+        #expect(change.deleted == ["3"])
+        try await syncer.shutdown()
+    }
+
     @Test("run() keeps the endpoints fresh until its task is cancelled", .timeLimit(.minutes(1)))
     func scheduler() async throws {
         let files = try TemporaryDirectory()

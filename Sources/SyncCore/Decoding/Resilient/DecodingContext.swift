@@ -1,5 +1,3 @@
-public import Foundation
-
 extension CodingUserInfoKey {
     /// The key under which a decoder carries a context value for models that decode differently by context.
     ///

@@ -64,7 +64,12 @@ package struct DecodingProblem: Sendable, Hashable, CustomStringConvertible {
 
     /// The problem without the endpoint: `[id=8] > address.geo.lat (real): found string "really far north"`.
     package var description: String {
-        "[\(recordLabel)] > \(path) (\(expected)): found \(found)"
+        "[\(recordLabel)] > " + Self.detail(path: path, expected: expected, found: found)
+    }
+
+    /// The part after the record: `address.geo.lat (real): found string "really far north"`.
+    package static func detail(path: String, expected: String, found: String) -> String {
+        "\(path) (\(expected)): found \(found)"
     }
 
     /// The problem as one line for a person: `users[id=8] > address.geo.lat (real): found string "really far north"`.

@@ -12,6 +12,10 @@ package struct FetchRequest: Sendable {
     package var timeout: Duration
     /// The largest body accepted, counted as it streams in (after decompression).
     package var maxBody: Int
+    /// The request method; syncd's own fetches are all GET.
+    package var method: String = "GET"
+    /// The request body, sent only when set.
+    package var body: [UInt8]?
 
     package init(
         url: String,

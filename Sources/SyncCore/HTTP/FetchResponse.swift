@@ -14,6 +14,8 @@ package struct FetchResponse: Sendable {
     package var rateLimit: RateLimitHeaders?
     /// The body, read in full; empty for a 304.
     package var body: ByteBuffer
+    /// Every header field as received, in order.
+    package var headers: [(name: String, value: String)] = []
 
     package init(
         status: Int, etag: String? = nil, lastModified: String? = nil, contentType: String? = nil,

@@ -36,7 +36,8 @@ package final class HTTPTransport: Transport {
 
     package func fetch(_ request: FetchRequest, successBody: BodyChunkHandler?) async throws -> FetchResponse {
         var outgoing = HTTPClientRequest(url: request.url)
-        outgoing.method = .GET
+        outgoing.method = HTTPMethod(rawValue: request.method)
+        if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
         outgoing.headers.add(name: "User-Agent", value: Self.userAgent)
         outgoing.headers.add(name: "Accept", value: "application/json")
         outgoing.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
@@ -77,7 +78,7 @@ package final class HTTPTransport: Transport {
                     }
                 }
             }
-            return FetchResponse(
+            var fetched = FetchResponse(
                 status: status,
                 etag: response.headers.first(name: "ETag"),
                 lastModified: response.headers.first(name: "Last-Modified"),
@@ -87,6 +88,8 @@ package final class HTTPTransport: Transport {
                 rateLimit: RateLimitHeaders(headers: response.headers),
                 body: body
             )
+            fetched.headers = response.headers.map { (name: $0.name, value: $0.value) }
+            return fetched
         } catch let failure as HandlerFailure {
             throw failure.error
         } catch let error as FetchError {

@@ -1,0 +1,189 @@
+public import Foundation
+internal import NIOCore
+
+/// Fetches JSON APIs over one shared HTTP client and decodes the answers into your types.
+///
+/// It is syncd's own HTTP transport (AsyncHTTPClient underneath): pooled connections, TLS verified against the
+/// system's trust roots, up to 5 redirects, gzip, a timeout for the whole request and a limit on the body. Share one
+/// client and call ``shutdown()`` when done, or use ``withClient(configuration:_:)``.
+///
+/// ```swift
+/// struct User: Decodable { let id: Int; let name: String }
+///
+/// let users = try await APIClient.withClient { client in
+///     try await client.fetch(Endpoint(baseURL: "https://jsonplaceholder.typicode.com", path: "/users"),
+///                            as: [User].self)
+/// }
+/// ```
+///
+/// ## Topics
+///
+/// - ``Configuration``
+/// - ``fetch(_:as:decoder:)``
+/// - ``fetch(_:)``
+/// - ``response(for:)``
+public final class APIClient: Sendable {
+    /// Limits and the environment the client reads secrets from.
+    public struct Configuration: Sendable {
+        /// How long a whole request, body included, may take. The default is 30 seconds.
+        public var timeout: Duration
+        /// The largest body accepted, in bytes, counted as it arrives. The default is 64 MiB.
+        public var maxBodyBytes: Int
+        /// Where ``Secret/environment(_:)`` and ``Secret/systemdCredential(_:)`` look. The default is the process
+        /// environment.
+        public var environment: [String: String]
+
+        /// Makes a configuration.
+        ///
+        /// - Parameters:
+        ///   - timeout: How long a request may take.
+        ///   - maxBodyBytes: The largest body accepted.
+        ///   - environment: Where secrets are looked up.
+        public init(
+            timeout: Duration = .seconds(30),
+            maxBodyBytes: Int = 64 << 20,
+            environment: [String: String] = ProcessInfo.processInfo.environment
+        ) {
+            self.timeout = timeout
+            self.maxBodyBytes = maxBodyBytes
+            self.environment = environment
+        }
+    }
+
+    /// The client's limits.
+    public let configuration: Configuration
+    private let transport: HTTPTransport
+
+    /// Starts a client; call ``shutdown()`` once you are done with it.
+    ///
+    /// - Parameter configuration: Limits and environment.
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+        self.transport = HTTPTransport()
+    }
+
+    /// Closes the pooled connections. Call it once, after the last fetch.
+    ///
+    /// - Throws: ``APIError/transport(_:)`` when the connections cannot be closed cleanly.
+    public func shutdown() async throws(APIError) {
+        do {
+            try await transport.shutdown()
+        } catch {
+            throw .transport("the HTTP client did not shut down cleanly")
+        }
+    }
+
+    /// Runs `body` with a new client and shuts the client down afterwards, whether `body` throws or not.
+    ///
+    /// - Parameters:
+    ///   - configuration: Limits and environment.
+    ///   - body: What to do with the client.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws, or ``APIError`` from ``shutdown()``.
+    public static func withClient<Result>(
+        configuration: Configuration = Configuration(),
+        _ body: (APIClient) async throws -> Result
+    ) async throws -> Result {
+        let client = APIClient(configuration: configuration)
+        let result: Result
+        do {
+            result = try await body(client)
+        } catch {
+            try? await client.shutdown()  // the body's error is the one to report
+            throw error
+        }
+        try await client.shutdown()
+        return result
+    }
+
+    /// Sends the endpoint's request and returns the answer, whatever its status.
+    ///
+    /// ```swift
+    /// let response = try await client.response(for: endpoint)
+    /// print(response.status, response.body.count)
+    /// ```
+    ///
+    /// - Parameter endpoint: What to request.
+    /// - Returns: The status, headers and whole body.
+    /// - Throws: ``APIError`` `.invalidURL`, `.credential`, `.transport`, `.timeout` or `.bodyTooLarge`; never
+    ///   `.status`.
+    public func response(for endpoint: Endpoint) async throws(APIError) -> APIResponse {
+        var request = FetchRequest(
+            url: try endpoint.url(),
+            headers: endpoint.headers.map { (name: $0.name, value: $0.value) },
+            timeout: configuration.timeout,
+            maxBody: configuration.maxBodyBytes
+        )
+        request.method = endpoint.method.rawValue
+        request.body = endpoint.body.map { Array($0) }
+        try endpoint.credential?.apply(to: &request, environment: configuration.environment)
+        let fetched: FetchResponse
+        do {
+            fetched = try await transport.fetch(request)
+        } catch {
+            throw APIError(error, maxBody: configuration.maxBodyBytes)
+        }
+        return APIResponse(
+            status: fetched.status,
+            headers: fetched.headers.map { HTTPHeader(name: $0.name, value: $0.value) },
+            body: Data(fetched.body.readableBytesView)
+        )
+    }
+
+    /// Fetches the endpoint and decodes its 2xx JSON body.
+    ///
+    /// ```swift
+    /// let user = try await client.fetch(endpoint, as: User.self)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - endpoint: What to request.
+    ///   - type: The type to decode.
+    ///   - decoder: The decoder, with its strategies and `userInfo`.
+    /// - Returns: The decoded value.
+    /// - Throws: ``APIError``: `.status` for a non-2xx answer, `.emptyBody`, `.decoding` with the JSON path, or
+    ///   what ``response(for:)`` throws.
+    public func fetch<T: Decodable>(
+        _ endpoint: Endpoint,
+        as type: T.Type = T.self,
+        decoder: JSONDecoder = JSONDecoder()
+    ) async throws(APIError) -> T {
+        let body = try await successBody(for: endpoint)
+        do {
+            return try decoder.decode(type, from: body)
+        } catch {
+            throw .decoding(DecodingFailure(error, in: body))
+        }
+    }
+
+    /// Fetches the resource's endpoint and decodes its 2xx body with the resource's decoding.
+    ///
+    /// ```swift
+    /// let names = try await client.fetch(Resource(endpoint: users, as: [User].self).map { $0.map(\.name) })
+    /// ```
+    ///
+    /// - Parameter resource: The endpoint and its decoding.
+    /// - Returns: The decoded value.
+    /// - Throws: ``APIError``: `.status` for a non-2xx answer, `.emptyBody`, `.decoding`, or what
+    ///   ``response(for:)`` throws.
+    public func fetch<Value>(_ resource: Resource<Value>) async throws(APIError) -> Value {
+        let body = try await successBody(for: resource.endpoint)
+        do {
+            return try resource.decode(body)
+        } catch {
+            throw .decoding(DecodingFailure(error, in: body))
+        }
+    }
+
+    /// The body of a 2xx answer that has one.
+    private func successBody(for endpoint: Endpoint) async throws(APIError) -> Data {
+        let answer = try await response(for: endpoint)
+        guard answer.isSuccess else {
+            let prefix = answer.body.prefix(APIError.bodyPrefixLength)
+            throw .status(
+                code: answer.status, headers: answer.headers, bodyPrefix: String(decoding: prefix, as: UTF8.self))
+        }
+        guard !answer.body.isEmpty else { throw .emptyBody }
+        return answer.body
+    }
+}

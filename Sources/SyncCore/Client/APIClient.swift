@@ -64,7 +64,7 @@ public final class APIClient: Sendable {
 
     /// Closes the pooled connections. Call it once, after the last fetch.
     ///
-    /// - Throws: ``APIError/transport(_:)`` when the connections cannot be closed cleanly.
+    /// - Throws: ``APIError/Code/transport`` when the connections cannot be closed cleanly.
     public func shutdown() async throws(APIError) {
         do {
             try await transport.shutdown()

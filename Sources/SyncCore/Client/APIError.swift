@@ -1,60 +1,124 @@
-/// Why a fetch through ``APIClient`` returned no value; each case carries what a caller needs to react.
+/// Why a fetch through ``APIClient`` returned no value: a ``code`` to react to, one sentence to show, and what a
+/// caller needs for that kind of failure (the status and headers of a non-2xx answer, the decoding path).
 ///
-/// Its `description` is one sentence that names the failure and never a secret:
+/// A struct with an opaque code rather than an enum, so that a new kind of failure breaks no embedder's `switch`.
+/// `==` compares codes only, so the static members match any error of their kind. The description never
+/// holds a secret.
 ///
 /// ```swift
 /// do {
 ///     let user = try await client.fetch(endpoint, as: User.self)
-/// } catch .status(let code, _, _) where code == 404 {
+/// } catch let error where error.code == .status && error.status == 404 {
 ///     // not there
 /// } catch {
 ///     print(error)  // the body cannot be decoded: address.geo.lat (real): found string "tall"
 /// }
 /// ```
-///
-/// ## Topics
-///
-/// - ``invalidURL(_:)``
-/// - ``credential(_:)``
-/// - ``transport(_:)``
-/// - ``timeout(_:)``
-/// - ``bodyTooLarge(limit:)``
-/// - ``status(code:headers:bodyPrefix:)``
-/// - ``emptyBody``
-/// - ``decoding(_:)``
-public enum APIError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The endpoint's URL cannot be built; the text says which part is wrong.
-    case invalidURL(String)
-    /// The credential's secret cannot be read; the text names its source, never the secret.
-    case credential(String)
-    /// No answer came: the connection was refused or cut, TLS failed, or the answer was not HTTP.
-    case transport(String)
-    /// No complete answer came within the client's timeout.
-    case timeout(String)
-    /// The body was larger than the client's limit, in bytes.
-    case bodyTooLarge(limit: Int)
-    /// The server answered with a status other than 2xx; `bodyPrefix` is the start of its body as text.
-    case status(code: Int, headers: [HTTPHeader], bodyPrefix: String)
-    /// The server answered 2xx with no body where one was to be decoded.
-    case emptyBody
-    /// The body is not what the model expected: where, what was expected, and what was found.
-    case decoding(DecodingFailure)
+public struct APIError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The kind of failure.
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        private enum Base: String, Sendable, Hashable {
+            case invalidURL = "invalid_url"
+            case credential
+            case transport
+            case timeout
+            case bodyTooLarge = "body_too_large"
+            case status
+            case emptyBody = "empty_body"
+            case decoding
+        }
 
-    /// How many bytes of a non-2xx body ``status(code:headers:bodyPrefix:)`` keeps.
+        private let base: Base
+
+        /// The endpoint's URL cannot be built.
+        public static let invalidURL = Code(base: .invalidURL)
+        /// The credential's secret cannot be read.
+        public static let credential = Code(base: .credential)
+        /// No answer came: the connection was refused or cut, TLS failed, or the answer was not HTTP.
+        public static let transport = Code(base: .transport)
+        /// No complete answer came within the client's timeout.
+        public static let timeout = Code(base: .timeout)
+        /// The body was larger than the client's limit (``APIError/limit``).
+        public static let bodyTooLarge = Code(base: .bodyTooLarge)
+        /// A status other than 2xx (``APIError/status``, ``APIError/headers``, ``APIError/bodyPrefix``).
+        public static let status = Code(base: .status)
+        /// A 2xx with no body where one was to be decoded.
+        public static let emptyBody = Code(base: .emptyBody)
+        /// The body is not what the model expected (``APIError/decodingFailure``).
+        public static let decoding = Code(base: .decoding)
+
+        /// A fixed name, such as `status` or `body_too_large`: for metrics and logs.
+        public var description: String { base.rawValue }
+    }
+
+    public let code: Code
+    /// The failure as one sentence, e.g. `the server answered 404 Not Found: {"error":"not found"}`.
+    public let description: String
+    /// For ``Code/status``: the HTTP status.
+    public let status: Int?
+    /// For ``Code/status``: the answer's headers.
+    public let headers: [HTTPHeader]
+    /// For ``Code/status``: the start of the body as text, at most ``bodyPrefixLength`` bytes.
+    public let bodyPrefix: String?
+    /// For ``Code/decoding``: where, what was expected, and what was found.
+    public let decodingFailure: DecodingFailure?
+    /// For ``Code/bodyTooLarge``: the limit, in bytes.
+    public let limit: Int?
+
+    /// How many bytes of a non-2xx body ``bodyPrefix`` keeps.
     public static let bodyPrefixLength = 256
 
-    /// The failure as one sentence, e.g. `the server answered 404 Not Found: {"error":"not found"}`.
-    public var description: String {
-        switch self {
-        case .invalidURL(let reason): "invalid URL: \(reason)"
-        case .credential(let reason): "the credential cannot be read: \(reason)"
-        case .transport(let reason), .timeout(let reason): reason
-        case .bodyTooLarge(let limit): "the body is larger than the limit of \(ByteCount.format(limit))"
-        case .status(let code, _, let bodyPrefix):
-            "the server answered \(code) \(HTTPStatusText.reason(code))" + (bodyPrefix.isEmpty ? "" : ": \(bodyPrefix)")
-        case .emptyBody: "the server answered with an empty body where JSON was expected"
-        case .decoding(let failure): "the body cannot be decoded: \(failure)"
-        }
+    private init(
+        _ code: Code, _ description: String, status: Int? = nil, headers: [HTTPHeader] = [], bodyPrefix: String? = nil,
+        decodingFailure: DecodingFailure? = nil, limit: Int? = nil
+    ) {
+        self.code = code
+        self.description = description
+        self.status = status
+        self.headers = headers
+        self.bodyPrefix = bodyPrefix
+        self.decodingFailure = decodingFailure
+        self.limit = limit
+    }
+
+    public static func == (lhs: APIError, rhs: APIError) -> Bool { lhs.code == rhs.code }
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+
+    /// Any error of that kind, for `==`, `catch` patterns and `#expect(throws:)`.
+    public static let invalidURL = APIError(.invalidURL, "invalid URL")
+    public static let credential = APIError(.credential, "the credential cannot be read")
+    public static let transport = APIError(.transport, "no answer came")
+    public static let timeout = APIError(.timeout, "no complete answer came in time")
+    public static let bodyTooLarge = APIError(.bodyTooLarge, "the body is larger than the limit")
+    public static let status = APIError(.status, "the server answered with a status other than 2xx")
+    public static let emptyBody = APIError(
+        .emptyBody, "the server answered with an empty body where JSON was expected")
+    public static let decoding = APIError(.decoding, "the body cannot be decoded")
+
+    static func invalidURL(_ reason: String) -> APIError { APIError(.invalidURL, "invalid URL: \(reason)") }
+
+    static func credential(_ reason: String) -> APIError {
+        APIError(.credential, "the credential cannot be read: \(reason)")
+    }
+
+    static func transport(_ reason: String) -> APIError { APIError(.transport, reason) }
+
+    static func timeout(_ reason: String) -> APIError { APIError(.timeout, reason) }
+
+    static func bodyTooLarge(limit: Int) -> APIError {
+        APIError(.bodyTooLarge, "the body is larger than the limit of \(ByteCount.format(limit))", limit: limit)
+    }
+
+    static func status(code: Int, headers: [HTTPHeader], bodyPrefix: String) -> APIError {
+        APIError(
+            .status,
+            "the server answered \(code) \(HTTPStatusText.reason(code))"
+                + (bodyPrefix.isEmpty ? "" : ": \(bodyPrefix)"),
+            status: code, headers: headers, bodyPrefix: bodyPrefix)
+    }
+
+    static func decoding(_ failure: DecodingFailure) -> APIError {
+        APIError(.decoding, "the body cannot be decoded: \(failure)", decodingFailure: failure)
     }
 
     /// The error for a transport's failure.

@@ -3,7 +3,7 @@ public import Foundation
 /// One HTTP resource of an API: where it is, how to ask for it, and how to authenticate.
 ///
 /// Building the URL never traps: a base URL that is not an absolute http or https URL makes the fetch throw
-/// ``APIError/invalidURL(_:)``.
+/// ``APIError/Code/invalidURL``.
 ///
 /// ```swift
 /// let users = Endpoint(
@@ -92,7 +92,7 @@ public struct Endpoint: Sendable, Hashable {
     /// ```
     ///
     /// - Returns: The absolute URL.
-    /// - Throws: ``APIError/invalidURL(_:)`` when the base URL is not an absolute http or https URL with a host, or
+    /// - Throws: ``APIError/Code/invalidURL`` when the base URL is not an absolute http or https URL with a host, or
     ///   the path cannot be part of one.
     public func url() throws(APIError) -> String {
         // Only what precedes the query is named: a query may carry a secret.

@@ -21,7 +21,7 @@ public import Foundation
 public struct Resource<Value>: Sendable {
     /// What to request.
     public var endpoint: Endpoint
-    /// Turns a 2xx body into the value; what it throws becomes ``APIError/decoding(_:)``.
+    /// Turns a 2xx body into the value; what it throws becomes ``APIError/Code/decoding``.
     public var decode: @Sendable (Data) throws -> Value
 
     /// Pairs an endpoint with a decoding of your own.
@@ -37,7 +37,7 @@ public struct Resource<Value>: Sendable {
     /// A resource whose value is derived from this one's.
     ///
     /// - Parameter transform: Turns this resource's value into the new one; what it throws becomes
-    ///   ``APIError/decoding(_:)``.
+    ///   ``APIError/Code/decoding``.
     /// - Returns: A resource of the same endpoint.
     public func map<NewValue>(_ transform: @escaping @Sendable (Value) throws -> NewValue) -> Resource<NewValue> {
         let decode = self.decode

@@ -117,39 +117,88 @@ public struct RecordOrder: Sendable, Hashable {
     }
 }
 
-/// Why a ``SyncStore`` read failed, in one sentence.
-public enum SyncStoreError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The database file is missing or is not a syncd database.
-    case cannotOpen(String)
-    /// No endpoint of that name has been synced into this database.
-    case unknownEndpoint(String)
-    /// The endpoint exists but holds nothing yet.
-    case notSynced(String)
-    /// A filter or order names a column the endpoint does not have, or a value does not fit its column.
-    case badQuery(String)
-    /// A stored value does not decode as the requested type.
-    case decoding(String)
-    /// SQLite could not read.
-    case readFailed(String)
-
-    public var description: String {
-        switch self {
-        case .cannotOpen(let text), .badQuery(let text), .decoding(let text), .readFailed(let text): text
-        case .unknownEndpoint(let name): "there is no endpoint \"\(name)\" in this database"
-        case .notSynced(let name): "\"\(name)\" has not been synced yet"
+/// Why a ``SyncStore``, ``Syncer`` or ``ResourceCache`` operation failed: a ``code`` and one sentence.
+///
+/// A struct with an opaque code, so that a new kind of failure breaks no embedder's `switch`; `==` compares codes
+/// only, so the static members match any error of their kind:
+///
+/// ```swift
+/// do { _ = try await store.records(User.self, from: "users") }
+/// catch SyncStoreError.notSynced { /* nothing cached yet */ }
+/// ```
+public struct SyncStoreError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The kind of failure.
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        private enum Base: String, Sendable, Hashable {
+            case cannotOpen = "cannot_open"
+            case unknownEndpoint = "unknown_endpoint"
+            case notSynced = "not_synced"
+            case badQuery = "bad_query"
+            case decoding
+            case readFailed = "read_failed"
         }
+
+        private let base: Base
+
+        /// The database file is missing, is not a database, or cannot be migrated.
+        public static let cannotOpen = Code(base: .cannotOpen)
+        /// No endpoint of that name has been synced into this database (or is configured, for a ``Syncer``).
+        public static let unknownEndpoint = Code(base: .unknownEndpoint)
+        /// The endpoint exists but holds nothing yet.
+        public static let notSynced = Code(base: .notSynced)
+        /// A filter or order names a column the endpoint does not have, or a value does not fit its column.
+        public static let badQuery = Code(base: .badQuery)
+        /// A stored value does not decode as the requested type.
+        public static let decoding = Code(base: .decoding)
+        /// SQLite could not read.
+        public static let readFailed = Code(base: .readFailed)
+
+        /// A fixed name, such as `not_synced`: for metrics and logs.
+        public var description: String { base.rawValue }
     }
 
+    public let code: Code
+    /// One sentence.
+    public let description: String
+    /// The endpoint the failure is about, when it is about one.
+    public let endpoint: String?
+
+    private init(_ code: Code, _ description: String, endpoint: String? = nil) {
+        self.code = code
+        self.description = description
+        self.endpoint = endpoint
+    }
+
+    public static func == (lhs: SyncStoreError, rhs: SyncStoreError) -> Bool { lhs.code == rhs.code }
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+
+    /// Any error of that kind, for `==`, `catch` patterns and `#expect(throws:)`.
+    public static let cannotOpen = SyncStoreError(.cannotOpen, "the database cannot be opened")
+    public static let unknownEndpoint = SyncStoreError(.unknownEndpoint, "there is no such endpoint")
+    public static let notSynced = SyncStoreError(.notSynced, "the endpoint has not been synced yet")
+    public static let badQuery = SyncStoreError(.badQuery, "the query is not valid for the endpoint")
+    public static let decoding = SyncStoreError(.decoding, "a stored value does not decode")
+    public static let readFailed = SyncStoreError(.readFailed, "the database cannot be read")
+
+    static func cannotOpen(_ sentence: String) -> SyncStoreError { SyncStoreError(.cannotOpen, sentence) }
+
+    static func unknownEndpoint(_ name: String) -> SyncStoreError {
+        SyncStoreError(.unknownEndpoint, "there is no endpoint \"\(name)\"", endpoint: name)
+    }
+
+    static func decoding(_ sentence: String) -> SyncStoreError { SyncStoreError(.decoding, sentence) }
+
+    static func readFailed(_ sentence: String) -> SyncStoreError { SyncStoreError(.readFailed, sentence) }
+
     init(_ error: StoreError) {
-        let description = error.description
         if error == .unknownEndpoint, let name = error.endpoint {
             self = .unknownEndpoint(name)
-        } else if error == .notSynced, let name = error.endpoint {
-            self = .notSynced(name)
+        } else if error == .notSynced {
+            self = SyncStoreError(.notSynced, error.description, endpoint: error.endpoint)
         } else if error == .unknownColumn || error == .badKey || error == .notCollection || error == .notDocument {
-            self = .badQuery(description)
+            self = SyncStoreError(.badQuery, error.description)
         } else {
-            self = .readFailed(description)
+            self = .readFailed(error.description)
         }
     }
 }

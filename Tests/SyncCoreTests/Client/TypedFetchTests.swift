@@ -89,14 +89,15 @@ struct TypedFetchTests {
     func notFound() async throws {
         try await withTestUpstream { upstream in
             let error = await fetchError(Endpoint(baseURL: upstream.url("/nothing")), as: User.self)
-            guard case .status(let code, let headers, let bodyPrefix) = error else {
+            guard let error, error == .status else {
                 Issue.record("expected .status, got \(String(describing: error))")
                 return
             }
-            #expect(code == 404)
-            #expect(headers.first(named: "content-type") == "application/json")
-            #expect(bodyPrefix == #"{"error":"not found"}"#)
-            #expect(error?.description == #"the server answered 404 Not Found: {"error":"not found"}"#)
+            #expect(error.code == .status && error.code.description == "status")
+            #expect(error.status == 404)
+            #expect(error.headers.first(named: "content-type") == "application/json")
+            #expect(error.bodyPrefix == #"{"error":"not found"}"#)
+            #expect(error.description == #"the server answered 404 Not Found: {"error":"not found"}"#)
         }
     }
 
@@ -116,7 +117,7 @@ struct TypedFetchTests {
             upstream.setJSON("/users/1", leanne)
             let error = await fetchError(Endpoint(baseURL: upstream.url("/users/1")), as: StrictUser.self)
             let failure = DecodingFailure(path: "address.geo.lat", expected: "real", found: #"string "-37.3159""#)
-            guard case .decoding(let found) = error else {
+            guard let found = error?.decodingFailure, error == .decoding else {
                 Issue.record("expected .decoding, got \(String(describing: error))")
                 return
             }
@@ -145,14 +146,16 @@ struct TypedFetchTests {
         try await server.shutdown()
 
         let dead = await fetchError(Endpoint(baseURL: deadURL, path: "/users"), as: User.self)
-        guard case .transport(let reason) = dead else {
+        guard let dead, dead == .transport else {
             Issue.record("expected .transport, got \(String(describing: dead))")
             return
         }
-        #expect(reason == "the connection failed: Connection refused")
+        #expect(dead.description == "the connection failed: Connection refused")
 
         let invalid = await fetchError(Endpoint(baseURL: "localhost:8080?token=secret", path: "/users"), as: User.self)
-        #expect(invalid == .invalidURL(#"the base URL "localhost:8080" is not an absolute http or https URL"#))
+        #expect(invalid == .invalidURL)
+        #expect(
+            invalid?.description == #"invalid URL: the base URL "localhost:8080" is not an absolute http or https URL"#)
         #expect(invalid?.description.contains("secret") == false)
     }
 
@@ -163,7 +166,7 @@ struct TypedFetchTests {
             let configuration = APIClient.Configuration(maxBodyBytes: 64)
             let error = await fetchError(
                 Endpoint(baseURL: upstream.url("/users/1")), as: User.self, configuration: configuration)
-            #expect(error == .bodyTooLarge(limit: 64))
+            #expect(error == .bodyTooLarge && error?.limit == 64)
             #expect(error?.description == "the body is larger than the limit of 64 B")
         }
     }

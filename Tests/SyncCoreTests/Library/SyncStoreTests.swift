@@ -65,7 +65,7 @@ struct SyncStoreTests {
     func errors() async throws {
         let (store, fixture, files) = try await Self.store()
         defer { _ = (fixture, files) }
-        await #expect(throws: SyncStoreError.unknownEndpoint("nope")) {
+        await #expect(throws: SyncStoreError.unknownEndpoint) {
             try await store.records(User.self, from: "nope")
         }
         do {
@@ -74,7 +74,8 @@ struct SyncStoreTests {
         } catch {
             #expect("\(error)".contains("\"email\" is not a configured column of \"users\""))
         }
-        #expect(throws: SyncStoreError.self) { try SyncStore(path: files.file("missing.db")) }
+        let missing = #expect(throws: SyncStoreError.cannotOpen) { try SyncStore(path: files.file("missing.db")) }
+        #expect(missing?.description == "there is no database at \(files.file("missing.db"))")
     }
 
     @Test("isModified is false for the current tag and true after a sync changed the endpoint; changes mirror it")

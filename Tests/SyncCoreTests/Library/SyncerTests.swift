@@ -33,7 +33,9 @@ struct SyncerTests {
         #expect(users.values.map(\.name) == ["Ann", "Cyd"])
         let again = try await syncer.sync("users")
         #expect(again.outcome == .notModified)
-        await #expect(throws: SyncStoreError.unknownEndpoint("nope")) { try await syncer.sync("nope") }
+        let unknown = await #expect(throws: SyncStoreError.unknownEndpoint) { try await syncer.sync("nope") }
+        #expect(unknown?.description == #"there is no endpoint "nope""#)
+        #expect(unknown?.endpoint == "nope" && unknown?.code.description == "unknown_endpoint")
         try await syncer.shutdown()
     }
 

@@ -31,7 +31,10 @@ package struct EndpointInference {
         return try result.get()
     }
 
-    private func infer(_ bytes: UnsafeRawBufferPointer) throws(InferenceError) -> (InferredEndpoint, InferredShapes) {
+    /// Infers the endpoint from bytes in place, such as a fetched body's storage, without copying them.
+    ///
+    /// - Throws: ``InferenceError``.
+    package func infer(_ bytes: UnsafeRawBufferPointer) throws(InferenceError) -> (InferredEndpoint, InferredShapes) {
         var locator = RecordsLocator(bytes, wanted: recordsPath)
         do {
             try locator.run()

@@ -1,0 +1,107 @@
+/// Proposes an `[[endpoint]]` for a JSON response: finds the records, walks every one of them and infers columns,
+/// types, required columns and a primary key.
+///
+/// The body is read twice as bytes, never as a tree: once to check its grammar and find the arrays of objects, once
+/// to walk the records into a ``ShapeTree``. Memory stays at the body plus one node per distinct path.
+package struct EndpointInference {
+    package var name: String
+    package var url: String
+    /// The records path to use instead of searching for one.
+    package var recordsPath: JSONPath?
+
+    package init(name: String, url: String, recordsPath: JSONPath? = nil) {
+        self.name = name
+        self.url = url
+        self.recordsPath = recordsPath
+    }
+
+    /// A valid endpoint name for a URL or a file path: its last segment without extension (`/api/users.json` →
+    /// `users`), snake_cased, else its host, else `endpoint`.
+    package static func defaultName(for location: String) -> String {
+        IdentifierNaming.endpointName(from: location)
+    }
+
+    /// Infers the endpoint, and the shapes behind it (for ``SwiftModelWriter``).
+    ///
+    /// - Throws: ``InferenceError``.
+    package func infer(_ body: [UInt8]) throws(InferenceError) -> (endpoint: InferredEndpoint, shapes: InferredShapes) {
+        let result: Result<(InferredEndpoint, InferredShapes), InferenceError> = body.withUnsafeBytes { bytes in
+            Result { () throws(InferenceError) in try infer(bytes) }
+        }
+        return try result.get()
+    }
+
+    /// Infers the endpoint from bytes in place, such as a fetched body's storage, without copying them.
+    ///
+    /// - Throws: ``InferenceError``.
+    package func infer(_ bytes: UnsafeRawBufferPointer) throws(InferenceError) -> (InferredEndpoint, InferredShapes) {
+        var locator = RecordsLocator(bytes, wanted: recordsPath)
+        do {
+            try locator.run()
+        } catch {
+            throw .notJSON(error, in: bytes.assumingMemoryBound(to: UInt8.self))
+        }
+        let chosen = try choose(from: locator)
+        var endpoint = InferredEndpoint(
+            name: name, url: url, recordsPath: nil, recordCount: 0, columns: [], primaryKey: nil, leftOut: [],
+            otherCandidates: [])
+        guard let chosen else {
+            var walker = ShapeWalker(scanner: JSONScanner(bytes))
+            walker.scanner.skipByteOrderMark()
+            walker.scanner.skipWhitespace()
+            do { try walker.walkRecord(depth: 0) } catch { throw .notJSON(error, in: walker.scanner.buffer) }
+            return (endpoint, InferredShapes(tree: walker.tree, isCollection: false))
+        }
+        var walker = ShapeWalker(scanner: JSONScanner(bytes, position: chosen.start + 1))
+        do {
+            try walkRecords(&walker, depth: chosen.depth + 1)
+        } catch {
+            throw .notJSON(error, in: walker.scanner.buffer)
+        }
+        let inference = ColumnInference(tree: walker.tree)
+        endpoint.recordsPath = chosen.path
+        endpoint.recordCount = walker.tree.recordCount
+        endpoint.columns = inference.columns
+        endpoint.leftOut = inference.leftOut
+        endpoint.otherCandidates = locator.candidates.filter { $0 != chosen }.map { ($0.path, $0.count) }
+        if let key = inference.primaryKey, let position = endpoint.columns.firstIndex(where: { $0.name == key }) {
+            endpoint.primaryKey = key
+            endpoint.columns[position].required = true
+        }
+        return (endpoint, InferredShapes(tree: walker.tree, isCollection: true))
+    }
+
+    /// The records array: the wanted one, the root array, else the largest (the first of equals); nil for a document.
+    private func choose(from locator: RecordsLocator) throws(InferenceError) -> RecordsCandidate? {
+        if let recordsPath {
+            if let found = locator.candidates.first(where: { $0.path == recordsPath }) { return found }
+            let kind = locator.wantedKind.map { "is \($0)" } ?? "is not in the response"
+            throw .noRecords("\"\(recordsPath)\" \(kind), not an array of objects")
+        }
+        if let root = locator.candidates.first(where: { $0.path == .root }) { return root }
+        if locator.firstByte == JSONByte.openBracket {
+            throw .noRecords(
+                "the response is an array but not of objects, so it holds no records; "
+                    + "use --records PATH to name an array of objects")
+        }
+        guard let largest = locator.candidates.max(by: { $0.count < $1.count }) else { return nil }
+        return locator.candidates.first { $0.count == largest.count }
+    }
+
+    /// Walks each element of the array whose `[` is just behind the cursor.
+    private func walkRecords(_ walker: inout ShapeWalker, depth: Int) throws(JSONSyntaxError) {
+        walker.scanner.skipWhitespace()
+        if try walker.scanner.currentByte(inside: .array) == JSONByte.closeBracket { return }
+        while true {
+            try walker.walkRecord(depth: depth)
+            guard try walker.scanner.skipCommaOrArrayEnd() else { return }
+        }
+    }
+}
+
+/// The shapes of the records (or of the document) that an endpoint was inferred from.
+package struct InferredShapes: Sendable {
+    let tree: ShapeTree
+    /// Whether the tree's root stands for each record (true) or for the whole document.
+    let isCollection: Bool
+}

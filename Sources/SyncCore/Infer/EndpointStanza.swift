@@ -1,0 +1,76 @@
+/// Prints an ``InferredEndpoint`` as the TOML of an `[[endpoint]]`, to paste into syncd.toml.
+///
+/// ```toml
+/// # 10 records at "$": every one was read to infer these columns.
+/// [[endpoint]]
+/// name = "users"
+/// url = "https://example.com/users"
+/// records = "$"
+/// primary_key = ["id"]
+///
+/// [endpoint.columns]
+/// id = { path = "id", type = "integer", required = true }
+/// address_geo_lat = { path = "address.geo.lat", type = "real", required = true }
+/// ```
+package enum EndpointStanza {
+    /// The stanza's text, ending with a newline.
+    package static func render(_ endpoint: InferredEndpoint) -> String {
+        var lines: [String] = []
+        if let recordsPath = endpoint.recordsPath {
+            let noun = endpoint.recordCount == 1 ? "record" : "records"
+            lines.append(
+                "# \(endpoint.recordCount) \(noun) at \(quoted(recordsPath.description)): every one was read "
+                    + "to infer these columns.")
+        } else {
+            lines.append("# No array of objects in the response: a document endpoint caches the whole body.")
+        }
+        lines.append("[[endpoint]]")
+        lines.append("name = \(quoted(endpoint.name))")
+        lines.append("url = \(quoted(endpoint.url))")
+        guard let recordsPath = endpoint.recordsPath else { return lines.joined(separator: "\n") + "\n" }
+        lines.append("records = \(quoted(recordsPath.description))")
+        if let key = endpoint.primaryKey {
+            lines.append("primary_key = [\(quoted(key))]")
+        } else {
+            lines.append("# TODO: no column is unique and non-null in every record, and syncd needs a primary key:")
+            lines.append("# name the column(s) that identify a record, e.g. primary_key = [\"a\", \"b\"]")
+        }
+        lines.append("")
+        lines.append("[endpoint.columns]")
+        for column in endpoint.columns {
+            var entry = "path = \(quoted(column.path.description)), type = \(quoted(column.type.rawValue))"
+            if column.required { entry += ", required = true" }
+            lines.append("\(column.name) = { \(entry) }")
+        }
+        if !endpoint.leftOut.isEmpty {
+            let paths = endpoint.leftOut.prefix(10).map(\.description).joined(separator: ", ")
+            let more = endpoint.leftOut.count > 10 ? ", and \(endpoint.leftOut.count - 10) more" : ""
+            lines.append(
+                "# Left out past \(ColumnInference.maximumColumns) columns: \(paths)\(more). "
+                    + "The whole record stays in _raw.")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A TOML basic string.
+    static func quoted(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\t": result += "\\t"
+            case "\r": result += "\\r"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F {
+                    let hex = String(scalar.value, radix: 16, uppercase: true)
+                    result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return result + "\""
+    }
+}

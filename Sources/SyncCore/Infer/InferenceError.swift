@@ -1,0 +1,31 @@
+/// A body `syncd infer` cannot propose an endpoint for. The ``description`` is one sentence.
+package struct InferenceError: Error, Hashable, Sendable, CustomStringConvertible {
+    private enum Code: String, Sendable {
+        case notJSON = "not_json"
+        case noRecords = "no_records"
+    }
+
+    private var code: Code
+    package private(set) var description: String
+
+    private init(_ code: Code, _ description: String) {
+        self.code = code
+        self.description = description
+    }
+
+    /// The body is not JSON; the description names the byte offset, as the sync's decoding errors do.
+    package static let notJSON = InferenceError(.notJSON, "the response is not valid JSON")
+    /// No array of objects was found where records were expected.
+    package static let noRecords = InferenceError(.noRecords, "no array of objects was found")
+
+    package static func == (lhs: InferenceError, rhs: InferenceError) -> Bool { lhs.code == rhs.code }
+    package func hash(into hasher: inout Hasher) { hasher.combine(code) }
+
+    static func notJSON(_ error: JSONSyntaxError, in bytes: UnsafeBufferPointer<UInt8>) -> Self {
+        InferenceError(.notJSON, BodyDecodingError(error, in: bytes).description)
+    }
+
+    static func noRecords(_ description: String) -> Self {
+        InferenceError(.noRecords, description)
+    }
+}

@@ -1,0 +1,47 @@
+internal import Foundation
+internal import NIOCore
+
+/// Where `syncd infer` reads a response from: a URL fetched with syncd's own transports, with their TLS, timeout
+/// and body size rules, or bytes already read (a file given by path, standard input).
+package enum InferenceSource {
+    /// The `file://` URL of a path, made absolute against the current directory.
+    package static func fileURL(path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.absoluteString
+    }
+
+    /// Fetches a 2xx body and infers the endpoint from it, reading the body where it was received.
+    ///
+    /// - Parameters:
+    ///   - url: an http, https or file URL.
+    ///   - inference: what to infer, with which name and records path.
+    ///   - timeout: the time the whole request may take; syncd's default is 30 s.
+    ///   - maxBody: the largest body accepted; syncd's default is 64 MiB.
+    /// - Throws: ``FetchError`` when no answer came or the status is not 2xx (never quoting the URL, which may
+    ///   carry a secret in its query); ``InferenceError`` when the body gives no endpoint.
+    package static func infer(
+        url: String, _ inference: EndpointInference, timeout: Duration = .seconds(30), maxBody: Int = 64 << 20
+    ) async throws -> (endpoint: InferredEndpoint, shapes: InferredShapes) {
+        let request = FetchRequest(url: url, timeout: timeout, maxBody: maxBody)
+        let response: FetchResponse
+        if url.lowercased().hasPrefix("file:") {
+            response = try await FileTransport().fetch(request)
+        } else {
+            let transport = HTTPTransport()
+            do {
+                response = try await transport.fetch(request)
+            } catch {
+                try? await transport.shutdown()  // best effort: the fetch's error is the one to report
+                throw error
+            }
+            try await transport.shutdown()
+        }
+        guard response.isSuccess else {
+            throw FetchError.connection(
+                "the server answered \(response.status) \(HTTPStatusText.reason(response.status)), not a 2xx")
+        }
+        let result = response.body.withUnsafeReadableBytes { bytes in
+            Result { () throws(InferenceError) in try inference.infer(bytes) }
+        }
+        return try result.get()
+    }
+}

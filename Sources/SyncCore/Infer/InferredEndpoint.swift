@@ -1,0 +1,28 @@
+/// A column inferred from the records: a name the configuration accepts, the path of its value and its type.
+package struct InferredColumn: Sendable, Hashable {
+    package var name: String
+    package var path: JSONPath
+    package var type: ColumnType
+    /// Whether every record has a non-null value there.
+    package var required: Bool
+}
+
+/// An `[[endpoint]]` stanza inferred from one response, ready to print with ``EndpointStanza``.
+package struct InferredEndpoint: Sendable {
+    package var name: String
+    package var url: String
+    /// The path of the records; nil for a document endpoint.
+    package var recordsPath: JSONPath?
+    /// The number of records looked at.
+    package var recordCount: Int
+    package var columns: [InferredColumn]
+    /// The guessed primary key column; nil when no column is unique and non-null in every record.
+    package var primaryKey: String?
+    /// Paths found in the records but given no column (too deep, or past the column limit).
+    package var leftOut: [JSONPath]
+    /// Other arrays of objects that could have been the records, with their sizes.
+    package var otherCandidates: [(path: JSONPath, count: Int)]
+
+    /// Whether the response is one document rather than records.
+    package var isDocument: Bool { recordsPath == nil }
+}

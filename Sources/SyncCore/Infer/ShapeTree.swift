@@ -1,0 +1,90 @@
+/// What the records held at one path, counted over all of them: the kinds of value seen, how often, and
+/// whether the values could serve as a key.
+struct ShapeNode {
+    /// The unescaped key that leads here from the parent object; empty for the records and for array elements.
+    var key: [UInt8]
+    /// The key as text.
+    var name: String
+    /// The number of keys between the record and here (the record is 0; an array's elements count as their array).
+    var depth: Int
+    /// Children for object keys, in the order they were first seen.
+    var children: [Int] = []
+    /// The node that gathers every element of the arrays seen here.
+    var element: Int?
+
+    /// How many times a value was here, null included.
+    var present = 0
+    var nulls = 0
+    var integers = 0
+    var reals = 0
+    var booleans = 0
+    var strings = 0
+    var objects = 0
+    var arrays = 0
+    /// Whether every string seen here reads as an RFC 3339 timestamp or a date.
+    var allTimestamps = true
+    /// Whether objects or arrays here were too deep to look into.
+    var wasCutOff = false
+    /// Hashes of the values seen here while they are all distinct scalars; nil when not tracked or not unique.
+    var seenValues: Set<Int>?
+
+    init(key: [UInt8], depth: Int, tracksUniqueness: Bool) {
+        self.key = key
+        self.name = String(decoding: key, as: UTF8.self)
+        self.depth = depth
+        self.seenValues = tracksUniqueness ? [] : nil
+    }
+
+    /// The number of non-null values.
+    var nonNull: Int { present - nulls }
+
+    /// How many kinds of non-null value were seen, integers and reals counting as one (numbers).
+    var kindCount: Int {
+        [integers + reals, booleans, strings, objects, arrays].count { $0 > 0 }
+    }
+
+    /// Whether every value here was a distinct scalar (tracked only for key candidates).
+    var isUnique: Bool { seenValues != nil && objects == 0 && arrays == 0 }
+}
+
+/// The shapes of a set of records: a tree of ``ShapeNode`` kept in one array, the records at index 0.
+struct ShapeTree {
+    /// Nodes nested deeper than this below the record are not looked into.
+    static let maximumDepth = 8
+    /// Keys directly in the record whose values are checked for uniqueness, besides key-like names.
+    static let uniquenessCandidates = 8
+
+    var nodes: [ShapeNode] = [ShapeNode(key: [], depth: 0, tracksUniqueness: false)]
+    /// The number of records walked.
+    var recordCount = 0
+
+    /// The child of `parent` for a key, created when first seen.
+    mutating func child(of parent: Int, key: UnsafeBufferPointer<UInt8>, hint: Int) -> Int {
+        let children = nodes[parent].children
+        if hint < children.count, nodes[children[hint]].key.elementsEqual(key) { return children[hint] }
+        for child in children where nodes[child].key.elementsEqual(key) { return child }
+        let depth = nodes[parent].depth + 1
+        let keyBytes = Array(key)
+        let tracks =
+            parent == 0 && (children.count < Self.uniquenessCandidates || Self.isKeyLike(keyBytes))
+        nodes.append(ShapeNode(key: keyBytes, depth: depth, tracksUniqueness: tracks))
+        nodes[parent].children.append(nodes.count - 1)
+        return nodes.count - 1
+    }
+
+    /// The node that gathers the elements of the arrays at `parent`, created when first needed.
+    mutating func element(of parent: Int) -> Int {
+        if let element = nodes[parent].element { return element }
+        nodes.append(ShapeNode(key: [], depth: nodes[parent].depth, tracksUniqueness: false))
+        nodes[parent].element = nodes.count - 1
+        return nodes.count - 1
+    }
+
+    /// Whether a key reads like an identifier: `id`, `…_id`, `…Id`, `…uuid`, `…key`.
+    static func isKeyLike(_ key: [UInt8]) -> Bool {
+        let text = String(decoding: key, as: UTF8.self)
+        let lower = text.lowercased()
+        return lower == "id" || lower.hasSuffix("_id") || text.hasSuffix("Id") || text.hasSuffix("ID")
+            || lower.hasSuffix("uuid") || lower.hasSuffix("key")
+    }
+}

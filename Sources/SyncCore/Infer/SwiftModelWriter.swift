@@ -1,0 +1,118 @@
+/// Prints Codable structs for inferred shapes, as quicktype does: one struct per object shape, nested objects as
+/// their own structs named after their key, properties in lowerCamelCase with `CodingKeys` where the key differs,
+/// optionals for values missing or null in some records, arrays typed when their elements agree.
+///
+/// Timestamps stay `String` (a `Date` would need a decoding strategy the reader may not use); values whose kinds
+/// disagree, or that were always null, are left out with a comment, so that the code compiles and decodes.
+package struct SwiftModelWriter {
+    private let tree: ShapeTree
+    private var usedNames: Set<String> = []
+    /// The structs still to print: node and name.
+    private var pending: [(node: Int, name: String)] = []
+    private var output: [String] = []
+
+    private init(tree: ShapeTree) {
+        self.tree = tree
+    }
+
+    /// The Swift source for the shapes, ending with a newline.
+    ///
+    /// - Parameters:
+    ///   - endpoint: the endpoint the shapes belong to; its name names the types.
+    package static func render(_ shapes: InferredShapes, endpoint: InferredEndpoint) -> String {
+        var writer = SwiftModelWriter(tree: shapes.tree)
+        let base = SwiftNaming.typeName(endpoint.name, fallback: "Model")
+        var header = ["// Codable models inferred by `syncd infer` from \(endpoint.url)."]
+        if let recordsPath = endpoint.recordsPath {
+            let element = SwiftNaming.typeName(SwiftNaming.singular(endpoint.name), fallback: "Record")
+            let rootType = writer.type(of: 0, suggested: element == base ? element + "Record" : element, parent: "")
+            let listName = base == rootType ? base + "List" : base
+            writer.usedNames.insert(listName)
+            header.append(
+                "// The \(endpoint.recordCount) records are the array at \"\(recordsPath)\" in the response.")
+            header.append("typealias \(listName) = [\(rootType ?? "Never")]")
+        } else if let rootType = writer.type(of: 0, suggested: base, parent: "") {
+            header.append("// The response is one \(rootType).")
+        } else {
+            header.append("// The response is not an object: decode it as a single value.")
+        }
+        while !writer.pending.isEmpty {
+            let (node, name) = writer.pending.removeFirst()
+            writer.writeStruct(node: node, name: name)
+        }
+        return (header + [""] + writer.output).joined(separator: "\n")
+    }
+
+    /// The Swift type for the values at a node (without the optional), queueing a struct for objects; nil when
+    /// the values have no single type.
+    private mutating func type(of index: Int, suggested: String, parent: String) -> String? {
+        let node = tree.nodes[index]
+        guard node.kindCount == 1, !node.wasCutOff else { return nil }
+        if node.integers + node.reals > 0 { return node.reals > 0 ? "Double" : "Int" }
+        if node.booleans > 0 { return "Bool" }
+        if node.strings > 0 { return "String" }
+        if node.objects > 0 {
+            let name = uniqueName(suggested, parent: parent)
+            pending.append((index, name))
+            return name
+        }
+        guard let element = node.element,
+            let elementType = type(of: element, suggested: SwiftNaming.singular(suggested), parent: parent)
+        else { return nil }
+        return tree.nodes[element].nulls > 0 ? "[\(elementType)?]" : "[\(elementType)]"
+    }
+
+    private mutating func uniqueName(_ suggested: String, parent: String) -> String {
+        var name = suggested
+        if usedNames.contains(name) { name = parent + suggested }
+        var number = 2
+        while usedNames.contains(name) {
+            name = parent + suggested + "\(number)"
+            number += 1
+        }
+        usedNames.insert(name)
+        return name
+    }
+
+    private mutating func writeStruct(node index: Int, name: String) {
+        let node = tree.nodes[index]
+        var lines = ["struct \(name): Codable, Sendable {"]
+        var codingKeys: [String] = []
+        var needsCodingKeys = false
+        var takenProperties: Set<String> = []
+        for child in node.children {
+            let childNode = tree.nodes[child]
+            let key = childNode.name
+            var property = SwiftNaming.propertyName(key)
+            var number = 2
+            while takenProperties.contains(property) {
+                property = SwiftNaming.propertyName(key) + "\(number)"
+                number += 1
+            }
+            let suggested = SwiftNaming.typeName(key, fallback: "Value")
+            guard let type = type(of: child, suggested: suggested, parent: name) else {
+                let reason = childNode.kindCount == 0 ? "always null" : "values of different kinds"
+                lines.append("    // \(SwiftNaming.literal(key)): \(reason); not decoded")
+                continue
+            }
+            takenProperties.insert(property)
+            let isOptional = childNode.present < node.objects || childNode.nulls > 0
+            let comment = type == "String" && childNode.allTimestamps ? "  // RFC 3339 timestamp" : ""
+            lines.append("    let \(SwiftNaming.declared(property)): \(type)\(isOptional ? "?" : "")\(comment)")
+            if property == key {
+                codingKeys.append("        case \(SwiftNaming.declared(property))")
+            } else {
+                needsCodingKeys = true
+                codingKeys.append("        case \(SwiftNaming.declared(property)) = \(SwiftNaming.literal(key))")
+            }
+        }
+        if needsCodingKeys {
+            lines.append("")
+            lines.append("    enum CodingKeys: String, CodingKey {")
+            lines.append(contentsOf: codingKeys)
+            lines.append("    }")
+        }
+        lines.append("}")
+        output.append(contentsOf: lines + [""])
+    }
+}

@@ -1,0 +1,99 @@
+import ArgumentParser
+import Foundation
+import SyncCore
+
+struct InferCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "infer",
+        abstract: "Print an [[endpoint]] stanza (or Codable models) inferred from a JSON response.",
+        discussion: """
+            Reads the response from an http(s) URL (fetched as syncd fetches: TLS, a 30 s timeout, at most \
+            64 MiB), a file, or - for standard input. The records are the top-level array, else the largest \
+            array of objects within three keys of the root (stderr says which; --records overrides). Every record \
+            is read: each scalar path becomes a column (nested objects flattened, at most 40 columns) typed \
+            integer, real, boolean, timestamp or text, and json for arrays and mixed values; a column present and \
+            non-null in every record is required. The primary key is `id` when it is unique, else a unique \
+            …_id, …Id, …uuid or …key column, else the first unique integer or text column. A response without an \
+            array of objects gives a document endpoint.
+
+            Exits 1 when the input cannot be read, is not JSON (naming the byte), or has no array of objects.
+            """
+    )
+
+    @Argument(help: ArgumentHelp("An http(s) or file URL, a file path, or - for standard input.", valueName: "source"))
+    var source: String
+
+    @Option(help: ArgumentHelp("The endpoint's name (default: from the URL or file name).", valueName: "name"))
+    var name: String?
+
+    @Option(help: ArgumentHelp("The JSON path of the records array, $ for the root.", valueName: "path"))
+    var records: String?
+
+    @Flag(help: "Print Codable Swift models instead of a stanza.")
+    var swift = false
+
+    func validate() throws {
+        if let name,
+            name.wholeMatch(of: /[a-z][a-z0-9_]{0,62}/) == nil || name.hasPrefix("syncd_")
+                || name.hasPrefix("sqlite_")
+        {
+            throw ValidationError(
+                "--name \"\(name)\" is not a valid endpoint name: use a lowercase letter, then up to 62 lowercase "
+                    + "letters, digits or underscores")
+        }
+        if let records {
+            do { _ = try JSONPath(parsing: records) } catch { throw ValidationError("--records: \(error)") }
+        }
+    }
+
+    func run() async throws {
+        try await reportingErrors {
+            let recordsPath = try records.map { text in try JSONPath(parsing: text) }
+            let url = source == "-" ? "https://example.com/TODO" : Self.url(of: source)
+            let inference = EndpointInference(
+                name: name ?? EndpointInference.defaultName(for: source == "-" ? "" : url), url: url,
+                recordsPath: recordsPath)
+            let endpoint: InferredEndpoint
+            let shapes: InferredShapes
+            do {
+                if source == "-" {
+                    (endpoint, shapes) = try inference.infer([UInt8](FileHandle.standardInput.readDataToEndOfFile()))
+                } else {
+                    (endpoint, shapes) = try await InferenceSource.infer(url: url, inference)
+                }
+            } catch let error as InferenceError {
+                throw CLIError(error.description)
+            } catch let error as FetchError {
+                throw CLIError("cannot read the response: \(error.description)")
+            }
+            Terminal.standardError.write(Self.summary(endpoint))
+            if source == "-" { Terminal.standardError.write("syncd: read from standard input: replace the url\n") }
+            if swift {
+                Terminal.standardOutput.write(SwiftModelWriter.render(shapes, endpoint: endpoint))
+            } else {
+                Terminal.standardOutput.write(EndpointStanza.render(endpoint))
+            }
+        }
+    }
+
+    /// The URL of a source: itself when it is an http(s) or file URL, else the file URL of a path.
+    static func url(of source: String) -> String {
+        let lowered = source.lowercased()
+        let isURL = lowered.hasPrefix("http://") || lowered.hasPrefix("https://") || lowered.hasPrefix("file:")
+        return isURL ? source : InferenceSource.fileURL(path: source)
+    }
+
+    /// One line for stderr: where the records were found and what else could have been.
+    static func summary(_ endpoint: InferredEndpoint) -> String {
+        guard let recordsPath = endpoint.recordsPath else {
+            return "syncd: no array of objects found: a document endpoint (use --records PATH to name one)\n"
+        }
+        var line = "syncd: \(endpoint.recordCount) records at \"\(recordsPath)\", \(endpoint.columns.count) columns"
+        if !endpoint.otherCandidates.isEmpty {
+            let others = endpoint.otherCandidates.prefix(3).map { "\"\($0.path)\" (\($0.count))" }
+            line += "; other arrays of objects: " + others.joined(separator: ", ") + " (choose with --records PATH)"
+        }
+        if endpoint.primaryKey == nil { line += "; no primary key found: see the TODO" }
+        return line + "\n"
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import SampleUpstream
+import Testing
+
+@Suite("syncd infer")
+struct InferTests {
+    typealias Workspace = CLITests.Workspace
+
+    static let header = """
+        database = "cache.db"
+
+        [server]
+        listen = "off"
+
+
+        """
+
+    /// A workspace holding `users.json` with `count` sample users.
+    static func workspace(users count: Int) throws -> Workspace {
+        let workspace = try Workspace(toml: "")
+        try Data(SampleUsers.json(count: count)).write(to: URL(fileURLWithPath: workspace.path + "/users.json"))
+        return workspace
+    }
+
+    @Test("the stanza inferred from a file passes check-config, and a sync with it stores every record")
+    func stanzaSyncs() async throws {
+        let workspace = try Self.workspace(users: 25)
+        defer { workspace.remove() }
+        let inferred = try await SyncdProcess.run(["infer", workspace.path + "/users.json"])
+        #expect(inferred.status == 0, "\(inferred.standardError)")
+        #expect(inferred.standardError == "syncd: 25 records at \"$\", 15 columns\n")
+        let stanza = inferred.standardOutput
+        #expect(stanza.hasPrefix("# 25 records at \"$\": every one was read to infer these columns.\n[[endpoint]]\n"))
+        #expect(stanza.contains("name = \"users\"\nurl = \"file://\(workspace.path)/users.json\"\n"))
+        #expect(stanza.contains("records = \"$\"\nprimary_key = [\"id\"]\n"))
+        #expect(stanza.contains("id = { path = \"id\", type = \"integer\", required = true }\n"))
+        #expect(stanza.contains("address_geo_lat = { path = \"address.geo.lat\", "))
+        try (Self.header + stanza).write(toFile: workspace.config, atomically: true, encoding: .utf8)
+        let check = try await workspace.run(["check-config"])
+        #expect(check.status == 0, "\(check.standardOutput)\(check.standardError)")
+        let sync = try await workspace.run(["sync"])
+        #expect(sync.status == 0, "\(sync.standardError)")
+        let count = try await workspace.run(["sql", "SELECT count(*) AS n, count(address_geo_lat) AS lat FROM users"])
+        #expect(count.standardOutput.contains("25"), "\(count.standardOutput)")
+        let rejected = try await workspace.run(["sql", "SELECT count(*) AS n FROM syncd_errors", "--format", "csv"])
+        #expect(rejected.standardOutput == "n\r\n0\r\n")
+    }
+
+    @Test("--swift prints models that typecheck and decode the sample")
+    func swiftModels() async throws {
+        let workspace = try Self.workspace(users: 5)
+        defer { workspace.remove() }
+        let inferred = try await SyncdProcess.run(["infer", "--swift", workspace.path + "/users.json"])
+        #expect(inferred.status == 0, "\(inferred.standardError)")
+        #expect(inferred.standardOutput.contains("typealias Users = [User]\n"))
+        #expect(inferred.standardOutput.contains("struct User: Codable, Sendable {\n    let id: Int\n"))
+        try inferred.standardOutput.write(toFile: workspace.path + "/Models.swift", atomically: true, encoding: .utf8)
+        let main = """
+            import Foundation
+            let data = try Data(contentsOf: URL(fileURLWithPath: CommandLine.arguments[1]))
+            let users = try JSONDecoder().decode(Users.self, from: data)
+            print(users.count, users[0].address.geo.lat)
+            """
+        try main.write(toFile: workspace.path + "/main.swift", atomically: true, encoding: .utf8)
+        let build = try await SyncdProcess.shell(
+            "cd '\(workspace.path)' && swiftc -typecheck Models.swift && swiftc -o decode Models.swift main.swift")
+        #expect(build.status == 0, "\(build.standardOutput)\(build.standardError)")
+        let decoded = try await SyncdProcess.shell("'\(workspace.path)/decode' '\(workspace.path)/users.json'")
+        #expect(decoded.status == 0, "\(decoded.standardError)")
+        #expect(decoded.standardOutput.hasPrefix("5 "))
+    }
+
+    @Test("over HTTP from a loopback upstream: records from /users, a document from /flags.json")
+    func overHTTP() async throws {
+        let upstream = DemoUpstream(userCount: 7)
+        let server = try await LoopbackHTTPServer.start { upstream.handle($0) }
+        let users = try await SyncdProcess.run(["infer", server.baseURL + "/users"])
+        let flags = try await SyncdProcess.run(["infer", server.baseURL + "/flags.json", "--name", "feature_flags"])
+        let missing = try await SyncdProcess.run(["infer", server.baseURL + "/missing"])
+        try await server.shutdown()
+        #expect(users.status == 0, "\(users.standardError)")
+        #expect(users.standardOutput.contains("name = \"users\"\nurl = \"\(server.baseURL)/users\"\nrecords = \"$\"\n"))
+        #expect(flags.status == 0, "\(flags.standardError)")
+        #expect(flags.standardOutput.hasSuffix("name = \"feature_flags\"\nurl = \"\(server.baseURL)/flags.json\"\n"))
+        #expect(missing.status == 1)
+        #expect(
+            missing.standardError == "syncd: cannot read the response: the server answered 404 Not Found, not a 2xx\n")
+    }
+
+    @Test("standard input, --records and --name")
+    func standardInput() async throws {
+        let workspace = try Workspace(toml: "")
+        defer { workspace.remove() }
+        let body = #"{"meta": {"total": 2}, "data": {"items": [{"sku": "a", "qty": 1}, {"sku": "b", "qty": 2}]}}"#
+        try body.write(toFile: workspace.path + "/page.json", atomically: true, encoding: .utf8)
+        let result = try await SyncdProcess.shell(
+            "'\(SyncdProcess.binary.path)' infer - --name stock < '\(workspace.path)/page.json'")
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(
+            result.standardError
+                == "syncd: 2 records at \"data.items\", 2 columns\nsyncd: read from standard input: replace the url\n")
+        #expect(result.standardOutput.contains("name = \"stock\"\nurl = \"https://example.com/TODO\"\n"))
+        #expect(result.standardOutput.contains("records = \"data.items\"\nprimary_key = [\"sku\"]\n"))
+        let wrong = try await SyncdProcess.run(["infer", workspace.path + "/page.json", "--records", "meta"])
+        #expect(wrong.status == 1)
+        #expect(wrong.standardError == "syncd: \"meta\" is an object, not an array of objects\n")
+    }
+
+    @Test("a body that is not JSON, or has no records, exits 1 with one sentence")
+    func refused() async throws {
+        let workspace = try Workspace(toml: "")
+        defer { workspace.remove() }
+        try "[{\"a\": 1},\n {\"a\": tru}]".write(
+            toFile: workspace.path + "/bad.json", atomically: true, encoding: .utf8)
+        try "[1, 2, 3]".write(toFile: workspace.path + "/numbers.json", atomically: true, encoding: .utf8)
+        let bad = try await SyncdProcess.run(["infer", workspace.path + "/bad.json"])
+        #expect(bad.status == 1)
+        #expect(
+            bad.standardError
+                == "syncd: the response is not valid JSON: at byte 21 (line 2, column 11) expected the literal true, found \"}\"\n"
+        )
+        let numbers = try await SyncdProcess.run(["infer", workspace.path + "/numbers.json"])
+        #expect(numbers.status == 1)
+        #expect(
+            numbers.standardError
+                == "syncd: the response is an array but not of objects, so it holds no records; "
+                + "use --records PATH to name an array of objects\n")
+        let absent = try await SyncdProcess.run(["infer", workspace.path + "/absent.json"])
+        #expect(absent.status == 1)
+        #expect(absent.standardError.hasPrefix("syncd: cannot read the response: "))
+        let badName = try await SyncdProcess.run(["infer", workspace.path + "/bad.json", "--name", "Users"])
+        #expect(badName.status == 64)
+    }
+}

@@ -77,6 +77,43 @@ public final class ResourceCache: Sendable {
         _ url: String, headers: [String: String] = [:], maxAge: Duration = .zero,
         timeout: Duration = .seconds(30), decode: (Data) throws -> Value
     ) async throws -> Answer<Value> {
+        let request = FetchRequest(
+            url: url, headers: headers.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) },
+            timeout: timeout)
+        return try await fetch(key: url, request: request, maxAge: maxAge, decode: decode)
+    }
+
+    /// Fetches a ``Resource`` (a GET ``Endpoint`` and its decoding), from the cache while it is younger than
+    /// `maxAge`: the offline-first form of `APIClient.fetch(_:)`.
+    ///
+    /// ```swift
+    /// let people = Resource(endpoint: Endpoint(baseURL: "https://swapi.dev", path: "/api/people"), as: [Person].self)
+    /// let answer = try await cache.fetch(people, maxAge: .seconds(300))
+    /// ```
+    ///
+    /// The cache key is the endpoint's URL without its credential, so a rotated token keeps the cached answer.
+    ///
+    /// - Parameter environment: Where the credential's environment variables and `$CREDENTIALS_DIRECTORY` are read.
+    /// - Throws: ``APIError`` when the endpoint's URL or credential is unusable; ``ResourceCacheError`` when there is
+    ///   no cached body to fall back on; what the resource's decoding throws.
+    public func fetch<Value>(
+        _ resource: Resource<Value>, maxAge: Duration = .zero, timeout: Duration = .seconds(30),
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) async throws -> Answer<Value> {
+        let endpoint = resource.endpoint
+        guard endpoint.method == .get, endpoint.body == nil else {
+            throw ResourceCacheError(description: "only GET requests without a body are cached")
+        }
+        let url = try endpoint.url()
+        var request = FetchRequest(
+            url: url, headers: endpoint.headers.map { (name: $0.name, value: $0.value) }, timeout: timeout)
+        try endpoint.credential?.apply(to: &request, environment: environment)
+        return try await fetch(key: url, request: request, maxAge: maxAge, decode: resource.decode)
+    }
+
+    private func fetch<Value>(
+        key url: String, request base: FetchRequest, maxAge: Duration, decode: (Data) throws -> Value
+    ) async throws -> Answer<Value> {
         let stored = try await database.perform { database in try StoredResource.load(url, database) }
         let now = now()
         if let stored, now - stored.validatedAt < Self.seconds(maxAge) {
@@ -84,9 +121,9 @@ public final class ResourceCache: Sendable {
                 value: try decode(stored.body), source: .cache,
                 validatedAt: Date(timeIntervalSince1970: stored.validatedAt))
         }
-        let request = FetchRequest(
-            url: url, headers: headers.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) },
-            etag: stored?.etag, lastModified: stored?.lastModified, timeout: timeout)
+        var request = base
+        request.etag = stored?.etag
+        request.lastModified = stored?.lastModified
         let response: FetchResponse
         do {
             response = try await transport.fetch(request)

@@ -70,4 +70,34 @@ struct ResourceCacheTests {
             try await cache.fetch(url + "?other", decode: Self.decode)
         }
     }
+
+    @Test("a Resource is fetched offline-first too: its credential is sent, its decoding used, and a POST refused")
+    func resource() async throws {
+        let directory = try TemporaryDirectory()
+        let clock = TestClock()
+        try await withTestUpstream { upstream in
+            upstream.setJSON("/config.json", #"{"theme": "dark"}"#, etag: "\"v1\"")
+            let cache = try ResourceCache(
+                databasePath: directory.file("cache.db"), transport: SchemeTransport(http: SharedTransport.http),
+                now: { clock.now })
+            let endpoint = Endpoint(baseURL: upstream.url("/config.json"), credential: .bearer(.literal("s3cret")))
+            let theme = Resource(endpoint: endpoint, as: AppConfig.self).map(\.theme)
+            let first = try await cache.fetch(theme, maxAge: .seconds(60))
+            #expect(first.value == "dark" && first.source == .network)
+            #expect(upstream.requests.last?.header("Authorization") == "Bearer s3cret")
+            clock.advance(by: 10)
+            #expect(try await cache.fetch(theme, maxAge: .seconds(60)).source == .cache)
+            #expect(upstream.requests.count == 1)
+            for file in ["cache.db", "cache.db-wal"] {
+                let bytes = (try? String(contentsOfFile: directory.file(file), encoding: .isoLatin1)) ?? ""
+                #expect(!bytes.contains("s3cret"), "\(file)")
+            }
+
+            var post = endpoint
+            post.method = .post
+            await #expect(throws: ResourceCacheError.self) {
+                try await cache.fetch(Resource(endpoint: post, as: AppConfig.self))
+            }
+        }
+    }
 }

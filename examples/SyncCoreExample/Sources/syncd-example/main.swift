@@ -48,6 +48,19 @@ do {
     let changes = try await store.changes("users", since: 0)
     print("changes since version 0: \(changes.changed.count) records, \(changes.deleted.count) deletions")
     try await syncer.shutdown()
+
+    // The same API without the cache: a typed fetch, a Resource, resilient decoding and JSON paths.
+    guard let slash = url.range(of: "/", options: .backwards) else { exit(64) }
+    let endpoint = Endpoint(baseURL: String(url[..<slash.lowerBound]), path: String(url[slash.lowerBound...]))
+    try await APIClient.withClient { client in
+        let names = Resource(endpoint: endpoint, as: [User].self).map { $0.map(\.name) }
+        print("fetched \(try await client.fetch(names).count) names")
+        let body = try await client.response(for: endpoint).body
+        let salvaged = try ResilientDecoder().decodeArray(User.self, from: body, named: "users")
+        print("resilient: \(salvaged.values.count) users, \(salvaged.problems.count) problems")
+        let document = try JSONDecoder().decode(JSONValue.self, from: body)
+        print("first city: \(document[path: "[0].address.city"]?.stringValue ?? "-")")
+    }
 } catch {
     FileHandle.standardError.write(Data("syncd-example: \(error)\n".utf8))
     exit(1)

@@ -51,6 +51,7 @@ public struct APIError: Error, Sendable, Hashable, CustomStringConvertible {
         public var description: String { base.rawValue }
     }
 
+    /// The kind of failure.
     public let code: Code
     /// The failure as one sentence, e.g. `the server answered 404 Not Found: {"error":"not found"}`.
     public let description: String
@@ -81,18 +82,27 @@ public struct APIError: Error, Sendable, Hashable, CustomStringConvertible {
         self.limit = limit
     }
 
+    /// Whether two errors are of the same kind: codes only.
     public static func == (lhs: APIError, rhs: APIError) -> Bool { lhs.code == rhs.code }
+    /// Hashes the code, as `==` compares it.
     public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 
     /// Any error of that kind, for `==`, `catch` patterns and `#expect(throws:)`.
     public static let invalidURL = APIError(.invalidURL, "invalid URL")
+    /// Any ``Code/credential`` error.
     public static let credential = APIError(.credential, "the credential cannot be read")
+    /// Any ``Code/transport`` error.
     public static let transport = APIError(.transport, "no answer came")
+    /// Any ``Code/timeout`` error.
     public static let timeout = APIError(.timeout, "no complete answer came in time")
+    /// Any ``Code/bodyTooLarge`` error.
     public static let bodyTooLarge = APIError(.bodyTooLarge, "the body is larger than the limit")
+    /// Any ``Code/status`` error.
     public static let status = APIError(.status, "the server answered with a status other than 2xx")
+    /// Any ``Code/emptyBody`` error.
     public static let emptyBody = APIError(
         .emptyBody, "the server answered with an empty body where JSON was expected")
+    /// Any ``Code/decoding`` error.
     public static let decoding = APIError(.decoding, "the body cannot be decoded")
 
     static func invalidURL(_ reason: String) -> APIError { APIError(.invalidURL, "invalid URL: \(reason)") }

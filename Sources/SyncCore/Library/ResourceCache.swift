@@ -28,7 +28,9 @@ public final class ResourceCache: Sendable {
 
     /// A decoded answer and how current it is.
     public struct Answer<Value> {
+        /// The decoded body.
         public var value: Value
+        /// Where the body came from.
         public var source: Source
         /// When the upstream last confirmed this body.
         public var validatedAt: Date
@@ -172,6 +174,7 @@ extension ResourceCache.Answer: Sendable where Value: Sendable {}
 
 /// Why a fetch failed with nothing cached to fall back on, in one sentence.
 public struct ResourceCacheError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The failure, in one sentence.
     public var description: String
 }
 

@@ -64,6 +64,7 @@ public struct SyncConfiguration: Sendable {
 
 /// Why a configuration is refused, in one sentence per problem.
 public struct SyncConfigurationError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The problems, one sentence each (with file:line and key for TOML).
     public var description: String
 }
 
@@ -78,16 +79,20 @@ public struct SyncEndpoint: Sendable, Hashable {
     public var records: String?
     /// The key columns, by name.
     public var primaryKey: [String]
+    /// The values extracted from each record into columns of the table.
     public var columns: [SyncColumn]
+    /// How often a scheduler polls it. The default is 5 minutes.
     public var interval: Duration
     /// The random spread of the interval, as a fraction of it: 0...1.
     public var jitter: Double
+    /// How long one request may take, body included. The default is 30 seconds.
     public var timeout: Duration
     /// Extra request headers.
     public var headers: [String: String]
     /// `true`: a response is upserted and never deletes (`mode = "incremental"`).
     public var upsertOnly: Bool
 
+    /// An endpoint; only the name and the URL are required (no `records`: a document endpoint).
     public init(
         name: String, url: String, records: String? = nil, primaryKey: [String] = [], columns: [SyncColumn] = [],
         interval: Duration = .seconds(300), jitter: Double = 0.1, timeout: Duration = .seconds(30),
@@ -161,13 +166,16 @@ public struct SyncColumn: Sendable, Hashable {
         var type: ColumnType { ColumnType(rawValue: rawValue) ?? .text }
     }
 
+    /// The column's name: `^[a-z][a-z0-9_]{0,62}$`.
     public var name: String
     /// The JSON path in the record; `nil` is the column's name.
     public var path: String?
+    /// How the value is stored. The default is text.
     public var type: Kind
     /// A record without this value is rejected (and reported) rather than stored with NULL.
     public var required: Bool
 
+    /// A column named `name`, read from `path` (the name by default).
     public init(_ name: String, path: String? = nil, type: Kind = .text, required: Bool = false) {
         self.name = name
         self.path = path

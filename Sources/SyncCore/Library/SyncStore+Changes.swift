@@ -3,6 +3,7 @@ internal import Synchronization
 
 /// What changed in an endpoint between two versions: enough to mirror it.
 public struct ChangeSet: Sendable, Hashable {
+    /// The endpoint's name.
     public var endpoint: String
     /// The version the change set starts after.
     public var since: Int64

@@ -2,6 +2,7 @@ public import Foundation
 
 /// A value read from the cache, with what tells whether it is still current.
 public struct Cached<Value> {
+    /// The decoded value.
     public var value: Value
     /// The strong entity tag syncd's CLI and read API give the same data: `"<database>.<version>"`.
     public var etag: String
@@ -23,6 +24,7 @@ public struct CachedRecords<Value> {
     public var etag: String
     /// The endpoint's version: ``SyncStore/changes(_:since:)`` takes it.
     public var version: Int64
+    /// When the endpoint's data last changed.
     public var changedAt: Date?
 }
 
@@ -43,6 +45,7 @@ public struct RecordDecodingFailure: Sendable, CustomStringConvertible {
         self.reason = Self.describe(error)
     }
 
+    /// `record 3: city: expected Int, …`.
     public var description: String { "record \(index): \(reason)" }
 
     /// A `DecodingError` as a sentence: where (the coding path) and what.
@@ -83,10 +86,12 @@ public struct RecordFilter: Sendable, Hashable {
         RecordFilter(filter: .init(column: column, op: .neq, values: [value]))
     }
 
+    /// `column > value`.
     public static func greaterThan(_ column: String, _ value: String) -> RecordFilter {
         RecordFilter(filter: .init(column: column, op: .gt, values: [value]))
     }
 
+    /// `column < value`.
     public static func lessThan(_ column: String, _ value: String) -> RecordFilter {
         RecordFilter(filter: .init(column: column, op: .lt, values: [value]))
     }
@@ -111,7 +116,9 @@ public struct RecordFilter: Sendable, Hashable {
 public struct RecordOrder: Sendable, Hashable {
     let order: RecordQuery.Order
 
+    /// Smallest first (NULLs first).
     public static func ascending(_ column: String) -> RecordOrder { RecordOrder(order: .init(column: column)) }
+    /// Largest first (NULLs last).
     public static func descending(_ column: String) -> RecordOrder {
         RecordOrder(order: .init(column: column, descending: true))
     }
@@ -157,6 +164,7 @@ public struct SyncStoreError: Error, Sendable, Hashable, CustomStringConvertible
         public var description: String { base.rawValue }
     }
 
+    /// The kind of failure.
     public let code: Code
     /// One sentence.
     public let description: String
@@ -169,15 +177,22 @@ public struct SyncStoreError: Error, Sendable, Hashable, CustomStringConvertible
         self.endpoint = endpoint
     }
 
+    /// Whether two errors are of the same kind: codes only.
     public static func == (lhs: SyncStoreError, rhs: SyncStoreError) -> Bool { lhs.code == rhs.code }
+    /// Hashes the code, as `==` compares it.
     public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 
     /// Any error of that kind, for `==`, `catch` patterns and `#expect(throws:)`.
     public static let cannotOpen = SyncStoreError(.cannotOpen, "the database cannot be opened")
+    /// Any ``Code/unknownEndpoint`` error.
     public static let unknownEndpoint = SyncStoreError(.unknownEndpoint, "there is no such endpoint")
+    /// Any ``Code/notSynced`` error.
     public static let notSynced = SyncStoreError(.notSynced, "the endpoint has not been synced yet")
+    /// Any ``Code/badQuery`` error.
     public static let badQuery = SyncStoreError(.badQuery, "the query is not valid for the endpoint")
+    /// Any ``Code/decoding`` error.
     public static let decoding = SyncStoreError(.decoding, "a stored value does not decode")
+    /// Any ``Code/readFailed`` error.
     public static let readFailed = SyncStoreError(.readFailed, "the database cannot be read")
 
     static func cannotOpen(_ sentence: String) -> SyncStoreError { SyncStoreError(.cannotOpen, sentence) }

@@ -107,6 +107,7 @@ public final class Syncer: Service, Sendable {
 
 /// What one sync of one endpoint did.
 public struct SyncSummary: Sendable, Hashable, CustomStringConvertible {
+    /// How a run ended.
     public enum Outcome: String, Sendable, Hashable {
         /// Records or the document changed.
         case changed
@@ -120,13 +121,21 @@ public struct SyncSummary: Sendable, Hashable, CustomStringConvertible {
         case refused
     }
 
+    /// The endpoint's name.
     public var endpoint: String
+    /// How the run ended.
     public var outcome: Outcome
+    /// The upstream's last status (200 for file://); nil when no answer came.
     public var httpStatus: Int?
+    /// The records stored after the run.
     public var records: Int
+    /// Rows inserted by the run.
     public var inserted: Int
+    /// Rows whose JSON changed.
     public var updated: Int
+    /// Rows deleted because a snapshot no longer held them (or flagged deleted).
     public var deleted: Int
+    /// Records refused (a required value missing, a value of the wrong type in strict mode); see ``problems``.
     public var rejected: Int
     /// The endpoint's version after the run.
     public var version: Int64
@@ -149,6 +158,7 @@ public struct SyncSummary: Sendable, Hashable, CustomStringConvertible {
         problems = report.problems.map { "\($0)" }
     }
 
+    /// One line: `users: changed, 300 records (…) → version 1`, or the failure's sentence.
     public var description: String {
         if let error { return "\(endpoint): \(outcome.rawValue): \(error)" }
         return "\(endpoint): \(outcome.rawValue), \(records) records (\(inserted) inserted, \(updated) updated, "

@@ -16,6 +16,21 @@ struct User: Decodable, Sendable {
     }
 }
 
+struct ShortNames {
+    var length: Int
+}
+
+/// A user whose name is cut to the length its decoder's context asks for.
+struct ShortUser: Decodable {
+    var name: String
+
+    init(from decoder: any Decoder) throws {
+        struct Plain: Decodable { var name: String }
+        let full = try Plain(from: decoder).name
+        name = String(full.prefix(decoder.context(ShortNames.self)?.length ?? full.count))
+    }
+}
+
 let arguments = CommandLine.arguments.dropFirst()
 guard let url = arguments.first else {
     FileHandle.standardError.write(Data("usage: syncd-example URL [DATABASE]\n".utf8))
@@ -47,7 +62,22 @@ do {
     print("modified since the first read: \(try await store.isModified("users", since: page.etag))")
     let changes = try await store.changes("users", since: 0)
     print("changes since version 0: \(changes.changed.count) records, \(changes.deleted.count) deletions")
+    // A live query: the records now, then again after each sync that changes them (here, only the first).
+    for try await current in store.values(User.self, from: "users") {
+        print("live query: \(current.values.count) users at version \(current.version)")
+        break
+    }
     try await syncer.shutdown()
+
+    // Offline-first fetch of any URL into the same database: the second answer comes from the cache.
+    let cache = try ResourceCache(databasePath: databasePath)
+    for _ in 0..<2 {
+        let answer = try await cache.fetch(url, maxAge: .seconds(60)) { data in
+            try JSONDecoder().decode([User].self, from: data).count
+        }
+        print("resource cache: \(answer.value) users from \(answer.source)")
+    }
+    try await cache.shutdown()
 
     // The same API without the cache: a typed fetch, a Resource, resilient decoding and JSON paths.
     guard let slash = url.range(of: "/", options: .backwards) else { exit(64) }
@@ -60,6 +90,12 @@ do {
         print("resilient: \(salvaged.values.count) users, \(salvaged.problems.count) problems")
         let document = try JSONDecoder().decode(JSONValue.self, from: body)
         print("first city: \(document[path: "[0].address.city"]?.stringValue ?? "-")")
+
+        // Context for decoding, through userInfo: here, how many characters of a name to show.
+        let decoder = JSONDecoder()
+        decoder.userInfo[.syncdContext] = ShortNames(length: 5)
+        let short = try decoder.decode([ShortUser].self, from: body)
+        print("short names: \(short.prefix(3).map(\.name).joined(separator: ", "))")
     }
 } catch {
     FileHandle.standardError.write(Data("syncd-example: \(error)\n".utf8))

@@ -118,7 +118,7 @@ extension ConfigurationParser {
         } catch {
             let rule =
                 text.hasPrefix("_")
-                ? "names starting with \"_\" are syncd's own (_raw, _version, _changed_at)"
+                ? "names starting with \"_\" are syncd's own (_raw, _version, _changed_at, _created_version)"
                 : "use a lowercase letter, then up to 62 lowercase letters, digits or underscores"
             report("\"\(text)\" is not a valid \(kind): \(rule)", at: field)
             return nil

@@ -14,6 +14,11 @@ public struct ChangeSet: Sendable, Hashable {
     /// The keys deleted after `since`, as JSON: `8`, `"abc"`, or `[1,"x"]` for a composite key.
     public var deleted: [String]
 
+    /// The keys first stored after `since`.
+    public var insertedKeys: [String] { changed.filter(\.isInsert).map(\.key) }
+    /// The keys stored before `since` whose record changed since.
+    public var updatedKeys: [String] { changed.filter { !$0.isInsert }.map(\.key) }
+
     /// The changed records decoded as `T`; records that do not decode are left out.
     public func decoded<T: Decodable>(_ type: T.Type, decoder: JSONDecoder = JSONDecoder()) -> [T] {
         changed.compactMap { try? decoder.decode(T.self, from: Data($0.json.utf8)) }
@@ -26,6 +31,9 @@ public struct ChangedRecord: Sendable, Hashable {
     public var key: String
     /// The record as received from the upstream.
     public var json: String
+    /// Whether the record was first stored after the change set's `since` (an insert) rather than updated. A row
+    /// stored before syncd kept first versions (a database from an older syncd) counts as updated.
+    public var isInsert: Bool
 }
 
 extension SyncStore {
@@ -37,7 +45,10 @@ extension SyncStore {
         }
         return ChangeSet(
             endpoint: endpoint, since: version, version: changes.version,
-            changed: zip(changes.changedKeys, changes.changed).map { ChangedRecord(key: $0, json: $1) },
+            changed: changes.changed.indices.map { index in
+                ChangedRecord(
+                    key: changes.changedKeys[index], json: changes.changed[index], isInsert: changes.inserted[index])
+            },
             deleted: changes.deleted)
     }
 

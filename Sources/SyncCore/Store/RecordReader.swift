@@ -55,6 +55,9 @@ package struct RecordReader {
         package var changed: [String]
         /// The keys of ``changed``, in the same order, as JSON (a value, or an array for a composite key).
         package var changedKeys: [String]
+        /// For each of ``changed``: whether it was first stored after `since` (an insert) rather than updated. A row
+        /// stored before syncd kept first versions counts as updated.
+        package var inserted: [Bool]
         /// The keys (as JSON: a value, or an array for a composite key) deleted after `since`.
         package var deleted: [String]
         package var etag: String
@@ -202,15 +205,18 @@ package struct RecordReader {
             let keyOrder = table.keyNames.map { "\(SQLIdentifier.quote($0)) ASC" }.joined(separator: ", ")
             let changed = try database.makeStatement(
                 """
-                SELECT "_raw", \(table.keyJSONExpression) FROM \(table.quotedName) WHERE "_version" > ?
+                SELECT "_raw", \(table.keyJSONExpression), "_created_version" > ?1 FROM \(table.quotedName)
+                WHERE "_version" > ?1
                 ORDER BY "_version", \(keyOrder)
                 """)
             try changed.bind([.integer(since)])
             var raws: [String] = []
             var keys: [String] = []
+            var inserted: [Bool] = []
             while try changed.step() {
                 raws.append(changed.text(at: 0) ?? "null")
                 keys.append(changed.text(at: 1) ?? "null")
+                inserted.append(!changed.isNull(at: 2) && changed.integer(at: 2) == 1)
             }
             // A key that came back after its deletion has no tombstone any more (SyncWriter removes it): it is a change.
             let deleted = try database.rows(
@@ -219,7 +225,7 @@ package struct RecordReader {
                 """, [.text(endpoint.name.name), .integer(since)]
             ).compactMap { $0.text("key") }
             return Changes(
-                version: state.version, changed: raws, changedKeys: keys, deleted: deleted,
+                version: state.version, changed: raws, changedKeys: keys, inserted: inserted, deleted: deleted,
                 etag: EntityTag.make(instance: try instance(), version: state.version), changedAt: state.changedAt)
         }
     }

@@ -1,6 +1,7 @@
 /// The SQLite table of one collection endpoint: its key columns, its configured columns, and
 /// `_raw` (the record's JSON as received), `_version` (the endpoint version at which the row last
-/// changed) and `_changed_at`.
+/// changed), `_changed_at`, and `_created_version` (the version that first stored the row; NULL for rows stored
+/// before syncd kept it), which tells change sets' inserts from updates.
 ///
 /// Every name in the SQL below is a validated ``SQLIdentifier`` or one of syncd's own, and is quoted.
 package struct RecordTable: Sendable {
@@ -49,6 +50,7 @@ package struct RecordTable: Sendable {
         definitions.append("\"_raw\" TEXT NOT NULL")
         definitions.append("\"_version\" INTEGER NOT NULL")
         definitions.append("\"_changed_at\" TEXT NOT NULL")
+        definitions.append("\"_created_version\" INTEGER")
         definitions.append("PRIMARY KEY (\(keyNames.map(SQLIdentifier.quote).joined(separator: ", ")))")
         return """
             CREATE TABLE \(quotedName) (
@@ -64,8 +66,11 @@ package struct RecordTable: Sendable {
         let placeholders = Array(repeating: "?", count: names.count).joined(separator: ", ")
         let updates = names.filter { name in !keyNames.map(SQLIdentifier.quote).contains(name) }
             .map { "\($0) = excluded.\($0)" }
+        // `_created_version` takes the `_version` parameter again (?N), and an update leaves it as it was.
+        let versionParameter = columns.count + 2
         return """
-            INSERT INTO \(quotedName) (\(names.joined(separator: ", "))) VALUES (\(placeholders))
+            INSERT INTO \(quotedName) (\(names.joined(separator: ", ")), "_created_version")
+            VALUES (\(placeholders), ?\(versionParameter))
             ON CONFLICT (\(keyNames.map(SQLIdentifier.quote).joined(separator: ", "))) DO UPDATE SET
             \(updates.joined(separator: ", "))
             WHERE \(quotedName)."_raw" IS NOT excluded."_raw"
@@ -86,6 +91,10 @@ package struct RecordTable: Sendable {
         let existing = info.compactMap { $0.text("name") }
         guard existing.contains("_raw"), existing.contains("_version"), existing.contains("_changed_at") else {
             throw StoreError.notSyncdTable(name.name)
+        }
+        if !existing.contains("_created_version") {
+            // A table from before syncd kept it: its rows' first versions are unknown (NULL), later ones are kept.
+            try database.execute("ALTER TABLE \(quotedName) ADD COLUMN \"_created_version\" INTEGER")
         }
         let existingKey = info.filter { ($0.integer("pk") ?? 0) > 0 }
             .sorted { ($0.integer("pk") ?? 0) < ($1.integer("pk") ?? 0) }

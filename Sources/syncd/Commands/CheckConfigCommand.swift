@@ -50,7 +50,8 @@ struct CheckConfigCommand: AsyncParsableCommand {
         let database = try Database(path: path, mode: .readOnly)
         for endpoint in configuration.endpoints where !endpoint.isDocument {
             guard try database.tableExists(endpoint.name.name) else { continue }
-            let configured = Set(endpoint.columns.map(\.name) + ["_raw", "_version", "_changed_at"])
+            let configured = Set(
+                endpoint.columns.map(\.name) + ["_raw", "_version", "_changed_at", "_created_version"])
             for column in try database.columnNames(ofTable: endpoint.name.name) where !configured.contains(column) {
                 notes.append(
                     "table \"\(endpoint.name.name)\" has a column \"\(column)\" that is no longer configured; "

@@ -125,7 +125,7 @@ struct ConfigurationEndpointRuleTests {
                 #"syncd.toml:2: [[endpoint]] "Users": "Users" is not a valid endpoint name: \#(rule)"#,
                 #"syncd.toml:6: [[endpoint]] "syncd_runs": "syncd_runs" is not a valid endpoint name: names starting with "syncd_" or "sqlite_" are reserved"#,
                 #"syncd.toml:10: [[endpoint]] "sqlite_master": "sqlite_master" is not a valid endpoint name: names starting with "syncd_" or "sqlite_" are reserved"#,
-                #"syncd.toml:20: [endpoint.columns] of "people": "_raw" is not a valid column name: names starting with "_" are syncd's own (_raw, _version, _changed_at)"#,
+                #"syncd.toml:20: [endpoint.columns] of "people": "_raw" is not a valid column name: names starting with "_" are syncd's own (_raw, _version, _changed_at, _created_version)"#,
                 #"syncd.toml:21: [endpoint.columns] of "people": "First Name" is not a valid column name: \#(rule)"#,
             ]
         )

@@ -92,8 +92,11 @@ struct SyncStoreTests {
         let change = try await store.changes("users", since: before.version)
         #expect(change.version == before.version + 1)
         #expect(change.changed.map(\.key) == ["2", "5"])
+        #expect(change.insertedKeys == ["5"] && change.updatedKeys == ["2"])
         #expect(change.decoded(User.self).map(\.name) == ["Rob", "Eve"])
         #expect(change.deleted == ["4"])
+        let everything = try await store.changes("users", since: 0)
+        #expect(everything.insertedKeys == ["1", "3", "2", "5"] && everything.updatedKeys.isEmpty)
     }
 
     @Test(
@@ -115,5 +118,17 @@ struct SyncStoreTests {
         #expect(change.deleted == ["4"])
         let after = try #require(try await live.next())
         #expect(after.values.map(\.name) == ["Anna", "Bob", "Cyd"])
+    }
+
+    @Test("a table from before syncd kept first versions gains the column; its old rows count as updated")
+    func olderTable() async throws {
+        let (store, fixture, files) = try await Self.store()
+        defer { _ = (fixture, files) }
+        try fixture.database.performBlocking { try $0.execute(#"ALTER TABLE users DROP COLUMN "_created_version""#) }
+        try ReadAPITests.write(files, "users.json", users: [1, 2, 3, 4, 5], renamed: [1: "Anna"], generation: 1)
+        _ = try await fixture.sync("users")
+        let change = try await store.changes("users", since: 1)
+        #expect(change.insertedKeys == ["5"])
+        #expect(change.updatedKeys == ["1"])
     }
 }

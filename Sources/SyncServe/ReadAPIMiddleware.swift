@@ -21,17 +21,11 @@ struct ReadAPIMiddleware<Context: RequestContext>: RouterMiddleware {
             switch error.status {
             case .notFound where request.method != .get && request.method != .head:
                 // The router has no route for other methods: say so rather than pretend the path is unknown.
-                var problem = Self.problem(
-                    .badParameter("method", "The read API is read-only: it answers GET and HEAD."), status: 405)
-                problem.headers[.allow] = "GET, HEAD"
-                response = problem
+                response = Self.methodNotAllowed()
             case .notFound:
                 response = Self.problem(.notFound("There is no route \(request.uri.path); see /v1/endpoints."))
             case .methodNotAllowed:
-                var problem = Self.problem(
-                    .badParameter("method", "The read API is read-only: it answers GET and HEAD."), status: 405)
-                problem.headers[.allow] = "GET, HEAD"
-                response = problem
+                response = Self.methodNotAllowed()
             default:
                 response = Self.problem(
                     .badParameter("request", "The request is malformed."), status: error.status.code)
@@ -41,6 +35,14 @@ struct ReadAPIMiddleware<Context: RequestContext>: RouterMiddleware {
         }
         counters.count(route: context.endpointPath ?? "unmatched", status: response.status.code)
         return response
+    }
+
+    /// 405 with `Allow: GET, HEAD`.
+    static func methodNotAllowed() -> Response {
+        var problem = Self.problem(
+            .badParameter("method", "The read API is read-only: it answers GET and HEAD."), status: 405)
+        problem.headers[.allow] = "GET, HEAD"
+        return problem
     }
 
     static func problem(_ error: ReadAPIError, status: Int? = nil) -> Response {

@@ -25,10 +25,7 @@ extension ReadModel {
         let counting = request.headers[CacheHeaders.prefer].map { $0.contains("count=") } ?? false
         let key = RepresentationCache.Key(
             endpoint: name, route: .records, argument: counting ? queryText + "#count" : queryText)
-        let representation: Representation
-        if let cached = cache.lookup(key, instance: snapshot.instance, endpointVersion: served.state.version) {
-            representation = cached
-        } else {
+        return try await respond(key, endpoint, served, snapshot, request) { () async throws(ReadAPIError) in
             let parsed = try PostgRESTQuery(QueryString(Substring(queryText)))
             try validate(parsed, for: endpoint)
             let page = try await read(parameter: Self.parameter(for: parsed)) { database in
@@ -39,10 +36,8 @@ extension ReadModel {
                 etag: page.etag, changedAt: page.changedAt, instance: snapshot.instance, endpointVersion: page.version)
             built.contentRange = Self.contentRange(
                 offset: parsed.query.offset, count: page.raws.count, total: page.total)
-            representation = built
-            cache.store(key, representation)
+            return built
         }
-        return CacheHeaders.response(representation, freshness: freshness, request: request, now: now)
     }
 
     /// `GET /v1/endpoints/{name}/records/{id}`: a composite key is `a,b`.
@@ -50,10 +45,7 @@ extension ReadModel {
         let (endpoint, served, snapshot) = try await synced(name)
         guard !endpoint.isDocument else { throw ReadAPIError(StoreError.notCollection(name), parameter: "name") }
         let key = RepresentationCache.Key(endpoint: name, route: .record, argument: id)
-        let representation: Representation
-        if let cached = cache.lookup(key, instance: snapshot.instance, endpointVersion: served.state.version) {
-            representation = cached
-        } else {
+        return try await respond(key, endpoint, served, snapshot, request) { () async throws(ReadAPIError) in
             let parts =
                 endpoint.primaryKey.count == 1
                 ? [id] : id.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
@@ -63,13 +55,10 @@ extension ReadModel {
             guard let record else {
                 throw .notFound("The endpoint \(name) has no record with the key \(id).")
             }
-            representation = Representation(
+            return Representation(
                 body: ByteBuffer(string: record.raw), contentType: Self.json, etag: record.etag,
                 changedAt: record.changedAt, instance: snapshot.instance, endpointVersion: record.endpointVersion)
-            cache.store(key, representation)
         }
-        return CacheHeaders.response(
-            representation, freshness: freshness(endpoint, served), request: request, now: now())
     }
 
     /// `GET /v1/endpoints/{name}/changes?since=VERSION`.
@@ -81,20 +70,14 @@ extension ReadModel {
             throw .badParameter("since", "since must be a version, a whole number 0 or more; got \"\(sinceText)\".")
         }
         let key = RepresentationCache.Key(endpoint: name, route: .changes, argument: String(since))
-        let representation: Representation
-        if let cached = cache.lookup(key, instance: snapshot.instance, endpointVersion: served.state.version) {
-            representation = cached
-        } else {
+        return try await respond(key, endpoint, served, snapshot, request) { () async throws(ReadAPIError) in
             let changes = try await read(parameter: "since") { database in
                 try RecordReader(database: database, endpoint: endpoint).changes(since: since)
             }
-            representation = Representation(
+            return Representation(
                 body: Self.changesBody(changes), contentType: Self.json, etag: changes.etag,
                 changedAt: changes.changedAt, instance: snapshot.instance, endpointVersion: changes.version)
-            cache.store(key, representation)
         }
-        return CacheHeaders.response(
-            representation, freshness: freshness(endpoint, served), request: request, now: now())
     }
 
     /// `GET /v1/endpoints/{name}/document`.
@@ -102,20 +85,31 @@ extension ReadModel {
         let (endpoint, served, snapshot) = try await synced(name)
         guard endpoint.isDocument else { throw ReadAPIError(StoreError.notDocument(name), parameter: "name") }
         let key = RepresentationCache.Key(endpoint: name, route: .document, argument: "")
-        let representation: Representation
-        if let cached = cache.lookup(key, instance: snapshot.instance, endpointVersion: served.state.version) {
-            representation = cached
-        } else {
+        return try await respond(key, endpoint, served, snapshot, request) { () async throws(ReadAPIError) in
             let document = try await read { database in
                 try RecordReader(database: database, endpoint: endpoint).document()
             }
             guard let document else {
                 throw .notFound("The endpoint \(name) has not been synced yet: there is nothing cached to serve.")
             }
-            representation = Representation(
+            return Representation(
                 body: ByteBuffer(bytes: document.body), contentType: document.contentType ?? Self.json,
                 etag: document.etag, changedAt: document.changedAt, instance: snapshot.instance,
                 endpointVersion: document.endpointVersion)
+        }
+    }
+
+    /// The answer from the representation kept for `key` while its endpoint's version holds; else from `build`,
+    /// which is then kept.
+    private func respond(
+        _ key: RepresentationCache.Key, _ endpoint: EndpointConfiguration, _ served: Served, _ snapshot: Snapshot,
+        _ request: Request, build: () async throws(ReadAPIError) -> Representation
+    ) async throws(ReadAPIError) -> Response {
+        let representation: Representation
+        if let cached = cache.lookup(key, instance: snapshot.instance, endpointVersion: served.state.version) {
+            representation = cached
+        } else {
+            representation = try await build()
             cache.store(key, representation)
         }
         return CacheHeaders.response(

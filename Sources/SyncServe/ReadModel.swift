@@ -36,8 +36,18 @@ package final class ReadModel: Sendable {
 
     let pool: ReadConnectionPool
     let now: @Sendable () -> Double
-    private let endpoints: Mutex<[String: EndpointConfiguration]>
-    private let order: Mutex<[String]>
+    /// The configured endpoints, in the configuration's order and by name (every request looks one up).
+    private let endpoints: Mutex<Endpoints>
+
+    private struct Endpoints {
+        var all: [EndpointConfiguration]
+        var byName: [String: EndpointConfiguration]
+
+        init(_ configuration: Configuration) {
+            all = configuration.endpoints
+            byName = Dictionary(all.map { ($0.name.name, $0) }, uniquingKeysWith: { first, _ in first })
+        }
+    }
     private let snapshot = Mutex<Snapshot?>(nil)
     let cache: RepresentationCache
 
@@ -51,25 +61,19 @@ package final class ReadModel: Sendable {
     ) {
         self.pool = pool
         self.now = now
-        self.endpoints = Mutex(Self.index(configuration))
-        self.order = Mutex(configuration.endpoints.map(\.name.name))
+        self.endpoints = Mutex(Endpoints(configuration))
         self.cache = RepresentationCache(budget: cacheBytes)
     }
 
     /// Serves a reloaded configuration's endpoints from now on.
     package func reload(_ configuration: Configuration) {
-        endpoints.withLock { $0 = Self.index(configuration) }
-        order.withLock { $0 = configuration.endpoints.map(\.name.name) }
+        endpoints.withLock { $0 = Endpoints(configuration) }
         cache.removeAll()
-    }
-
-    private static func index(_ configuration: Configuration) -> [String: EndpointConfiguration] {
-        Dictionary(configuration.endpoints.map { ($0.name.name, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The configured endpoint of that name.
     func endpoint(_ name: String) throws(ReadAPIError) -> EndpointConfiguration {
-        guard let endpoint = endpoints.withLock({ $0[name] }) else {
+        guard let endpoint = endpoints.withLock({ $0.byName[name] }) else {
             throw .notFound("There is no endpoint \"\(name)\" in the configuration.")
         }
         return endpoint
@@ -77,9 +81,7 @@ package final class ReadModel: Sendable {
 
     /// Every configured endpoint, in the configuration's order.
     func allEndpoints() -> [EndpointConfiguration] {
-        let names = order.withLock { $0 }
-        let endpoints = self.endpoints.withLock { $0 }
-        return names.compactMap { endpoints[$0] }
+        endpoints.withLock { $0.all }
     }
 
     /// The states as of the last commit.

@@ -1,3 +1,5 @@
+internal import SyncCore
+
 /// A request as ``LoopbackHTTPServer`` received it, handed to the handler that answers it.
 ///
 /// The body, if any, is read and dropped: the sample upstream serves reads.
@@ -33,8 +35,8 @@ package struct UpstreamRequest: Sendable {
         var items: [String: String] = [:]
         for item in query.split(separator: "&") {
             let pair = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = PercentDecoding.decodeFormComponent(pair[0])
-            items[name] = pair.count > 1 ? PercentDecoding.decodeFormComponent(pair[1]) : ""
+            let name = PercentDecoding.decode(pair[0])
+            items[name] = pair.count > 1 ? PercentDecoding.decode(pair[1]) : ""
         }
         return items
     }

@@ -118,7 +118,7 @@ public final class ResourceCache: Sendable {
     ) async throws -> Answer<Value> {
         let stored = try await database.perform { database in try StoredResource.load(url, database) }
         let now = now()
-        if let stored, now - stored.validatedAt < Self.seconds(maxAge) {
+        if let stored, now - stored.validatedAt < maxAge.scheduleSeconds {
             return Answer(
                 value: try decode(stored.body), source: .cache,
                 validatedAt: Date(timeIntervalSince1970: stored.validatedAt))
@@ -162,11 +162,6 @@ public final class ResourceCache: Sendable {
         return Answer(
             value: try decode(stored.body), source: .staleAfterError,
             validatedAt: Date(timeIntervalSince1970: stored.validatedAt), error: reason)
-    }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return Double(seconds) + Double(attoseconds) / 1e18
     }
 }
 

@@ -19,7 +19,13 @@ enum StoredEndpoint {
             return EndpointConfiguration(name: identifier, url: url)
         }
         let columns = Self.columns(fromSignature: row.text("columns") ?? "")
-        let keyNames = Self.keyNames(row.text("primary_key") ?? "")
+        // The key as stored: a JSON string, or an array of them for a composite key; json_each reads both.
+        let keyNames = try database.rows(
+            """
+            SELECT json_each.value AS name FROM syncd_endpoints, json_each(syncd_endpoints.primary_key)
+            WHERE syncd_endpoints.name = ?
+            """, [.text(name)]
+        ).compactMap { $0.text("name") }
         let primaryKey = keyNames.compactMap { key in columns.firstIndex { $0.name == key } }
         return EndpointConfiguration(
             name: identifier, url: url, records: .root, primaryKey: primaryKey, columns: columns)
@@ -34,31 +40,5 @@ enum StoredEndpoint {
             else { return nil }
             return ColumnSpec(name: String(parts[0]), path: path, type: type)
         }
-    }
-
-    /// The key columns as stored: a JSON array of names, `["id"]`, or its older single-name form `"id"`.
-    static func keyNames(_ text: String) -> [String] {
-        var names: [String] = []
-        var current = ""
-        var quoted = false
-        var escaped = false
-        for character in text {
-            if escaped {
-                current.append(character)
-                escaped = false
-            } else if quoted {
-                switch character {
-                case "\\": escaped = true
-                case "\"":
-                    names.append(current)
-                    current = ""
-                    quoted = false
-                default: current.append(character)
-                }
-            } else if character == "\"" {
-                quoted = true
-            }
-        }
-        return names
     }
 }

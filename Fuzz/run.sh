@@ -51,8 +51,8 @@ for name in "${chosen[@]}"; do
         -print_final_stats=1 -artifact_prefix="$crashes/$name-" "$work/corpus" > "$work/log" 2>&1
     status=$?
     set -e
-    executions=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$work/log" | grep -o '[0-9]*$' || echo "?")
-    rate=$(grep -o 'stat::average_exec_per_sec: [0-9]*' "$work/log" | grep -o '[0-9]*$' || echo "?")
+    executions=$(grep -Eo 'stat::number_of_executed_units: +[0-9]+' "$work/log" | grep -o '[0-9]*$' || echo "?")
+    rate=$(grep -Eo 'stat::average_exec_per_sec: +[0-9]+' "$work/log" | grep -o '[0-9]*$' || echo "?")
     if [ "$status" -ne 0 ]; then
         failed=1
         grep -v "^#[0-9]" "$work/log" | tail -40

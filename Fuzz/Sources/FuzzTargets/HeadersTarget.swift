@@ -36,7 +36,7 @@ enum HeadersTarget {
         try require(targets.contains(next), "next \(next.debugDescription) is none of the links' targets \(targets)")
         if let resolved = PageURL.resolve(next, against: base) {
             try require(
-                resolved.hasPrefix("http://") || resolved.hasPrefix("https://"),
+                resolved.lowercased().hasPrefix("http://") || resolved.lowercased().hasPrefix("https://"),
                 "next \(next.debugDescription) resolved to \(resolved.debugDescription)")
         }
     }
@@ -84,7 +84,12 @@ enum HeadersTarget {
                 EntityTag.ifNoneMatch(text, matches: "W/" + tag),
                 "If-None-Match \(text.debugDescription) lists \(tag) but does not match it weakly")
         }
-        let made = EntityTag.make(instance: String(text.prefix(40).filter { $0 != "\"" }), version: 7)
+        // An instance id as syncd makes them: ASCII letters and digits.
+        let instance = String(
+            text.unicodeScalars.filter {
+                $0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil)
+            }.prefix(40))
+        let made = EntityTag.make(instance: instance, version: 7)
         try require(EntityTag.ifNoneMatch(made, matches: made), "\(made) does not match itself")
         try require(EntityTag.ifNoneMatch(made + ", " + text, matches: made), "a list starting with \(made)")
     }

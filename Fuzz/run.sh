@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Fuzz/run.sh TARGET|all SECONDS — runs a fuzz target (decoder, config, query, headers) under libFuzzer for SECONDS,
-# or each in turn for `all`, on a copy of its seed corpus in Fuzz/corpus/TARGET (README "Fuzzing").
+# or each in turn for `all`, on a copy of its seed corpus in Fuzz/corpus/TARGET with the words of
+# Fuzz/dictionaries/TARGET.dict (README "Fuzzing").
 #
 # Builds syncd-fuzz in release with -sanitize=fuzzer,address and -DFUZZING, in a scratch path of its own
 # (.build-fuzz), so that the normal build is untouched. Prints each target's executions and exit status. A crash
@@ -48,7 +49,8 @@ for name in "${chosen[@]}"; do
     # look like leaks to it. The outer timeout only guards against a hang libFuzzer's own limits miss.
     SYNCD_FUZZ_TARGET=$name ASAN_OPTIONS=symbolize=0:detect_leaks=0 SWIFT_BACKTRACE=enable=no \
         timeout -s KILL $((seconds + 300)) "$binary" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
-        -print_final_stats=1 -artifact_prefix="$crashes/$name-" "$work/corpus" > "$work/log" 2>&1
+        -print_final_stats=1 -artifact_prefix="$crashes/$name-" -dict="Fuzz/dictionaries/$name.dict" "$work/corpus" \
+        > "$work/log" 2>&1
     status=$?
     set -e
     executions=$(grep -Eo 'stat::number_of_executed_units: +[0-9]+' "$work/log" | grep -o '[0-9]*$' || echo "?")
@@ -56,7 +58,7 @@ for name in "${chosen[@]}"; do
     if [ "$status" -ne 0 ]; then
         failed=1
         grep -v "^#[0-9]" "$work/log" | tail -40
-        echo "$name: CRASH after $executions executions, exit status $status; the input is in $crashes/ (above)"
+        echo "$name: FAILED with exit status $status after $executions executions; a crash's input is in $crashes/"
     else
         echo "$name: $executions executions in $seconds s ($rate/s), exit status 0"
     fi

@@ -7,7 +7,9 @@ import SyncCore
 ///
 /// Input: one byte choosing the decoder, then the body. Byte bits 0–1 pick the records path (`$`, `data`,
 /// `data.items`, `pages[1].rows`), bit 2 strictness, bits 3–5 the largest chunk (1 to 4096 bytes); the chunk sizes
-/// and a split offset come from a hash of the whole input.
+/// and a split offset come from a hash of the whole input. Seeds start with a printable byte: `` ` `` is `$` in chunks
+/// of up to 16 bytes, `a` `data`, `b` `data.items`, `c` `pages[1].rows`, `d` to `g` the same strictly; `@` is `$`
+/// in chunks of at most one byte, `8` in chunks of up to 4096.
 enum DecoderTarget {
     static let recordsPaths = ["$", "data", "data.items", "pages[1].rows"]
     static let chunkLimits = [1, 2, 3, 7, 16, 64, 512, 4096]

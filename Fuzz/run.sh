@@ -11,7 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 targets=(decoder config query headers)
-usage="usage: Fuzz/run.sh ${targets[*]// /|}|all SECONDS"
+usage="usage: Fuzz/run.sh decoder|config|query|headers|all SECONDS"
 [ $# -eq 2 ] || { echo "$usage" >&2; exit 64; }
 target=$1
 seconds=$2

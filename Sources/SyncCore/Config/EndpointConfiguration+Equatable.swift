@@ -5,7 +5,8 @@ extension EndpointConfiguration: Equatable {
             && lhs.jitter == rhs.jitter && lhs.timeout == rhs.timeout && lhs.maxBody == rhs.maxBody
             && lhs.records == rhs.records && lhs.primaryKey == rhs.primaryKey && lhs.mode == rhs.mode
             && lhs.headers.elementsEqual(rhs.headers, by: ==) && lhs.auth == rhs.auth && lhs.strict == rhs.strict
-            && lhs.allowEmpty == rhs.allowEmpty && lhs.columns == rhs.columns && lhs.retries == rhs.retries
+            && lhs.allowEmpty == rhs.allowEmpty
+            && lhs.maxDelete == rhs.maxDelete && lhs.columns == rhs.columns && lhs.retries == rhs.retries
             && lhs.retryMaxDelay == rhs.retryMaxDelay && lhs.pagination == rhs.pagination
             && lhs.incremental == rhs.incremental && lhs.rateLimit == rhs.rateLimit
             && lhs.rateLimitScope == rhs.rateLimitScope

@@ -52,6 +52,8 @@ package struct EndpointConfiguration: Sendable {
     package var strict: Bool
     /// Whether a snapshot may empty a table that has rows. The default is false.
     package var allowEmpty: Bool
+    /// How many stored rows a non-empty snapshot may delete; more fails the run. The default is `"50%"`.
+    package var maxDelete: DeletionLimit
     /// The columns, in file order; key columns are always required. The default is none.
     package var columns: [ColumnSpec]
     /// How often one run retries connection failures, timeouts, 5xx and 429. The default is 3.
@@ -86,6 +88,7 @@ package struct EndpointConfiguration: Sendable {
         auth: AuthConfiguration? = nil,
         strict: Bool = false,
         allowEmpty: Bool = false,
+        maxDelete: DeletionLimit = .default,
         columns: [ColumnSpec] = [],
         retries: Int = EndpointConfiguration.defaultRetries,
         retryMaxDelay: Duration = EndpointConfiguration.defaultRetryMaxDelay,
@@ -108,6 +111,7 @@ package struct EndpointConfiguration: Sendable {
         self.auth = auth
         self.strict = strict
         self.allowEmpty = allowEmpty
+        self.maxDelete = maxDelete
         self.columns = columns
         self.retries = retries
         self.retryMaxDelay = retryMaxDelay

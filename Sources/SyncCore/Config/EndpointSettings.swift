@@ -12,6 +12,7 @@ struct EndpointSettings {
     var auth: AuthConfiguration?
     var strict = false
     var allowEmpty = false
+    var maxDelete = DeletionLimit.default
     var retries = EndpointConfiguration.defaultRetries
     var retryMaxDelay = EndpointConfiguration.defaultRetryMaxDelay
     var pagination: PaginationConfiguration?
@@ -50,6 +51,8 @@ extension ConfigurationParser {
             if let value = bool(field) { settings.strict = value }
         case "allow_empty":
             if let value = bool(field) { settings.allowEmpty = value }
+        case "max_delete":
+            if let value = deletionLimit(field) { settings.maxDelete = value }
         case "retries":
             if let value = field.value.int, (0...100).contains(value) {
                 settings.retries = value

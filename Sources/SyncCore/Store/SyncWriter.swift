@@ -52,7 +52,8 @@ package struct SyncWriter: Sendable {
 
     /// Applies a 200 with records.
     ///
-    /// - Throws: ``StoreError`` (an empty snapshot, a changed primary key), ``SQLiteError``; the transaction is rolled back.
+    /// - Throws: ``StoreError`` (an empty snapshot, more deletions than `max_delete` allows, a changed primary key or
+    ///   primary-key type), ``SQLiteError``; the transaction is rolled back.
     package func applyCollection(_ decoded: DecodedBody, facts: RunFacts, database: Database) throws -> SyncReport {
         let table = RecordTable(endpoint)
         let decoder = self.decoder
@@ -80,7 +81,7 @@ package struct SyncWriter: Sendable {
             var written = 0
             var deleted = 0
             var incremental = try endpoint.incremental.map {
-                try IncrementalApply($0, endpoint: endpoint, table: table, database: database)
+                try IncrementalApply($0, endpoint: endpoint, table: table, database: database, now: facts.finishedAt)
             }
             let keyColumns = endpoint.primaryKey
             let valueCount = endpoint.columns.count
@@ -96,7 +97,13 @@ package struct SyncWriter: Sendable {
                             return
                         }
                         if incremental != nil {
-                            incremental?.observe(record.values)
+                            if let future = incremental?.observe(record.values), let applying = incremental,
+                                report.problems.count < Self.storedProblemLimit
+                            {
+                                let key = keyColumns.map { record.values[$0] }
+                                report.problems.append(
+                                    applying.futureProblem(record, value: future, key: key, keyNames: table.keyNames))
+                            }
                             if let flagged = incremental, flagged.isDeleted(record.values) {
                                 let key = keyColumns.map { record.values[$0] }
                                 deleted += try flagged.delete(key: key, version: newVersion, now: now)
@@ -125,7 +132,10 @@ package struct SyncWriter: Sendable {
             }
 
             if endpoint.mode == .snapshot {
-                deleted += try deleteUnseen(database, table: table, seen: seen, version: newVersion, now: now)
+                let isEmpty = decoded.records - decoded.rejected == 0
+                deleted += try deleteUnseen(
+                    database, table: table, seen: seen, version: newVersion, now: now, limitedTo: isEmpty ? nil : before
+                )
             }
             let after = try count(database, table)
             report.inserted = max(0, after - before + deleted)
@@ -166,14 +176,12 @@ package struct SyncWriter: Sendable {
             var stored = state.recordCount
             if !endpoint.isDocument {
                 let table = RecordTable(endpoint)
-                // The run that stored this signature prepared the table: a 304 with unchanged columns has nothing to do.
-                if state.columnsSignature != table.columnsSignature {
-                    if try table.prepare(database, storedSignature: state.columnsSignature) {
-                        _ = try table.refill(database, decoder: decoder)
-                        changed = true
-                    }
-                    stored = try count(database, table)
+                // Prepared on every 304 too: a changed primary key or key type is refused here as on a 200.
+                if try table.prepare(database, storedSignature: state.columnsSignature) {
+                    _ = try table.refill(database, decoder: decoder)
+                    changed = true
                 }
+                if state.columnsSignature != table.columnsSignature { stored = try count(database, table) }
                 signature = table.columnsSignature
             }
             report.version = changed ? state.version + 1 : state.version

@@ -145,7 +145,7 @@ package struct SyncEngine: Sendable {
             return try await database.perform { database in
                 try writer.applyCollection(decoded, facts: facts(), database: database)
             }
-        } catch let error as StoreError where error == .emptySnapshot {
+        } catch let error as StoreError where error == .emptySnapshot || error == .tooManyDeletions {
             throw SyncFailure(message: error.description, status: response.status, bytes: bytes, outcome: .refused)
         } catch let error as StoreError {
             throw SyncFailure(message: "\(name): \(error)", status: response.status, bytes: bytes)
@@ -177,8 +177,13 @@ package struct SyncEngine: Sendable {
         facts: @escaping @Sendable () -> RunFacts
     ) async throws -> SyncReport? {
         if response.isNotModified {
-            return try await database.perform { database in
-                try writer.applyNotModified(facts: facts(), database: database)
+            do {
+                return try await database.perform { database in
+                    try writer.applyNotModified(facts: facts(), database: database)
+                }
+            } catch let error as StoreError {
+                throw SyncFailure(
+                    message: "\(endpoint.name.name): \(error)", status: response.status, bytes: 0)
             }
         }
         guard response.isSuccess else {
@@ -205,6 +210,15 @@ package struct SyncEngine: Sendable {
         let facts = self.facts(response, startedAt: startedAt, bytes: response.body.readableBytes)
         if let answered = try await applyUnlessSuccess(response, endpoint: endpoint, writer: writer, facts: facts) {
             return answered
+        }
+        if JSONDocumentCheck.isJSON(contentType: response.contentType) {
+            do {
+                try response.body.withUnsafeReadableBytes { bytes in try JSONDocumentCheck.validate(bytes) }
+            } catch {
+                throw SyncFailure(
+                    message: "\(endpoint.name.name): \(error), though its Content-Type says JSON; kept the stored "
+                        + "document", status: response.status, bytes: response.body.readableBytes)
+            }
         }
         return try await database.perform { database in
             try writer.applyDocument(

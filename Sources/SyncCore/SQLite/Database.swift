@@ -19,6 +19,8 @@ package final class Database {
     let handle: OpaquePointer
     package let path: String
     package let mode: Mode
+    /// The read-only authorizer's notes (``restrictToReading()``); the authorizer holds an unretained pointer to it.
+    var authorizerRefusals: AuthorizerRefusals?
 
     /// Opens (or, read-write, creates) the database at `path`.
     ///

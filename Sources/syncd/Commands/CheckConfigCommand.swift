@@ -28,7 +28,7 @@ struct CheckConfigCommand: AsyncParsableCommand {
             }
             Terminal.standardOutput.write(text)
             for note in try notes(configuration) {
-                Terminal.standardError.write("note: \(note)\n")
+                Terminal.standardError.write("note: \(TerminalText.escaped(note))\n")
             }
         }
     }

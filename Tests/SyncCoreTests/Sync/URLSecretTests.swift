@@ -60,7 +60,9 @@ struct URLSecretTests {
         }
     }
 
-    @Test("a URL an older version stored with its secrets is rewritten when the database is opened for writing")
+    @Test(
+        "a URL an older version stored with its secrets is rewritten, and a cache row keyed by one deleted, when the database is opened for writing"
+    )
     func olderDatabaseRewritten() async throws {
         try await withTestUpstream { upstream in
             upstream.setJSON("/users", HTTPBehaviourTests.body)
@@ -72,6 +74,11 @@ struct URLSecretTests {
                 try database.execute("UPDATE syncd_endpoints SET url = ?", [.text(old)])
                 try database.execute(
                     "INSERT INTO syncd_endpoints (name, kind, url) VALUES ('gone', 'document', ?)", [.text(old)])
+                for url in [old, "https://example.com/config.json"] {
+                    try database.execute(
+                        "INSERT INTO syncd_resources (url, body, validated_at) VALUES (?, x'7b7d', 'now')",
+                        [.text(url)])
+                }
             }
             let syncer = try Syncer(
                 configuration: try SyncConfiguration(toml: Self.toml(upstream), sourcePath: "app.toml"),
@@ -79,6 +86,7 @@ struct URLSecretTests {
             try await syncer.shutdown()
             let urls = try fixture.rows("SELECT url FROM syncd_endpoints ORDER BY name").compactMap { $0.text("url") }
             #expect(urls == Array(repeating: "https://REDACTED@example.com/users?api_key=REDACTED", count: 2))
+            #expect(try fixture.scalar("SELECT count(*) FROM syncd_resources") == .integer(1), "the cache row kept")
         }
     }
 }

@@ -156,10 +156,14 @@ struct ConfigurationParser {
 
     private mutating func parseServer(_ table: TOMLTable) -> ServerConfiguration {
         var server = ServerConfiguration()
+        var listenField: Field?
         for field in fields(of: table, in: Scope(path: [.key("server")], context: "[server]")) {
             switch field.key {
             case "listen":
+                listenField = field
                 if let listen = listen(field) { server.listen = listen }
+            case "allow_remote":
+                if let allow = bool(field) { server.allowRemote = allow }
             case "token_file":
                 server.tokenFile = path(field, what: "token_file must be a path to a file holding the token")
                 if server.tokenCredential != nil { report("set token_file or token_credential, not both", at: field) }
@@ -175,6 +179,11 @@ struct ConfigurationParser {
             default:
                 reportUnknownKey(field)
             }
+        }
+        if let listenField, !server.listen.isLoopback, server.tokenSource == nil, !server.allowRemote {
+            report(
+                "listen \(listenField.value.string ?? "") is reachable from other machines and no token is set: "
+                    + "set token_file or token_credential, or allow_remote = true", at: listenField)
         }
         return server
     }

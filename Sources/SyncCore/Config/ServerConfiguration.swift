@@ -19,13 +19,18 @@ package struct ServerConfiguration: Sendable, Hashable {
     package var tokenFile: String?
     /// The name of a systemd credential (`LoadCredential=`) holding the token. At most one of the two is set.
     package var tokenCredential: String?
+    /// Whether a `listen` other machines can reach may go without a token (`allow_remote`). The default is false:
+    /// such a configuration is refused.
+    package var allowRemote: Bool
 
     package init(
-        listen: Listen = ServerConfiguration.defaultListen, tokenFile: String? = nil, tokenCredential: String? = nil
+        listen: Listen = ServerConfiguration.defaultListen, tokenFile: String? = nil, tokenCredential: String? = nil,
+        allowRemote: Bool = false
     ) {
         self.listen = listen
         self.tokenFile = tokenFile
         self.tokenCredential = tokenCredential
+        self.allowRemote = allowRemote
     }
 
     /// Where the token comes from, if readers must send one.

@@ -8,7 +8,7 @@ package struct FileTransport: Transport {
 
     package func fetch(_ request: FetchRequest, successBody: BodyChunkHandler?) async throws -> FetchResponse {
         guard let url = URL(string: request.url), url.isFileURL else {
-            throw FetchError.invalidURL("\(request.url) is not a file:// URL")
+            throw FetchError.invalidURL("\(URLRedaction.redact(request.url)) is not a file:// URL")
         }
         let path = url.path
         let attributes: [FileAttributeKey: Any]

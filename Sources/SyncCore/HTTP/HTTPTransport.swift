@@ -5,7 +5,8 @@ internal import NIOHTTP1
 internal import NIOHTTPCompression
 internal import NIOSSL
 
-/// HTTP and HTTPS over one shared AsyncHTTPClient: pooled connections, verified TLS, bounded redirects, gzip.
+/// HTTP and HTTPS over one shared AsyncHTTPClient: pooled connections, verified TLS, bounded redirects that keep
+/// secrets to their origin (``RedirectFollower``), gzip.
 ///
 /// The owner calls ``shutdown()`` once it is done with it.
 package final class HTTPTransport: Transport {
@@ -17,7 +18,8 @@ package final class HTTPTransport: Transport {
     package init() {
         var configuration = HTTPClient.Configuration(
             // The default TLS configuration verifies certificates and host names against the system's trust roots.
-            redirectConfiguration: .follow(max: 5, allowCycles: false),
+            // Redirects are followed by RedirectFollower, which keeps credentials and configured headers to their origin.
+            redirectConfiguration: .disallow,
             timeout: .init(connect: .seconds(10)),
             // Bodies are counted against max_body as they stream in, after decompression.
             decompression: .enabled(limit: .none)
@@ -35,22 +37,22 @@ package final class HTTPTransport: Transport {
     }
 
     package func fetch(_ request: FetchRequest, successBody: BodyChunkHandler?) async throws -> FetchResponse {
-        var outgoing = HTTPClientRequest(url: request.url)
-        outgoing.method = HTTPMethod(rawValue: request.method)
-        if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
-        outgoing.headers.add(name: "User-Agent", value: Self.userAgent)
-        outgoing.headers.add(name: "Accept", value: "application/json")
-        outgoing.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
-        for header in request.headers {
-            outgoing.headers.replaceOrAdd(name: header.name, value: header.value)
-        }
-        if let etag = request.etag { outgoing.headers.replaceOrAdd(name: "If-None-Match", value: etag) }
-        if let lastModified = request.lastModified {
-            outgoing.headers.replaceOrAdd(name: "If-Modified-Since", value: lastModified)
-        }
         let deadline = NIODeadline.now() + TimeAmount(request.timeout)
+        var redirects = RedirectFollower(request)
         do {
-            let response = try await client.execute(outgoing, deadline: deadline)
+            var response = try await client.execute(Self.outgoing(request), deadline: deadline)
+            redirecting: while true {
+                let status = Int(response.status.code)
+                switch redirects.next(status: status, location: response.headers.first(name: "Location")) {
+                case .final:
+                    break redirecting
+                case .follow(let next):
+                    try await Self.discard(response.body)
+                    response = try await client.execute(Self.outgoing(next), deadline: deadline)
+                case .failure(let error):
+                    throw error
+                }
+            }
             let status = Int(response.status.code)
             var body = ByteBuffer()
             if status != 304 {
@@ -99,6 +101,33 @@ package final class HTTPTransport: Transport {
         }
     }
 
+    /// The request as AsyncHTTPClient takes it: syncd's own headers, then the request's.
+    private static func outgoing(_ request: FetchRequest) -> HTTPClientRequest {
+        var outgoing = HTTPClientRequest(url: request.url)
+        outgoing.method = HTTPMethod(rawValue: request.method)
+        if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
+        outgoing.headers.add(name: "User-Agent", value: Self.userAgent)
+        outgoing.headers.add(name: "Accept", value: "application/json")
+        outgoing.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
+        for header in request.headers {
+            outgoing.headers.replaceOrAdd(name: header.name, value: header.value)
+        }
+        if let etag = request.etag { outgoing.headers.replaceOrAdd(name: "If-None-Match", value: etag) }
+        if let lastModified = request.lastModified {
+            outgoing.headers.replaceOrAdd(name: "If-Modified-Since", value: lastModified)
+        }
+        return outgoing
+    }
+
+    /// Reads and drops a redirect's body, up to 64 KiB; a longer one is left unread (its connection is closed).
+    private static func discard(_ body: HTTPClientResponse.Body) async throws {
+        var read = 0
+        for try await chunk in body {
+            read += chunk.readableBytes
+            if read > 64 << 10 { return }
+        }
+    }
+
     /// One sentence per kind of failure; never the URL, which may hold a secret query parameter.
     private static func fetchError(_ error: any Error, request: FetchRequest) -> FetchError {
         guard let error = error as? HTTPClientError else {
@@ -132,10 +161,6 @@ package final class HTTPTransport: Transport {
             return .truncated("the connection closed before the whole body arrived")
         case .invalidURL, .emptyHost, .emptyScheme:
             return .invalidURL("the URL is not a valid http or https URL")
-        case .redirectLimitReached:
-            return .connection("more than 5 redirects")
-        case .redirectCycleDetected:
-            return .connection("the redirects go round in a cycle")
         default:
             return .connection("the request failed: \(error.shortDescription)")
         }

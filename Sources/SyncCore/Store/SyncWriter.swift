@@ -209,7 +209,8 @@ package struct SyncWriter: Sendable {
             INSERT INTO syncd_endpoints (name, kind, url) VALUES (?, ?, ?)
             ON CONFLICT (name) DO UPDATE SET kind = excluded.kind, url = excluded.url
             """,
-            [.text(endpoint.name.name), .text(kind), .text(endpoint.url)]
+            // The URL as URLRedaction shows it: a password or key written in it is never stored.
+            [.text(endpoint.name.name), .text(kind), .text(endpoint.redactedURL)]
         )
         let row = try database.rows(
             "SELECT version, record_count, columns, cursor, cursor_column FROM syncd_endpoints WHERE name = ?",

@@ -152,15 +152,22 @@ package struct SyncEngine: Sendable {
         }
     }
 
-    /// A request for `url` with the endpoint's headers and, when `url` has the endpoint's origin, its credentials:
-    /// a next page on another host never receives the secret.
+    /// A request for `url` with, when `url` has the endpoint's origin (scheme, host, port), the endpoint's headers and
+    /// credentials: a next page on another origin receives neither, nor the query credential's parameter.
     func request(
         _ url: String, endpoint: EndpointConfiguration, validators: (etag: String?, lastModified: String?)?
     ) throws -> FetchRequest {
+        guard PageURL.isSameOrigin(url, endpoint.url) else {
+            var foreign = url
+            if case .query(let name, _)? = endpoint.auth?.kind { foreign = PageURL.removing([name], from: url) }
+            return FetchRequest(
+                url: foreign, etag: validators?.etag, lastModified: validators?.lastModified,
+                timeout: endpoint.timeout, maxBody: endpoint.maxBody)
+        }
         var request = FetchRequest(
             url: url, headers: endpoint.headers, etag: validators?.etag, lastModified: validators?.lastModified,
             timeout: endpoint.timeout, maxBody: endpoint.maxBody)
-        if let auth = endpoint.auth, PageURL.isSameOrigin(url, endpoint.url) {
+        if let auth = endpoint.auth {
             do {
                 try auth.apply(to: &request, environment: environment)
             } catch {

@@ -29,11 +29,11 @@ struct CheckConfigCommand: AsyncParsableCommand {
                 let kind =
                     endpoint.isDocument ? "document" : "\(endpoint.mode.rawValue), \(endpoint.columns.count) columns"
                 text +=
-                    "  \(endpoint.name.name): \(kind), every \(DurationText.format(endpoint.interval)), \(endpoint.url)\n"
+                    "  \(endpoint.name.name): \(kind), every \(DurationText.format(endpoint.interval)), \(endpoint.redactedURL)\n"
             }
             Terminal.standardOutput.write(text)
             for note in try notes(configuration) {
-                Terminal.standardError.write("note: \(note)\n")
+                Terminal.standardError.write("note: \(TerminalText.escaped(note))\n")
             }
         }
     }

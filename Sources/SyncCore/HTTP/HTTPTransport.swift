@@ -49,6 +49,7 @@ package final class HTTPTransport: Transport {
             outgoing.headers.replaceOrAdd(name: "If-Modified-Since", value: lastModified)
         }
         let deadline = NIODeadline.now() + TimeAmount(request.timeout)
+        let bodyDeadline = ContinuousClock.now + request.timeout
         do {
             let response = try await client.execute(outgoing, deadline: deadline)
             let status = Int(response.status.code)
@@ -59,24 +60,8 @@ package final class HTTPTransport: Transport {
                     throw FetchError.bodyTooLarge(limit: request.maxBody)
                 }
                 let streaming = (200..<300).contains(status) ? successBody : nil
-                // Collected: one allocation of the announced size instead of doubling. (A compressed body
-                // announces its compressed size; the buffer grows past it as needed.)
-                if streaming == nil, let length, length > 0 { body.reserveCapacity(length) }
-                var received = 0
-                for try await chunk in response.body {
-                    received += chunk.readableBytes
-                    guard received <= request.maxBody else { throw FetchError.bodyTooLarge(limit: request.maxBody) }
-                    if let streaming {
-                        do {
-                            try streaming(chunk)
-                        } catch {
-                            throw HandlerFailure(error: error)
-                        }
-                    } else {
-                        var chunk = chunk
-                        body.writeBuffer(&chunk)
-                    }
-                }
+                body = try await Self.readBody(
+                    response, length: length, request: request, deadline: bodyDeadline, streaming: streaming)
             }
             var fetched = FetchResponse(
                 status: status,
@@ -146,11 +131,6 @@ package final class HTTPTransport: Transport {
         if let ioError = error as? IOError { return String(cString: strerror(ioError.errnoCode)) }
         return String(describing: type(of: error))
     }
-}
-
-/// An error of the body handler, carried through unchanged.
-private struct HandlerFailure: Error {
-    var error: any Error
 }
 
 extension TimeAmount {

@@ -164,7 +164,7 @@ enum FaultMatrix {
         case .contentLengthLie: "truncated"
         case .gzipBomb: "max_body"
         case .invalidUTF8: "UTF-8"
-        case .htmlOK: "not valid JSON: at byte 0 (line 1, column 1) expected a value, found \"<\""
+        case .htmlOK: "page 1: the response is text/html, not JSON: at byte 0 (line 1, column 1) expected a value"
         case .serverErrorStorm: "503"
         case .tooManyRequestsStorm: "429"
         case .redirectLoop: "cycle"

@@ -1,5 +1,6 @@
 internal import AsyncHTTPClient
 internal import NIOCore
+internal import NIOHTTP1
 
 extension HTTPTransport {
     /// Reads a response's body, counted against `max_body` as it streams in, by `deadline` (the request's start plus
@@ -11,15 +12,18 @@ extension HTTPTransport {
     ///
     /// - Returns: The body, or an empty buffer when `streaming` took the chunks.
     /// - Throws: ``FetchError`` `timeout` past the deadline, `bodyTooLarge` past `max_body`; the handler's error
-    ///   wrapped in ``HandlerFailure``; AsyncHTTPClient's error when the body is cut off.
+    ///   wrapped in ``HandlerFailure`` (a ``BodyDecodingError`` naming a media type other than JSON's);
+    ///   AsyncHTTPClient's error when the body is cut off.
     static func readBody(
         _ response: HTTPClientResponse, length: Int?, request: FetchRequest, deadline: ContinuousClock.Instant,
         streaming: BodyChunkHandler?
     ) async throws -> ByteBuffer {
         let sink = ChunkSink(handler: streaming)
+        let contentType = response.headers.first(name: "Content-Type")
         return try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
             group.addTask {
-                try await collect(response.body, length: length, request: request, sink: sink)
+                try await collect(
+                    response.body, length: length, contentType: contentType, request: request, sink: sink)
             }
             group.addTask {
                 try await Task.sleep(until: deadline, clock: .continuous)
@@ -34,7 +38,8 @@ extension HTTPTransport {
     }
 
     private static func collect(
-        _ chunks: HTTPClientResponse.Body, length: Int?, request: FetchRequest, sink: ChunkSink
+        _ chunks: HTTPClientResponse.Body, length: Int?, contentType: String?, request: FetchRequest,
+        sink: ChunkSink
     ) async throws -> ByteBuffer {
         var body = ByteBuffer()
         // Collected: one allocation of the announced size instead of doubling. (A compressed body announces its
@@ -47,6 +52,8 @@ extension HTTPTransport {
             if let handler = sink.handler {
                 do {
                     try handler(chunk)
+                } catch let error as BodyDecodingError {
+                    throw HandlerFailure(error: error.naming(contentType: contentType))
                 } catch {
                     throw HandlerFailure(error: error)
                 }

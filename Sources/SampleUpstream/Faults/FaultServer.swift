@@ -8,7 +8,8 @@ import Synchronization
 /// client meets a refused connection where a server was.
 ///
 /// Unlike ``LoopbackHTTPServer``, nothing in the answer is checked or completed: a fault is only a fault if the
-/// server can write it. Each connection serves one request and is closed.
+/// server can write it. Each connection serves one request and is closed; ``shutdown()`` closes those still open
+/// (a drip, say).
 ///
 /// ```swift
 /// let server = try await FaultServer.start { request in .json(Array("[]".utf8)) }
@@ -22,15 +23,17 @@ package final class FaultServer: Sendable {
     private let answer: @Sendable (UpstreamRequest) -> FaultAnswer
     private let listener: Mutex<(any Channel)?>
     private let log: RequestLog
+    private let book: ConnectionBook
 
     private init(
-        port: Int, listener: any Channel, log: RequestLog,
+        port: Int, listener: any Channel, log: RequestLog, book: ConnectionBook,
         answer: @escaping @Sendable (UpstreamRequest) -> FaultAnswer
     ) {
         self.port = port
         self.answer = answer
         self.listener = Mutex(listener)
         self.log = log
+        self.book = book
     }
 
     /// `http://127.0.0.1:PORT`, without a trailing slash.
@@ -58,12 +61,13 @@ package final class FaultServer: Sendable {
             log.append(request)
             return handler(request)
         }
-        let listener = try await bind(port: port, answer: answer)
+        let book = ConnectionBook()
+        let listener = try await bind(port: port, book: book, answer: answer)
         guard let boundPort = listener.localAddress?.port else {
             try await listener.close()
             throw LoopbackHTTPServerError(message: "the listening socket has no local address")
         }
-        return FaultServer(port: boundPort, listener: listener, log: log, answer: answer)
+        return FaultServer(port: boundPort, listener: listener, log: log, book: book, answer: answer)
     }
 
     /// Closes the listening socket: until ``acceptConnections()``, connecting to ``port`` is refused.
@@ -82,24 +86,28 @@ package final class FaultServer: Sendable {
     /// - Throws: NIO's error if the port cannot be bound again (another process took it meanwhile).
     package func acceptConnections() async throws {
         guard listener.withLock({ $0 == nil }) else { return }
-        let bound = try await Self.bind(port: port, answer: answer)
+        let bound = try await Self.bind(port: port, book: book, answer: answer)
         listener.withLock { $0 = bound }
     }
 
-    /// Stops listening. Connections still open end with their answer, or when their client leaves.
+    /// Stops listening and closes the connections still open.
     ///
-    /// - Throws: NIO's error if the listening socket failed to close.
+    /// - Throws: NIO's error if the listening socket failed to close; the connections are closed all the same.
     package func shutdown() async throws {
+        for connection in book.beginShutdown() {
+            connection.close(promise: nil)
+        }
         try await refuseConnections()
     }
 
     private static func bind(
-        port: Int, answer: @escaping @Sendable (UpstreamRequest) -> FaultAnswer
+        port: Int, book: ConnectionBook, answer: @escaping @Sendable (UpstreamRequest) -> FaultAnswer
     ) async throws -> any Channel {
         try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    try book.register(channel)
                     try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(HTTPRequestDecoder()))
                     try channel.pipeline.syncOperations.addHandler(FaultConnectionHandler(answer: answer))
                 }

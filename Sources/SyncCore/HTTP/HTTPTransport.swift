@@ -38,6 +38,7 @@ package final class HTTPTransport: Transport {
 
     package func fetch(_ request: FetchRequest, successBody: BodyChunkHandler?) async throws -> FetchResponse {
         let deadline = NIODeadline.now() + TimeAmount(request.timeout)
+        let bodyDeadline = ContinuousClock.now + request.timeout
         var redirects = RedirectFollower(request)
         do {
             var response = try await client.execute(Self.outgoing(request), deadline: deadline)
@@ -47,7 +48,7 @@ package final class HTTPTransport: Transport {
                 case .final:
                     break redirecting
                 case .follow(let next):
-                    try await Self.discard(response.body)
+                    try await Self.discard(response, request: request, deadline: bodyDeadline)
                     response = try await client.execute(Self.outgoing(next), deadline: deadline)
                 case .failure(let error):
                     throw error
@@ -61,24 +62,8 @@ package final class HTTPTransport: Transport {
                     throw FetchError.bodyTooLarge(limit: request.maxBody)
                 }
                 let streaming = (200..<300).contains(status) ? successBody : nil
-                // Collected: one allocation of the announced size instead of doubling. (A compressed body
-                // announces its compressed size; the buffer grows past it as needed.)
-                if streaming == nil, let length, length > 0 { body.reserveCapacity(length) }
-                var received = 0
-                for try await chunk in response.body {
-                    received += chunk.readableBytes
-                    guard received <= request.maxBody else { throw FetchError.bodyTooLarge(limit: request.maxBody) }
-                    if let streaming {
-                        do {
-                            try streaming(chunk)
-                        } catch {
-                            throw HandlerFailure(error: error)
-                        }
-                    } else {
-                        var chunk = chunk
-                        body.writeBuffer(&chunk)
-                    }
-                }
+                body = try await Self.readBody(
+                    response, length: length, request: request, deadline: bodyDeadline, streaming: streaming)
             }
             var fetched = FetchResponse(
                 status: status,
@@ -119,12 +104,17 @@ package final class HTTPTransport: Transport {
         return outgoing
     }
 
-    /// Reads and drops a redirect's body, up to 64 KiB; a longer one is left unread (its connection is closed).
-    private static func discard(_ body: HTTPClientResponse.Body) async throws {
-        var read = 0
-        for try await chunk in body {
-            read += chunk.readableBytes
-            if read > 64 << 10 { return }
+    /// Reads and drops a redirect's body, up to 64 KiB and by the request's deadline; a longer one is left unread
+    /// (its connection is closed), a slower one times the request out.
+    private static func discard(
+        _ response: HTTPClientResponse, request: FetchRequest, deadline: ContinuousClock.Instant
+    ) async throws {
+        var limited = request
+        limited.maxBody = 64 << 10
+        do {
+            _ = try await readBody(response, length: nil, request: limited, deadline: deadline, streaming: nil)
+        } catch let error as FetchError where error == .bodyTooLarge {
+            return
         }
     }
 
@@ -171,11 +161,6 @@ package final class HTTPTransport: Transport {
         if let ioError = error as? IOError { return String(cString: strerror(ioError.errnoCode)) }
         return String(describing: type(of: error))
     }
-}
-
-/// An error of the body handler, carried through unchanged.
-private struct HandlerFailure: Error {
-    var error: any Error
 }
 
 extension TimeAmount {

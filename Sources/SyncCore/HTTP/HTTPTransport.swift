@@ -54,18 +54,22 @@ package final class HTTPTransport: Transport {
             let status = Int(response.status.code)
             var body = ByteBuffer()
             if status != 304 {
-                let length = response.headers.first(name: "Content-Length").flatMap(Int.init)
-                if let length, length > request.maxBody {
-                    throw FetchError.bodyTooLarge(limit: request.maxBody)
-                }
                 let streaming = (200..<300).contains(status) ? successBody : nil
-                // Collected: one allocation of the announced size instead of doubling. (A compressed body
-                // announces its compressed size; the buffer grows past it as needed.)
-                if streaming == nil, let length, length > 0 { body.reserveCapacity(length) }
+                // A collected body is one ByteBuffer, whose capacity is a UInt32: never more than max_body's bound.
+                let limit =
+                    streaming == nil ? min(request.maxBody, ConfigurationBounds.maxBody.upperBound) : request.maxBody
+                let length = response.headers.first(name: "Content-Length").flatMap(Int.init)
+                if let length, length > limit {
+                    throw FetchError.bodyTooLarge(limit: limit)
+                }
+                // Collected: one allocation of the announced size instead of doubling, up to 64 MiB: a larger
+                // announcement is not trusted before its bytes arrive. (A compressed body announces its compressed
+                // size; the buffer grows past it as needed.)
+                if streaming == nil, let length, length > 0 { body.reserveCapacity(min(length, 64 << 20)) }
                 var received = 0
                 for try await chunk in response.body {
                     received += chunk.readableBytes
-                    guard received <= request.maxBody else { throw FetchError.bodyTooLarge(limit: request.maxBody) }
+                    guard received <= limit else { throw FetchError.bodyTooLarge(limit: limit) }
                     if let streaming {
                         do {
                             try streaming(chunk)
@@ -151,11 +155,4 @@ package final class HTTPTransport: Transport {
 /// An error of the body handler, carried through unchanged.
 private struct HandlerFailure: Error {
     var error: any Error
-}
-
-extension TimeAmount {
-    init(_ duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
-    }
 }

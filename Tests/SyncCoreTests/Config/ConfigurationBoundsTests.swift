@@ -66,7 +66,7 @@ struct ConfigurationBoundsTests {
     func lag() {
         let line = #"incremental = { param = "since", column = "updated_at", lag = "31d" }"#
         #expect(
-            Self.problems(line, mode: "incremental") == Self.refusal("incremental: lag must be between 0ms and 30d"))
+            Self.problems(line, mode: "incremental") == Self.refusal("incremental: lag must be between 0s and 30d"))
     }
 
     @Test("concurrency in [defaults] names its range")

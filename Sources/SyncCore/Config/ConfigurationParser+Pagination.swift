@@ -107,17 +107,20 @@ extension ConfigurationParser {
             }
             if option.key == "param" { values.param = name } else { values.names[option.key] = name }
         case "start":
-            guard let number = option.value.int, number >= 0 else {
-                report("pagination: start must be a whole number of at least 0", at: option)
-                return
+            let range = ConfigurationBounds.paginationStart
+            if let number = wholeNumber(option, in: range, what: "pagination: start") {
+                values.numbers["start"] = number
             }
-            values.numbers[option.key] = number
-        default:  // size, limit, max_pages
-            guard let number = option.value.int, number >= 1 else {
-                report("pagination: \(option.key) must be a whole number of at least 1", at: option)
-                return
+        case "max_pages":
+            let range = ConfigurationBounds.maxPages
+            if let number = wholeNumber(option, in: range, what: "pagination: max_pages") {
+                values.numbers["max_pages"] = number
             }
-            values.numbers[option.key] = number
+        default:  // size, limit
+            let range = ConfigurationBounds.pageSize
+            if let number = wholeNumber(option, in: range, what: "pagination: \(option.key)") {
+                values.numbers[option.key] = number
+            }
         }
     }
 }

@@ -195,10 +195,12 @@ struct ConfigurationParser {
             if applySetting(field, to: &settings) { continue }
             switch field.key {
             case "concurrency":
-                if let value = field.value.int, Configuration.concurrencyRange.contains(value) {
+                if let value = field.value.int, ConfigurationBounds.concurrency.contains(value) {
                     concurrency = value
                 } else {
-                    report("concurrency must be an integer from 1 to 64", at: field)
+                    report(
+                        "concurrency must be an integer \(ConfigurationBounds.describe(ConfigurationBounds.concurrency))",
+                        at: field)
                 }
             case "name", "url", "records", "primary_key", "columns":
                 report("\"\(field.key)\" is set in each [[endpoint]], not in [defaults]", at: field)

@@ -40,6 +40,9 @@ package struct FetchError: Error, Sendable, Hashable, CustomStringConvertible {
     static func bodyTooLarge(limit: Int) -> FetchError {
         FetchError(.bodyTooLarge, "the body is larger than max_body (\(ByteCount.format(limit)))")
     }
+    static func spoolFull(limit: Int) -> FetchError {
+        FetchError(.bodyTooLarge, "the pages of the run are larger than \(ByteCount.format(limit)) together")
+    }
     static func truncated(_ detail: String) -> FetchError { FetchError(.truncated, detail) }
     static func file(_ detail: String) -> FetchError { FetchError(.file, detail) }
     static func tls(_ detail: String) -> FetchError { FetchError(.tls, detail) }

@@ -42,9 +42,10 @@ extension HTTPTransport {
         sink: ChunkSink
     ) async throws -> ByteBuffer {
         var body = ByteBuffer()
-        // Collected: one allocation of the announced size instead of doubling. (A compressed body announces its
-        // compressed size; the buffer grows past it as needed.)
-        if sink.handler == nil, let length, length > 0 { body.reserveCapacity(length) }
+        // Collected: one allocation of the announced size instead of doubling, up to 64 MiB: a larger announcement is
+        // not trusted before its bytes arrive. (A compressed body announces its compressed size; the buffer grows
+        // past it as needed.)
+        if sink.handler == nil, let length, length > 0 { body.reserveCapacity(min(length, 64 << 20)) }
         var received = 0
         for try await chunk in chunks {
             received += chunk.readableBytes

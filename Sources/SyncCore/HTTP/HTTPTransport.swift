@@ -57,13 +57,16 @@ package final class HTTPTransport: Transport {
             let status = Int(response.status.code)
             var body = ByteBuffer()
             if status != 304 {
-                let length = response.headers.first(name: "Content-Length").flatMap(Int.init)
-                if let length, length > request.maxBody {
-                    throw FetchError.bodyTooLarge(limit: request.maxBody)
-                }
                 let streaming = (200..<300).contains(status) ? successBody : nil
+                // A collected body is one ByteBuffer, whose capacity is a UInt32: never more than max_body's bound.
+                var limited = request
+                if streaming == nil { limited.maxBody = min(request.maxBody, ConfigurationBounds.maxBody.upperBound) }
+                let length = response.headers.first(name: "Content-Length").flatMap(Int.init)
+                if let length, length > limited.maxBody {
+                    throw FetchError.bodyTooLarge(limit: limited.maxBody)
+                }
                 body = try await Self.readBody(
-                    response, length: length, request: request, deadline: bodyDeadline, streaming: streaming)
+                    response, length: length, request: limited, deadline: bodyDeadline, streaming: streaming)
             }
             var fetched = FetchResponse(
                 status: status,
@@ -160,12 +163,5 @@ package final class HTTPTransport: Transport {
         // The system's own words for the errno ("Connection refused"), not NIO's nested description.
         if let ioError = error as? IOError { return String(cString: strerror(ioError.errnoCode)) }
         return String(describing: type(of: error))
-    }
-}
-
-extension TimeAmount {
-    init(_ duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }
 }

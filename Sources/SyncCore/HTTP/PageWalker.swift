@@ -131,9 +131,14 @@ package struct PageWalker {
             }
             nextURL = resolved
         case .page(let param, let start, _, _):
-            nextURL = PageURL.setting([(name: param, value: String(start + number))], in: page.url)
+            // The configuration bounds start; one built in code may not be.
+            let (next, overflow) = start.addingReportingOverflow(number)
+            guard !overflow else { return .failure("page \(number): the next page number is too large") }
+            nextURL = PageURL.setting([(name: param, value: String(next))], in: page.url)
         case .offset(let param, _, let limit):
-            nextURL = PageURL.setting([(name: param, value: String(number * limit))], in: page.url)
+            let (offset, overflow) = number.multipliedReportingOverflow(by: limit)
+            guard !overflow else { return .failure("page \(number): the next offset is too large") }
+            nextURL = PageURL.setting([(name: param, value: String(offset))], in: page.url)
         }
         if seenURLs.contains(nextURL) {
             return .failure("page \(number) leads back to a page already fetched: the pagination loops")

@@ -12,6 +12,7 @@ package struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         case notCollection = "not_collection"
         case notDocument = "not_document"
         case notSynced = "not_synced"
+        case versionExhausted = "version_exhausted"
     }
 
     private let code: Code
@@ -39,6 +40,7 @@ package struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     package static let notCollection = StoreError(.notCollection, "")
     package static let notDocument = StoreError(.notDocument, "")
     package static let notSynced = StoreError(.notSynced, "")
+    package static let versionExhausted = StoreError(.versionExhausted, "")
 
     static func notSyncdTable(_ table: String) -> StoreError {
         StoreError(.notSyncdTable, "table \"\(table)\" exists but was not created by syncd (it has no _raw column)")
@@ -105,5 +107,13 @@ package struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     package static func notSynced(_ endpoint: String) -> StoreError {
         StoreError(
             .notSynced, "\"\(endpoint)\" has not been synced yet: run `syncd sync \(endpoint)`", endpoint: endpoint)
+    }
+
+    static func versionExhausted(endpoint: String) -> StoreError {
+        StoreError(
+            .versionExhausted,
+            "its version in syncd_endpoints is at the largest value a version can take (the database file was "
+                + "edited); kept the stored data: rename the endpoint to start it afresh",
+            endpoint: endpoint)
     }
 }

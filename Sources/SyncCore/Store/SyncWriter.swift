@@ -66,7 +66,7 @@ package struct SyncWriter: Sendable {
             report.records = decoded.records
             report.rejected = decoded.rejected
             report.problems = decoded.problems
-            let newVersion = state.version + 1
+            let newVersion = try state.nextVersion(endpoint: endpoint.name.name)
             let now = Timestamp.format(facts.finishedAt)
 
             let schemaChanged = try table.prepare(database, storedSignature: state.columnsSignature)
@@ -110,7 +110,8 @@ package struct SyncWriter: Sendable {
                                 return
                             }
                         }
-                        if !seen.insert(values: record.values) {
+                        // Capped like every problem list: one key repeated millions of times keeps memory flat.
+                        if !seen.insert(values: record.values), report.problems.count < Self.storedProblemLimit {
                             let key = keyColumns.map { record.values[$0] }
                             report.problems.append(Self.duplicate(record, key: key, keyNames: table.keyNames))
                         }
@@ -184,7 +185,7 @@ package struct SyncWriter: Sendable {
                 if state.columnsSignature != table.columnsSignature { stored = try count(database, table) }
                 signature = table.columnsSignature
             }
-            report.version = changed ? state.version + 1 : state.version
+            report.version = changed ? try state.nextVersion(endpoint: endpoint.name.name) : state.version
             report.storedRecords = stored
             try finish(
                 database, report: &report, facts: facts, changed: changed, recordCount: stored, signature: signature)
@@ -200,6 +201,15 @@ package struct SyncWriter: Sendable {
         var columnsSignature: String?
         var cursor: String?
         var cursorColumn: String?
+
+        /// The version a change makes: one more than the stored one.
+        ///
+        /// - Throws: ``StoreError`` when the stored version is at its limit (an edited database file).
+        func nextVersion(endpoint: String) throws(StoreError) -> Int64 {
+            let (next, overflow) = version.addingReportingOverflow(1)
+            guard !overflow else { throw StoreError.versionExhausted(endpoint: endpoint) }
+            return next
+        }
     }
 
     /// Makes sure the endpoint has its row, and reads it.

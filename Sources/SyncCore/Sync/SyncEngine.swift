@@ -17,6 +17,8 @@ package struct SyncEngine: Sendable {
     package var sleep: @Sendable (Duration) async throws -> Void
     /// Spaces each endpoint's requests, across its runs too.
     package let pacer = RequestPacer()
+    /// The most bytes the pages of one run hold together on disk. The default is ``BodySpool/runLimit``.
+    package var spoolLimit = BodySpool.runLimit
 
     package init(
         database: DatabaseQueue,
@@ -71,6 +73,11 @@ package struct SyncEngine: Sendable {
         do {
             return try await run(endpoint, writer: writer, startedAt: startedAt, logger: logger)
         } catch let failure as SyncFailure {
+            logger.info("Sync failed", metadata: [LogKey.error: "\(failure.message)"])
+            return await record(failure, writer: writer, startedAt: startedAt)
+        } catch let error as StoreError {
+            // A store refusal outside a collection's apply (a document, a 304): its sentence, not "the database failed".
+            let failure = SyncFailure(message: "\(endpoint.name.name): \(error)", status: nil, bytes: 0)
             logger.info("Sync failed", metadata: [LogKey.error: "\(failure.message)"])
             return await record(failure, writer: writer, startedAt: startedAt)
         } catch is CancellationError {

@@ -36,6 +36,8 @@ package final class ReadModel: Sendable {
 
     let pool: ReadConnectionPool
     let now: @Sendable () -> Double
+    /// The most records one list or change-feed answer holds (`[server] max_rows`; a change needs a restart).
+    let maxRows: Int
     /// The configured endpoints, in the configuration's order and by name (every request looks one up).
     private let endpoints: Mutex<Endpoints>
 
@@ -61,6 +63,7 @@ package final class ReadModel: Sendable {
     ) {
         self.pool = pool
         self.now = now
+        self.maxRows = configuration.server.maxRows
         self.endpoints = Mutex(Endpoints(configuration))
         self.cache = RepresentationCache(budget: cacheBytes)
     }

@@ -172,6 +172,12 @@ struct ConfigurationParser {
                 }
                 server.tokenCredential = name
                 if server.tokenFile != nil { report("set token_file or token_credential, not both", at: field) }
+            case "max_rows":
+                if let value = field.value.int, ServerConfiguration.maxRowsRange.contains(value) {
+                    server.maxRows = value
+                } else {
+                    report("max_rows must be an integer from 1 to 100000", at: field)
+                }
             default:
                 reportUnknownKey(field)
             }

@@ -139,6 +139,8 @@ package final class ReadModel: Sendable {
             throw ReadAPIError(error, parameter: parameter)
         } catch let error as ReadAPIError {
             throw error
+        } catch let error as ReadConnectionPool.Busy {
+            throw .unavailable(ReadAPIError.sentence("\(error)"))
         } catch {
             throw .unavailable("The database cannot be read: \(error).")
         }

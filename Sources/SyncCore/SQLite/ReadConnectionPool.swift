@@ -4,11 +4,34 @@ internal import Synchronization
 /// Read-only connections for concurrent readers (the read API), so that readers never wait for each other or
 /// block the writer: in WAL mode each reads its own committed snapshot while a sync writes.
 ///
-/// Reads run on NIO's blocking thread pool, like ``DatabaseQueue``. A read takes the first idle connection, so a
-/// long read (a whole table) does not hold up short ones.
+/// Reads run on threads of their own (``threads``), never on NIO's shared blocking pool, where ``DatabaseQueue``
+/// runs the writer's transactions: however many reads arrive, a sync's commit never waits behind them. A read takes
+/// the first idle connection, so a long read does not hold up short ones. At most ``maxWaiting`` reads wait for a
+/// thread; one more fails at once with ``Busy`` (the read API answers 503), so a flood of readers costs memory
+/// bounded by that queue, not by the flood.
 package final class ReadConnectionPool: Sendable {
+    /// The threads every pool's reads run on, started on first use and kept for the life of the process (like
+    /// `NIOThreadPool.singleton`): one per connection of a default pool.
+    static let threads: NIOThreadPool = {
+        let pool = NIOThreadPool(numberOfThreads: defaultCount)
+        pool.start()
+        return pool
+    }()
+
+    /// The number of connections when the caller does not say.
+    package static let defaultCount = 4
+
+    /// A read refused because ``maxWaiting`` reads already wait for a thread.
+    package struct Busy: Error, Sendable, CustomStringConvertible {
+        package var description: String { "too many reads are waiting for the database; try again in a moment" }
+    }
+
     private let queues: [DatabaseQueue]
     private let next = Atomic<Int>(0)
+    /// Reads running or waiting for a thread.
+    private let pending = Atomic<Int>(0)
+    /// The most reads that may wait for a thread beyond those running.
+    package let maxWaiting: Int
     /// A connection of its own for ``dataVersion()``, with its statement prepared once.
     private let versionProbe: Mutex<VersionProbe>
 
@@ -21,8 +44,13 @@ package final class ReadConnectionPool: Sendable {
 
     /// Opens `count` read-only connections to the database at `path`, which must exist.
     ///
+    /// - Parameter maxWaiting: The most reads that may wait for a thread beyond those running; more fail with
+    ///   ``Busy``.
     /// - Throws: ``SQLiteError`` when it cannot be opened.
-    package init(path: String, count: Int = 4) throws(SQLiteError) {
+    package init(path: String, count: Int = ReadConnectionPool.defaultCount, maxWaiting: Int = 128)
+        throws(SQLiteError)
+    {
+        self.maxWaiting = max(0, maxWaiting)
         var queues: [DatabaseQueue] = []
         for _ in 0..<max(1, count) {
             queues.append(try DatabaseQueue(path: path, mode: .readOnly))
@@ -34,11 +62,19 @@ package final class ReadConnectionPool: Sendable {
         self.path = path
     }
 
-    /// Runs `body` with an idle read-only connection on the blocking thread pool.
+    /// Runs `body` with an idle read-only connection on the read threads.
+    ///
+    /// - Throws: ``Busy`` when ``maxWaiting`` reads already wait; what `body` throws.
     package func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        let running = Self.threads.numberOfThreads
+        guard pending.wrappingAdd(1, ordering: .relaxed).newValue <= running + maxWaiting else {
+            pending.wrappingSubtract(1, ordering: .relaxed)
+            throw Busy()
+        }
+        defer { pending.wrappingSubtract(1, ordering: .relaxed) }
         let start = next.wrappingAdd(1, ordering: .relaxed).oldValue
         let queues = self.queues
-        return try await NIOThreadPool.singleton.runIfActive {
+        return try await Self.threads.runIfActive {
             for offset in 0..<queues.count {
                 if let result = try queues[(start &+ offset) % queues.count].performBlockingIfIdle(body) {
                     return result

@@ -55,7 +55,7 @@ package final class ReadModel: Sendable {
 
     /// - Parameters:
     ///   - pool: Read-only connections to the database.
-    ///   - configuration: The endpoints to serve; ``reload(_:)`` replaces them.
+    ///   - configuration: The endpoints to serve (``reload(_:)`` replaces them) and `[server] max_rows`.
     ///   - now: Seconds since 1970, injected so that freshness is tested without waiting.
     package init(
         pool: ReadConnectionPool, configuration: Configuration, cacheBytes: Int = 32 << 20,

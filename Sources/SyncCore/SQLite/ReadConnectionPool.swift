@@ -1,6 +1,10 @@
 internal import NIOPosix
 internal import Synchronization
 
+#if canImport(Glibc)
+    internal import Glibc
+#endif
+
 /// Read-only connections for concurrent readers (the read API), so that readers never wait for each other or
 /// block the writer: in WAL mode each reads its own committed snapshot while a sync writes.
 ///
@@ -8,7 +12,8 @@ internal import Synchronization
 /// runs the writer's transactions: however many reads arrive, a sync's commit never waits behind them. A read takes
 /// the first idle connection, so a long read does not hold up short ones. At most ``maxWaiting`` reads wait for a
 /// thread; one more fails at once with ``Busy`` (the read API answers 503), so a flood of readers costs memory
-/// bounded by that queue, not by the flood.
+/// bounded by that queue, not by the flood. On Linux the read threads also run at a lower priority (nice 10), so
+/// that on a busy machine the CPU goes to a sync's decoding and transaction first and to readers with what is left.
 package final class ReadConnectionPool: Sendable {
     /// The threads every pool's reads run on, started on first use and kept for the life of the process (like
     /// `NIOThreadPool.singleton`): one per connection of a default pool.
@@ -75,6 +80,7 @@ package final class ReadConnectionPool: Sendable {
         let start = next.wrappingAdd(1, ordering: .relaxed).oldValue
         let queues = self.queues
         return try await Self.threads.runIfActive {
+            Self.yieldToWriters()
             for offset in 0..<queues.count {
                 if let result = try queues[(start &+ offset) % queues.count].performBlockingIfIdle(body) {
                     return result
@@ -83,6 +89,20 @@ package final class ReadConnectionPool: Sendable {
             return try queues[start % queues.count].performBlocking(body)
         }
     }
+
+    /// Lowers the calling read thread's priority to nice 10 (idempotent, unprivileged).
+    ///
+    /// Linux keeps a nice value per thread, and `PRIO_PROCESS` with `who` 0 sets the calling thread's alone (the kernel
+    /// takes `current`, a thread): "the nice value is a per-thread attribute" (setpriority(2), BUGS). A thread may
+    /// always lower its own priority. Elsewhere this does nothing.
+    private static func yieldToWriters() {
+        #if os(Linux)
+            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, readerNice)
+        #endif
+    }
+
+    /// The nice value of the read threads on Linux.
+    static let readerNice: Int32 = 10
 
     /// A number that changes whenever any connection — this process's writer or another process's — has
     /// committed a change to the database since the previous call (`PRAGMA data_version`).

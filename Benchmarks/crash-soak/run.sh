@@ -102,7 +102,8 @@ echo "crash soak: N=$N, USERS=$USERS, an uninterrupted sync takes ${longest} ms,
 held=2
 during=0
 after=0
-declare -A seen=([1]=0 [2]=0)
+committed=0
+kept=0
 for round in $(seq "$N"); do
     target=$(( 3 - held ))
     delay=$(( (RANDOM * 32768 + RANDOM) % (longest * 12 / 10 + 1) ))
@@ -119,7 +120,8 @@ for round in $(seq "$N"); do
     wait "$pid" 2>/dev/null || true
     shown=$(check)
     case "$shown" in
-        1 | 2) held=$shown; seen[$shown]=$(( ${seen[$shown]} + 1 )) ;;
+        "$target") committed=$((committed + 1)); held=$shown ;;
+        "$held") kept=$((kept + 1)) ;;
         *)
             cp "$DB"* /tmp/ 2>/dev/null || true
             echo "round $round (killed after ${delay} ms, syncing stamp $target): $shown (database copied to /tmp)"
@@ -131,6 +133,7 @@ done
 
 printf 'crash soak (%s): %d kills of `syncd sync` (%d during a sync, %d after it had exited), %d users per sync\n' \
     "$(date -u +%Y-%m-%d)" "$N" "$during" "$after" "$USERS"
-printf '  after every kill: integrity_check ok, exactly one generation visible (stamp 1 after %d kills, 2 after %d)\n' \
-    "${seen[1]}" "${seen[2]}"
+printf '  after every kill: integrity_check ok and exactly one generation visible: the new one %d times (killed\n' \
+    "$committed"
+printf '  after its commit), the old one %d times (killed before it: rolled back)\n' "$kept"
 printf '  corruptions: 0, mixed generations: 0\n'

@@ -49,13 +49,13 @@ package final class ReadConnectionPool: Sendable {
 
     /// Opens `count` read-only connections to the database at `path`, which must exist.
     ///
-    /// - Parameter maxWaiting: The most reads that may wait for a thread beyond those running; more fail with
-    ///   ``Busy``.
+    /// - Parameter maxWaiting: The most reads that may wait for a thread beyond those running (0 to 2^20); more fail
+    ///   with ``Busy``.
     /// - Throws: ``SQLiteError`` when it cannot be opened.
     package init(path: String, count: Int = ReadConnectionPool.defaultCount, maxWaiting: Int = 128)
         throws(SQLiteError)
     {
-        self.maxWaiting = max(0, maxWaiting)
+        self.maxWaiting = min(max(0, maxWaiting), 1 << 20)
         var queues: [DatabaseQueue] = []
         for _ in 0..<max(1, count) {
             queues.append(try DatabaseQueue(path: path, mode: .readOnly))

@@ -12,7 +12,7 @@
 #     one generation and none of the other;
 #   - the endpoint's stored ETag ("stamp-N") names that same generation: the state was committed with the rows.
 #
-#   N=1000 USERS=200000 Benchmarks/crash-soak/run.sh     # the defaults (about 45 minutes on 2 cores)
+#   N=1000 USERS=200000 Benchmarks/crash-soak/run.sh     # the defaults (about 50 minutes on 2 cores)
 #   N=20 USERS=5000 BIN=.build/debug Benchmarks/crash-soak/run.sh   # CI's short run, with the debug binaries
 #
 # BIN: a folder holding syncd and sample-upstream (default: a release build with the static Swift runtime, as the

@@ -29,6 +29,8 @@ package enum ConfigurationBounds {
     package static let paginationStart: ClosedRange<Int> = 0...1_000_000_000
     /// `pagination.size` and `pagination.limit`: records per page.
     package static let pageSize: ClosedRange<Int> = 1...1_000_000
+    /// `[server] max_rows`: records in one list or change-feed answer of the read API.
+    package static let maxRows: ClosedRange<Int> = 1...100_000
     /// `pagination.max_pages`.
     package static let maxPages: ClosedRange<Int> = 1...1_000_000
 

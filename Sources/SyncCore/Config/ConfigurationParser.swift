@@ -176,6 +176,8 @@ struct ConfigurationParser {
                 }
                 server.tokenCredential = name
                 if server.tokenFile != nil { report("set token_file or token_credential, not both", at: field) }
+            case "max_rows":
+                if let value = wholeNumber(field, in: ConfigurationBounds.maxRows) { server.maxRows = value }
             default:
                 reportUnknownKey(field)
             }

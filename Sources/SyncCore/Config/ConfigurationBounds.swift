@@ -17,6 +17,8 @@ package enum ConfigurationBounds {
     package static let incrementalLag: ClosedRange<Duration> = .zero ... .seconds(30 * 86_400)
     /// `max_body`, in bytes: a document is collected in one `ByteBuffer`, whose capacity is a `UInt32`.
     package static let maxBody: ClosedRange<Int> = 1...(2 << 30)
+    /// `max_record`, in bytes: a record spanning chunks is gathered in memory whole.
+    package static let maxRecord: ClosedRange<Int> = (1 << 10)...(1 << 30)
     /// `jitter`, a fraction of the interval.
     package static let jitter: ClosedRange<Double> = 0...1
     /// `[defaults] concurrency`.

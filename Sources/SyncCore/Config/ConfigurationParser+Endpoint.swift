@@ -83,6 +83,7 @@ extension ConfigurationParser {
             jitter: settings.jitter,
             timeout: settings.timeout,
             maxBody: settings.maxBody,
+            maxRecord: settings.maxRecord,
             records: records,
             primaryKey: primaryKey,
             mode: settings.mode,

@@ -3,6 +3,7 @@ extension EndpointConfiguration: Equatable {
     package static func == (lhs: EndpointConfiguration, rhs: EndpointConfiguration) -> Bool {
         lhs.name == rhs.name && lhs.url == rhs.url && lhs.line == rhs.line && lhs.interval == rhs.interval
             && lhs.jitter == rhs.jitter && lhs.timeout == rhs.timeout && lhs.maxBody == rhs.maxBody
+            && lhs.maxRecord == rhs.maxRecord
             && lhs.records == rhs.records && lhs.primaryKey == rhs.primaryKey && lhs.mode == rhs.mode
             && lhs.headers.elementsEqual(rhs.headers, by: ==) && lhs.auth == rhs.auth && lhs.strict == rhs.strict
             && lhs.allowEmpty == rhs.allowEmpty

@@ -7,6 +7,7 @@ struct EndpointSettings {
     var jitter = EndpointConfiguration.defaultJitter
     var timeout = EndpointConfiguration.defaultTimeout
     var maxBody = EndpointConfiguration.defaultMaxBody
+    var maxRecord = EndpointConfiguration.defaultMaxRecord
     var mode = SyncMode.snapshot
     var headers: [(name: String, value: String)] = []
     var auth: AuthConfiguration?
@@ -39,6 +40,8 @@ extension ConfigurationParser {
             }
         case "max_body":
             if let value = size(field, in: ConfigurationBounds.maxBody) { settings.maxBody = value }
+        case "max_record":
+            if let value = size(field, in: ConfigurationBounds.maxRecord) { settings.maxRecord = value }
         case "mode":
             if let value = field.value.string.flatMap(SyncMode.init(rawValue:)) {
                 settings.mode = value

@@ -33,6 +33,7 @@ package struct BodyDecodingError: Error, Hashable, Sendable, CustomStringConvert
         case recordsPathMissing = "records_path_missing"
         case recordsNotArray = "records_not_array"
         case recordsPathRepeated = "records_path_repeated"
+        case recordTooLarge = "record_too_large"
     }
 
     private var code: Code
@@ -61,6 +62,16 @@ package struct BodyDecodingError: Error, Hashable, Sendable, CustomStringConvert
         .recordsPathRepeated,
         "the records path occurs twice in the response"
     )
+
+    /// One record is longer than the decoder holds (`max_record`).
+    package static let recordTooLarge = BodyDecodingError(.recordTooLarge, "a record is larger than max_record")
+
+    /// Record `index` (0-based), which starts at byte `offset` of the body, is longer than `limit` bytes.
+    static func recordTooLarge(index: Int, offset: Int, limit: Int) -> Self {
+        BodyDecodingError(
+            .recordTooLarge,
+            "record #\(index + 1), from byte \(offset), is larger than max_record (\(ByteCount.format(limit)))")
+    }
 
     /// This error naming the body's media type when that is not JSON's, so that a sign-in page or a proxy's error page
     /// says what it is: `the response is text/html, not JSON: at byte 0 (line 1, column 1) …`.

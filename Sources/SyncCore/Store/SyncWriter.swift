@@ -43,9 +43,11 @@ package struct SyncWriter: Sendable {
         if let flag = endpoint.incremental?.deletedFlag {
             columns.append(ColumnSpec(name: "deleted_flag", path: flag, type: .boolean))
         }
-        return RecordDecoder(
+        var decoder = RecordDecoder(
             recordsPath: endpoint.records ?? .root, columns: columns, keyColumns: endpoint.primaryKey,
             strict: endpoint.strict)
+        decoder.maxRecordBytes = endpoint.maxRecord
+        return decoder
     }
 
     // MARK: - Collections

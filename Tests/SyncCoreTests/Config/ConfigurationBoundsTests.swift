@@ -39,6 +39,8 @@ struct ConfigurationBoundsTests {
             (#"retry_max_delay = "106751d""#, "retry_max_delay must be between 10ms and 1d"),
             (#"max_body = "5GiB""#, "max_body must be between 1B and 2GiB"),
             (#"max_body = 4294967296"#, "max_body must be between 1B and 2GiB"),
+            (#"max_record = "2GiB""#, "max_record must be between 1KiB and 1GiB"),
+            (#"max_record = 100"#, "max_record must be between 1KiB and 1GiB"),
             (#"rate_limit = "2000000/s""#, "rate_limit must allow from 1 to 1000000 requests per period"),
             (#"retries = 101"#, "retries must be a whole number from 0 to 100"),
             (

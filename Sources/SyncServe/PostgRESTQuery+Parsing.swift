@@ -1,14 +1,16 @@
 package import SyncCore
 
 extension PostgRESTQuery {
-    /// A records request's query string as the records route reads it: parsed, then checked against the endpoint's
-    /// columns. Also the entry point of the `query` fuzz target (Fuzz/).
+    /// A records request's query string as the records route reads it: parsed, checked against the endpoint's
+    /// columns, its limit capped at `maxRows` (PostgREST's db-max-rows). Also the entry point of the `query` fuzz
+    /// target (Fuzz/).
     ///
     /// - Throws: ``ReadAPIError/badParameter(_:_:)`` naming the parameter that is malformed or names a column the
     ///   endpoint does not have.
-    package init(parsing queryText: String, for endpoint: EndpointConfiguration) throws(ReadAPIError) {
+    package init(parsing queryText: String, for endpoint: EndpointConfiguration, maxRows: Int) throws(ReadAPIError) {
         try self.init(QueryString(Substring(queryText)))
         try validate(for: endpoint)
+        query.limit = min(query.limit ?? maxRows, maxRows)
     }
 
     /// Only configured columns can be filtered, ordered or selected: the parameter that names another is a 400.

@@ -23,7 +23,7 @@ extension ReadModel {
             var fields: [(String, String)] = [
                 ("name", string(name)),
                 ("kind", string(endpoint.isDocument ? "document" : "collection")),
-                ("url", string(Self.displayURL(endpoint.url))),
+                ("url", string(endpoint.redactedURL)),
             ]
             if let served, let state {
                 let freshness = freshness(endpoint, served)
@@ -71,15 +71,6 @@ extension ReadModel {
         headers[.cacheControl] = "no-store"
         let body = "{\"status\":\"ok\",\"endpoints\":\(endpoints.count),\"stale\":\(stale)}"
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
-    }
-
-    /// The URL without user information, which may hold a password.
-    static func displayURL(_ url: String) -> String {
-        guard let scheme = url.firstRange(of: "://") else { return url }
-        let rest = url[scheme.upperBound...]
-        let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
-        guard let at = rest[..<authorityEnd].lastIndex(of: "@") else { return url }
-        return String(url[..<scheme.upperBound]) + String(rest[rest.index(after: at)...])
     }
 
     private func string(_ text: String) -> String { ColumnValue.text(text).jsonLiteral }

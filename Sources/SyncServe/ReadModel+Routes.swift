@@ -25,16 +25,24 @@ extension ReadModel {
         let counting = request.headers[CacheHeaders.prefer].map { $0.contains("count=") } ?? false
         let key = RepresentationCache.Key(
             endpoint: name, route: .records, argument: counting ? queryText + "#count" : queryText)
+        let maxRows = self.maxRows
         return try await respond(key, endpoint, served, snapshot, request) { () async throws(ReadAPIError) in
-            let parsed = try PostgRESTQuery(parsing: queryText, for: endpoint)
-            let page = try await read(parameter: Self.parameter(for: parsed)) { database in
-                try RecordReader(database: database, endpoint: endpoint).records(parsed.query, countingAll: counting)
+            // PostgREST's db-max-rows: no answer holds more than max_rows records, whatever `limit` asks.
+            let parsed = try PostgRESTQuery(parsing: queryText, for: endpoint, maxRows: maxRows)
+            // The body is built on the read thread too: the cooperative threads only send it.
+            let (page, count, body) = try await read(parameter: Self.parameter(for: parsed)) { database in
+                var page = try RecordReader(database: database, endpoint: endpoint).records(
+                    parsed.query, countingAll: counting, maxBytes: Self.maxAnswerBytes)
+                let body = Self.recordsBody(page, select: parsed.select, endpoint: endpoint)
+                let count = page.raws.count
+                page.rows = []
+                page.raws = []
+                return (page, count, body)
             }
             var built = Representation(
-                body: Self.recordsBody(page, select: parsed.select, endpoint: endpoint), contentType: Self.json,
-                etag: page.etag, changedAt: page.changedAt, instance: snapshot.instance, endpointVersion: page.version)
-            built.contentRange = Self.contentRange(
-                offset: parsed.query.offset, count: page.raws.count, total: page.total)
+                body: body, contentType: Self.json, etag: page.etag, changedAt: page.changedAt,
+                instance: snapshot.instance, endpointVersion: page.version)
+            built.contentRange = Self.contentRange(offset: parsed.query.offset, count: count, total: page.total)
             return built
         }
     }
@@ -64,15 +72,21 @@ extension ReadModel {
     func changes(_ name: String, request: Request) async throws(ReadAPIError) -> Response {
         let (endpoint, served, snapshot) = try await synced(name)
         guard !endpoint.isDocument else { throw ReadAPIError(StoreError.notCollection(name), parameter: "name") }
-        let since = try Self.changesSince(request.uri.query ?? "")
-        let key = RepresentationCache.Key(endpoint: name, route: .changes, argument: String(since))
+        let feed = try ChangeFeedQuery(parsing: request.uri.query ?? "", maxRows: maxRows)
+        let key = RepresentationCache.Key(endpoint: name, route: .changes, argument: feed.cacheArgument)
         return try await respond(key, endpoint, served, snapshot, request) { () async throws(ReadAPIError) in
-            let changes = try await read(parameter: "since") { database in
-                try RecordReader(database: database, endpoint: endpoint).changes(since: since)
+            let (changes, body) = try await read(parameter: "since") { database in
+                var changes = try RecordReader(database: database, endpoint: endpoint).changes(
+                    since: feed.since, after: feed.after, limit: feed.limit, maxBytes: Self.maxAnswerBytes)
+                let body = Self.changesBody(changes, next: changes.next.map { feed.link(endpoint: name, after: $0) })
+                changes.changed = []
+                changes.changedKeys = []
+                changes.deleted = []
+                return (changes, body)
             }
             return Representation(
-                body: Self.changesBody(changes), contentType: Self.json, etag: changes.etag,
-                changedAt: changes.changedAt, instance: snapshot.instance, endpointVersion: changes.version)
+                body: body, contentType: Self.json, etag: changes.etag, changedAt: changes.changedAt,
+                instance: snapshot.instance, endpointVersion: changes.endpointVersion)
         }
     }
 
@@ -95,15 +109,6 @@ extension ReadModel {
         }
     }
 
-    /// The `since` of a changes request's query string; 0 when absent. Also read by the `query` fuzz target.
-    package static func changesSince(_ queryText: String) throws(ReadAPIError) -> Int64 {
-        let sinceText = QueryString(Substring(queryText)).first("since") ?? "0"
-        guard let since = Int64(sinceText), since >= 0 else {
-            throw .badParameter("since", "since must be a version, a whole number 0 or more; got \"\(sinceText)\".")
-        }
-        return since
-    }
-
     /// The answer from the representation kept for `key` while its endpoint's version holds; else from `build`,
     /// which is then kept.
     private func respond(
@@ -122,6 +127,11 @@ extension ReadModel {
     }
 
     static let json = "application/json"
+
+    /// An answer stops once the records it holds reach this many bytes of JSON (at least one record is sent), so
+    /// that `max_rows` wide records cannot make one answer huge; `Content-Range` and the change feed's `next` say
+    /// where it stopped.
+    static let maxAnswerBytes = 8 << 20
 
     /// `0-9/*`, `20-29/125`, or `*/125` for an empty page (PostgREST's form).
     static func contentRange(offset: Int, count: Int, total: Int?) -> String {
@@ -160,8 +170,8 @@ extension ReadModel {
         return buffer
     }
 
-    /// `{"version":N,"changed":[record,…],"deleted":[key,…]}`.
-    static func changesBody(_ changes: RecordReader.Changes) -> ByteBuffer {
+    /// `{"version":N,"changed":[record,…],"deleted":[key,…]}`, and `"next":"…"` when the feed goes on.
+    static func changesBody(_ changes: RecordReader.Changes, next: String? = nil) -> ByteBuffer {
         var buffer = ByteBuffer()
         buffer.writeString("{\"version\":\(changes.version),\"changed\":[")
         for (number, raw) in changes.changed.enumerated() {
@@ -173,7 +183,12 @@ extension ReadModel {
             if number > 0 { buffer.writeStaticString(",") }
             buffer.writeString(key)
         }
-        buffer.writeStaticString("]}")
+        buffer.writeStaticString("]")
+        if let next {
+            buffer.writeStaticString(",\"next\":")
+            buffer.writeString(ColumnValue.text(next).jsonLiteral)
+        }
+        buffer.writeStaticString("}")
         return buffer
     }
 }

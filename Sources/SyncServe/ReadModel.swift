@@ -36,6 +36,8 @@ package final class ReadModel: Sendable {
 
     let pool: ReadConnectionPool
     let now: @Sendable () -> Double
+    /// The most records one list or change-feed answer holds (`[server] max_rows`; a change needs a restart).
+    let maxRows: Int
     /// The configured endpoints, in the configuration's order and by name (every request looks one up).
     private let endpoints: Mutex<Endpoints>
 
@@ -53,7 +55,7 @@ package final class ReadModel: Sendable {
 
     /// - Parameters:
     ///   - pool: Read-only connections to the database.
-    ///   - configuration: The endpoints to serve; ``reload(_:)`` replaces them.
+    ///   - configuration: The endpoints to serve (``reload(_:)`` replaces them) and `[server] max_rows`.
     ///   - now: Seconds since 1970, injected so that freshness is tested without waiting.
     package init(
         pool: ReadConnectionPool, configuration: Configuration, cacheBytes: Int = 32 << 20,
@@ -61,6 +63,7 @@ package final class ReadModel: Sendable {
     ) {
         self.pool = pool
         self.now = now
+        self.maxRows = configuration.server.maxRows
         self.endpoints = Mutex(Endpoints(configuration))
         self.cache = RepresentationCache(budget: cacheBytes)
     }
@@ -136,6 +139,8 @@ package final class ReadModel: Sendable {
             throw ReadAPIError(error, parameter: parameter)
         } catch let error as ReadAPIError {
             throw error
+        } catch let error as ReadConnectionPool.Busy {
+            throw .unavailable(ReadAPIError.sentence("\(error)"))
         } catch {
             throw .unavailable("The database cannot be read: \(error).")
         }

@@ -57,22 +57,31 @@ package struct ReadServer: Sendable {
         listen: ServerConfiguration.Listen, onListening: @escaping @Sendable (BoundAddress) async -> Void
     ) -> (any Service)? {
         let address: BindAddress
+        // Without a token, Host is checked against a TCP address: the DNS rebinding defence.
+        let allowedHosts: AllowedHosts? =
+            switch listen {
+            case .tcp(let host, _) where token == nil: AllowedHosts(host: host)
+            default: nil
+            }
         switch listen {
         case .off: return nil
-        case .tcp(let host, let port): address = .hostname(host, port: port)
+        case .tcp(let host, let port):
+            address = .hostname(host, port: port)
         case .unix(let path):
             Self.removeStaleSocket(at: path)
             address = .unixDomainSocket(path: path)
         }
         return Application(
-            router: makeRouter(),
+            router: makeRouter(allowedHosts: allowedHosts),
             configuration: ApplicationConfiguration(address: address, serverName: "syncd"),
             onServerRunning: { channel in
                 switch listen {
                 case .unix(let path):
                     await onListening(.unix(path: path))
                 case .tcp(let host, let port):
-                    await onListening(.tcp(host: host, port: channel.localAddress?.port ?? port))
+                    let bound = channel.localAddress?.port ?? port
+                    allowedHosts?.bound(port: bound)
+                    await onListening(.tcp(host: host, port: bound))
                 case .off:
                     break
                 }
@@ -80,11 +89,17 @@ package struct ReadServer: Sendable {
             logger: logger)
     }
 
-    /// The routes, behind the problem middleware and, with a token, the bearer check.
+    /// The routes, behind the problem middleware, the Host check when `allowedHosts` is given, and, with a token,
+    /// the bearer check.
     package func makeRouter() -> Router<BasicRequestContext> {
+        makeRouter(allowedHosts: nil)
+    }
+
+    func makeRouter(allowedHosts: AllowedHosts?) -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self, options: .autoGenerateHeadEndpoints)
         let factory = PrometheusMetricsFactory(registry: registry)
         router.add(middleware: ReadAPIMiddleware(counters: RequestCounters(factory: factory)))
+        if let allowedHosts { router.add(middleware: HostCheckMiddleware(allowed: allowedHosts)) }
         if let token { router.add(middleware: BearerTokenMiddleware(token: Array(token.utf8))) }
         let model = self.model
         let registry = self.registry
@@ -109,7 +124,12 @@ package struct ReadServer: Sendable {
             try await model.changes(try Self.parameter("name", context), request: request)
         }
         router.get("/v1/endpoints/:name/document") { request, context in
-            try await model.document(try Self.parameter("name", context), request: request)
+            var response = try await model.document(try Self.parameter("name", context), request: request)
+            // A document is served as the upstream typed it (text/html, say): never sniffed, never run as a page
+            // of this origin.
+            response.headers[.xContentTypeOptions] = "nosniff"
+            response.headers[.contentSecurityPolicy] = "sandbox"
+            return response
         }
         router.get("/rest/:name") { request, context in
             try await model.records(try Self.parameter("name", context), request: request)

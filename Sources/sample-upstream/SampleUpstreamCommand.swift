@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SampleUpstream
+import Synchronization
 
 /// The sample upstream as a program of its own: for benchmarks, and for trying syncd against a server you control.
 @main
@@ -32,18 +33,36 @@ struct SampleUpstreamCommand: AsyncParsableCommand {
                 "Serve /users (the base set) and /users-churned on 127.0.0.1, with ETags and 304s, until stdin closes.",
             discussion: """
                 /users-paged?page=N (from 1) serves the base set in pages of --page-size users, each with a \
-                Link rel="next" header to the next page but the last.
+                Link rel="next" header to the next page but the last. With --stamped, /users-stamped?stamp=1 and \
+                ?stamp=2 serve the base set with "stamp": N first in every user, and /users-alternating serves \
+                stamp 1, then 2, then 1… (one per request, never 304): every sync of it rewrites every row.
                 """)
 
         @OptionGroup var data: DataOptions
         @Option(help: "The port (0: any free one, printed on stdout).") var port = 0
         @Option(help: "Users per page of /users-paged.") var pageSize = 100
+        @Flag(help: "Also serve /users-stamped and /users-alternating (two more copies of the set in memory).")
+        var stamped = false
 
         func run() async throws {
             let base = data.base()
             let churned = data.churned()
             let pages = SampleUsers.pages(count: data.users, pageSize: pageSize)
+            let stamps = stamped ? [1, 2].map { SampleUsers.json(count: data.users, stamp: $0) } : []
+            let requests = RequestCounter()
             let server = try await LoopbackHTTPServer.start(port: port) { request in
+                if !stamps.isEmpty, request.path == "/users-stamped" || request.path == "/users-alternating" {
+                    let stamp =
+                        request.path == "/users-alternating"
+                        ? (requests.next() & 1) + 1
+                        : Int(request.query["stamp"] ?? "") ?? 0
+                    guard stamps.indices.contains(stamp - 1) else { return UpstreamResponse(status: 404) }
+                    let etag = "\"stamp-\(stamp)\""
+                    if request.header("If-None-Match") == etag {
+                        return UpstreamResponse(status: 304, headers: [(name: "ETag", value: etag)])
+                    }
+                    return .json(stamps[stamp - 1], headers: [(name: "ETag", value: etag)])
+                }
                 if request.path == "/users-paged" {
                     let page = Int(request.query["page"] ?? "1") ?? 0
                     guard pages.indices.contains(page - 1) else { return UpstreamResponse(status: 404) }
@@ -81,5 +100,15 @@ struct SampleUpstreamCommand: AsyncParsableCommand {
             try Data(data.base()).write(to: URL(fileURLWithPath: base))
             try Data(data.churned()).write(to: URL(fileURLWithPath: churned))
         }
+    }
+}
+
+/// Counts requests across the server's connections (an `Atomic` cannot be captured by an escaping closure itself).
+final class RequestCounter: Sendable {
+    private let count = Atomic<Int>(0)
+
+    /// The number of requests counted before this one.
+    func next() -> Int {
+        count.wrappingAdd(1, ordering: .relaxed).oldValue
     }
 }

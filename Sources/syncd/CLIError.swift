@@ -20,23 +20,24 @@ extension ExitCode {
     static let configurationInvalid = ExitCode(78)
 }
 
-/// Runs a command body, printing a failure's sentence to stderr and exiting with its code.
+/// Runs a command body, printing a failure's sentence to stderr (control characters escaped: a sentence may quote
+/// the upstream) and exiting with its code.
 func reportingErrors(_ body: () async throws -> Void) async throws {
     do {
         try await body()
     } catch let error as CLIError {
-        Terminal.standardError.write("syncd: \(error.description)\n")
+        Terminal.standardError.write("syncd: \(TerminalText.escaped(error.description))\n")
         throw error.exitCode
     } catch let error as ExitCode {
         throw error
     } catch let error as StoreError {
-        Terminal.standardError.write("syncd: \(error.description)\n")
+        Terminal.standardError.write("syncd: \(TerminalText.escaped(error.description))\n")
         throw error == .notSynced ? ExitCode.notFound : ExitCode.failure
     } catch let error as MigrationError {
-        Terminal.standardError.write("syncd: \(error.description)\n")
+        Terminal.standardError.write("syncd: \(TerminalText.escaped(error.description))\n")
         throw ExitCode.failure
     } catch let error as SQLiteError {
-        Terminal.standardError.write("syncd: \(error.description)\n")
+        Terminal.standardError.write("syncd: \(TerminalText.escaped(error.description))\n")
         throw ExitCode.failure
     }
 }

@@ -11,7 +11,11 @@ enum DatabaseAccess {
             throw CLIError("the database's folder \(directory) does not exist")
         }
         let queue = try DatabaseQueue(path: path, mode: .readWrite)
-        try queue.performBlocking { database in _ = try Migrator.embedded.migrate(database) }
+        try queue.performBlocking { database in
+            _ = try Migrator.embedded.migrate(database)
+            // A URL an older version stored with its secret is rewritten now.
+            try StoredURLRedaction.apply(database)
+        }
         return queue
     }
 

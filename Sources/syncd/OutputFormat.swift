@@ -14,8 +14,10 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
 enum TableText {
     static let maximumWidth = 40
 
-    /// An aligned text table with a header, cells cut at ``maximumWidth`` characters.
+    /// An aligned text table with a header, cells cut at ``maximumWidth`` characters, control characters escaped
+    /// (``TerminalText``).
     static func table(columns: [String], rows: [[SQLiteValue]]) -> String {
+        let columns = columns.map(TerminalText.escaped)
         let cells = rows.map { row in row.map { cell(for: $0) } }
         var widths = columns.map(\.count)
         for row in cells {
@@ -33,11 +35,14 @@ enum TableText {
         return text
     }
 
-    /// RFC 4180 CSV with a header line.
+    /// RFC 4180 CSV with a header line. Control characters in values are escaped (``TerminalText``), on a terminal
+    /// or not, so a field never holds a line break.
     static func csv(columns: [String], rows: [[SQLiteValue]]) -> String {
-        var text = columns.map(csvField).joined(separator: ",") + "\r\n"
+        var text = columns.map { csvField(TerminalText.escaped($0)) }.joined(separator: ",") + "\r\n"
         for row in rows {
-            text += row.map { csvField($0.textRepresentation ?? "") }.joined(separator: ",") + "\r\n"
+            text +=
+                row.map { csvField(TerminalText.escaped($0.textRepresentation ?? "")) }.joined(separator: ",")
+                + "\r\n"
         }
         return text
     }
@@ -55,8 +60,9 @@ enum TableText {
 
     private static func cell(for value: SQLiteValue) -> String {
         guard let text = value.textRepresentation else { return "NULL" }
-        let flat = text.map { $0 == "\n" || $0 == "\r" || $0 == "\t" ? " " : $0 }
-        return flat.count > maximumWidth ? String(flat.prefix(maximumWidth - 1)) + "…" : String(flat)
+        // Line breaks and tabs would break the alignment: a space. Other control characters are escaped.
+        let flat = TerminalText.escaped(String(text.map { $0 == "\n" || $0 == "\r" || $0 == "\t" ? " " : $0 }))
+        return flat.count > maximumWidth ? String(flat.prefix(maximumWidth - 1)) + "…" : flat
     }
 
     private static func csvField(_ text: String) -> String {

@@ -4,8 +4,9 @@ import SyncCore
 import SyncServe
 
 /// The read API's query parser: any query string of a records request is parsed and checked against the endpoint,
-/// then run on a small database as the read API runs it, and ends in records or a 400 naming a parameter — never a
-/// trap, and never a database error (which the API would answer with a 503). A changes request's `since` likewise.
+/// capped at `max_rows`, then run on a small database as the read API runs it, and ends in records or a 400 naming a
+/// parameter — never a trap, and never a database error (which the API would answer with a 503). A change-feed
+/// request likewise, and the `next` link of a capped feed reads back to where it stopped.
 ///
 /// Input: the query string, as it follows `?` in the request's URI (still percent-encoded).
 enum QueryTarget {
@@ -18,13 +19,14 @@ enum QueryTarget {
         }
         let reader = RecordReader(database: fixture.database, endpoint: fixture.endpoint)
         do {
-            let parsed = try PostgRESTQuery(parsing: text, for: fixture.endpoint)
+            let parsed = try PostgRESTQuery(parsing: text, for: fixture.endpoint, maxRows: QueryFixture.maxRows)
             let parameter = parsed.query.filters.first?.column ?? "query"
             do {
-                let page = try reader.records(parsed.query, countingAll: input.count % 2 == 0)
+                // A tiny byte budget for some inputs, so that the answer's byte cap is taken too.
+                let page = try reader.records(
+                    parsed.query, countingAll: input.count % 2 == 0, maxBytes: input.count % 3 == 0 ? 64 : 8 << 20)
                 try require(page.rows.count == page.raws.count, "\(page.rows.count) rows, \(page.raws.count) raws")
-                try require(
-                    page.rows.count <= QueryFixture.rowCount, "\(page.rows.count) rows of \(QueryFixture.rowCount)")
+                try require(page.rows.count <= QueryFixture.maxRows, "\(page.rows.count) rows, max_rows 3")
             } catch let error as StoreError {
                 try expectBadRequest(ReadAPIError(error, parameter: parameter), text)
             } catch let failure as FuzzFailure {
@@ -39,11 +41,26 @@ enum QueryTarget {
         } catch {
             throw FuzzFailure("\(text.debugDescription) threw \(error)")
         }
+        try changes(text, reader)
+    }
+
+    /// The change feed's `since`, `after` and `limit`, and the `next` link of a capped answer read back.
+    static func changes(_ text: String, _ reader: RecordReader) throws(FuzzFailure) {
         do {
-            let since = try ReadModel.changesSince(text)
-            _ = try reader.changes(since: since)
+            let feed = try ChangeFeedQuery(parsing: text, maxRows: QueryFixture.maxRows)
+            let changes = try reader.changes(since: feed.since, after: feed.after, limit: feed.limit)
+            let count = changes.changed.count + changes.deleted.count
+            try require(count <= feed.limit, "\(count) changes, limit \(feed.limit)")
+            guard let next = changes.next else { return }
+            let link = feed.link(endpoint: "users", after: next)
+            let again = try ChangeFeedQuery(
+                parsing: String(link.drop { $0 != "?" }.dropFirst()), maxRows: QueryFixture.maxRows)
+            try require(
+                again.since == feed.since && again.after == next, "the next link \(link) reads back as \(again)")
         } catch let error as ReadAPIError {
             try expectBadRequest(error, text)
+        } catch let failure as FuzzFailure {
+            throw failure
         } catch {
             throw FuzzFailure("changes with \(text.debugDescription) failed in the database: \(error)")
         }
@@ -57,6 +74,8 @@ enum QueryTarget {
 /// A database holding one synced endpoint with a column of each type, made once per process.
 final class QueryFixture {
     static let rowCount = 5
+    /// Below the row count, so that lists and the change feed are capped.
+    static let maxRows = 3
     static let configuration = """
         [[endpoint]]
         name = "users"

@@ -1,9 +1,14 @@
 extension SampleUser {
     /// Appends this user as a pretty-printed JSON object (two-space indents, as jsonplaceholder serves it), starting
-    /// at the current position, which is already indented by `indent`.
-    func write(to json: inout JSONBytes, indent: Int) {
+    /// at the current position, which is already indented by `indent`. A `stamp` comes first, as `"stamp": N`.
+    func write(to json: inout JSONBytes, indent: Int, stamp: Int? = nil) {
         let inner = indent + 2
         json.raw("{")
+        if let stamp {
+            json.key("stamp", indent: inner)
+            json.integer(stamp)
+            json.raw(",")
+        }
         json.key("id", indent: inner)
         json.integer(id)
         json.raw(",")

@@ -21,8 +21,10 @@ package enum SampleUsers {
     /// - Parameters:
     ///   - count: How many users generation 0 has; every later generation has as many. Negative counts as 0.
     ///   - generation: Which generation; negative counts as 0.
+    ///   - stamp: When set, every user starts with `"stamp": N`: the crash and read benchmarks tell two bodies apart
+    ///     by it, in every record.
     /// - Returns: UTF-8 JSON text, about 550 bytes per user.
-    package static func json(count: Int, generation: Int = 0) -> [UInt8] {
+    package static func json(count: Int, generation: Int = 0, stamp: Int? = nil) -> [UInt8] {
         let roster = SampleRoster(count: count, generation: generation)
         var json = JSONBytes(reservingCapacity: (roster.count + roster.generation) * bytesPerUser + 16)
         json.raw("[")
@@ -33,7 +35,7 @@ package enum SampleUsers {
             }
             isFirst = false
             json.newline(indent: 2)
-            SampleUser(id: id, version: roster.version(of: id)).write(to: &json, indent: 2)
+            SampleUser(id: id, version: roster.version(of: id)).write(to: &json, indent: 2, stamp: stamp)
         }
         if !isFirst {
             json.newline(indent: 0)

@@ -17,7 +17,7 @@ package struct Configuration: Sendable, Equatable {
     /// The number of endpoints fetched at once when `[defaults]` does not say.
     package static let defaultConcurrency = 4
     /// The values `concurrency` may take.
-    package static let concurrencyRange = 1...64
+    package static let concurrencyRange = ConfigurationBounds.concurrency
 
     /// The file the configuration came from, as given. The default is the empty string (built in code).
     package var sourcePath: String

@@ -63,6 +63,11 @@ extension ConfigurationParser {
             } else {
                 report("missing \"primary_key\": an endpoint with \"records\" needs one", at: path, context: context)
             }
+            if let pagination = settings.pagination, let records {
+                let paginationPath: [TOMLLineIndex.Segment] =
+                    table["pagination"] == nil ? [.key("defaults"), .key("pagination")] : path + [.key("pagination")]
+                checkPaginationPaths(pagination, records: records, at: paginationPath, context: context)
+            }
             // Resolved against columns that parsed cleanly only: a broken column would make a second problem here.
             if let setting = settings.incremental, problems.count == problemCount {
                 incremental = resolve(setting, columns: columns, mode: settings.mode)
@@ -78,6 +83,7 @@ extension ConfigurationParser {
             jitter: settings.jitter,
             timeout: settings.timeout,
             maxBody: settings.maxBody,
+            maxRecord: settings.maxRecord,
             records: records,
             primaryKey: primaryKey,
             mode: settings.mode,
@@ -85,6 +91,7 @@ extension ConfigurationParser {
             auth: settings.auth,
             strict: settings.strict,
             allowEmpty: settings.allowEmpty,
+            maxDelete: settings.maxDelete,
             columns: columns,
             retries: settings.retries,
             retryMaxDelay: settings.retryMaxDelay,

@@ -38,7 +38,12 @@ extension ConfigurationParser {
                 initial = string(option, what: "incremental: initial must be a non-empty string")
             case "lag":
                 if let text = option.value.string, let duration = ConfigDuration.parse(text) {
-                    lag = duration
+                    let range = ConfigurationBounds.incrementalLag
+                    if range.contains(duration) {
+                        lag = duration
+                    } else {
+                        report("incremental: lag must be \(ConfigurationBounds.describe(range))", at: option)
+                    }
                 } else {
                     report("incremental: lag must be a duration such as \"5m\"", at: option)
                 }

@@ -3,7 +3,7 @@ internal import TOMLKit
 extension ConfigurationParser {
     private static let paginationKinds = ["link", "cursor", "next_url", "page", "offset"]
     /// Keys every kind takes besides `type`.
-    private static let sharedPaginationKeys: Set<String> = ["max_pages", "has_more_path"]
+    private static let sharedPaginationKeys: Set<String> = ["max_pages", "has_more_path", "total_path"]
 
     /// The keys each kind takes besides `type` and the shared ones: (required, optional).
     private static func paginationKeys(for kind: String) -> (required: [String], optional: [String]) {
@@ -72,13 +72,28 @@ extension ConfigurationParser {
         }
         return PaginationConfiguration(
             kind: paginationKind, maxPages: values.numbers["max_pages"] ?? PaginationConfiguration.defaultMaxPages,
-            hasMorePath: values.paths["has_more_path"])
+            hasMorePath: values.paths["has_more_path"], totalPath: values.paths["total_path"])
+    }
+
+    /// Refuses a pagination path inside the records array (`data[9].id` when `records = "data"`): the decoder
+    /// never captures values there, so the walk would stop at the first page.
+    ///
+    /// - Parameter path: where `pagination` is set: in the endpoint or in `[defaults]`.
+    mutating func checkPaginationPaths(
+        _ pagination: PaginationConfiguration, records: JSONPath, at path: [TOMLLineIndex.Segment], context: String
+    ) {
+        for (key, value) in pagination.keyedPaths where value.components.starts(with: records.components) {
+            report(
+                "pagination: \(key) \"\(value)\" lies inside the records array (\"\(records)\"); "
+                    + "it must name a value outside the records, such as \"meta.next\"",
+                at: path + [.key(key)], context: context)
+        }
     }
 
     /// Reads one pagination option into `values`, reporting a bad value.
     private mutating func read(_ option: Field, into values: inout PaginationValues) {
         switch option.key {
-        case "cursor_path", "path", "has_more_path":
+        case "cursor_path", "path", "has_more_path", "total_path":
             guard let path = jsonPath(option, prefix: "pagination: ") else { return }
             guard !path.components.isEmpty else {
                 report("pagination: \(option.key) must name a value inside the body, not \"$\"", at: option)
@@ -92,17 +107,20 @@ extension ConfigurationParser {
             }
             if option.key == "param" { values.param = name } else { values.names[option.key] = name }
         case "start":
-            guard let number = option.value.int, number >= 0 else {
-                report("pagination: start must be a whole number of at least 0", at: option)
-                return
+            let range = ConfigurationBounds.paginationStart
+            if let number = wholeNumber(option, in: range, what: "pagination: start") {
+                values.numbers["start"] = number
             }
-            values.numbers[option.key] = number
-        default:  // size, limit, max_pages
-            guard let number = option.value.int, number >= 1 else {
-                report("pagination: \(option.key) must be a whole number of at least 1", at: option)
-                return
+        case "max_pages":
+            let range = ConfigurationBounds.maxPages
+            if let number = wholeNumber(option, in: range, what: "pagination: max_pages") {
+                values.numbers["max_pages"] = number
             }
-            values.numbers[option.key] = number
+        default:  // size, limit
+            let range = ConfigurationBounds.pageSize
+            if let number = wholeNumber(option, in: range, what: "pagination: \(option.key)") {
+                values.numbers[option.key] = number
+            }
         }
     }
 }

@@ -24,30 +24,39 @@ extension ConfigurationParser {
         return value
     }
 
-    /// A duration greater than zero, written as a string (`"30s"`).
-    mutating func positiveDuration(_ field: Field) -> Duration? {
+    /// A duration within `range`, written as a string (`"30s"`).
+    mutating func duration(_ field: Field, in range: ClosedRange<Duration>) -> Duration? {
         guard let text = field.value.string, let duration = ConfigDuration.parse(text) else {
             report("\(field.key) must be a duration such as \"30s\" or \"5m\"", at: field)
             return nil
         }
-        guard duration > .zero else {
-            report("\(field.key) must be greater than zero", at: field)
+        guard range.contains(duration) else {
+            report("\(field.key) must be \(ConfigurationBounds.describe(range))", at: field)
             return nil
         }
         return duration
     }
 
-    /// A size greater than zero: a string with a unit (`"64MiB"`) or an integer number of bytes.
-    mutating func size(_ field: Field) -> Int? {
+    /// A size within `range`: a string with a unit (`"64MiB"`) or an integer number of bytes.
+    mutating func size(_ field: Field, in range: ClosedRange<Int>) -> Int? {
         guard let bytes = field.value.int ?? field.value.string.flatMap(ByteSize.parse) else {
             report("\(field.key) must be a size such as \"64MiB\" or \"512KiB\", or a number of bytes", at: field)
             return nil
         }
-        guard bytes > 0 else {
-            report("\(field.key) must be greater than zero", at: field)
+        guard range.contains(bytes) else {
+            report("\(field.key) must be \(ConfigurationBounds.describe(bytes: range))", at: field)
             return nil
         }
         return bytes
+    }
+
+    /// A whole number within `range`; `what` names it in the message (`pagination: start`).
+    mutating func wholeNumber(_ field: Field, in range: ClosedRange<Int>, what: String? = nil) -> Int? {
+        guard let value = field.value.int, range.contains(value) else {
+            report("\(what ?? field.key) must be a whole number \(ConfigurationBounds.describe(range))", at: field)
+            return nil
+        }
+        return value
     }
 
     /// `[server] listen`.

@@ -156,10 +156,14 @@ struct ConfigurationParser {
 
     private mutating func parseServer(_ table: TOMLTable) -> ServerConfiguration {
         var server = ServerConfiguration()
+        var listenField: Field?
         for field in fields(of: table, in: Scope(path: [.key("server")], context: "[server]")) {
             switch field.key {
             case "listen":
+                listenField = field
                 if let listen = listen(field) { server.listen = listen }
+            case "allow_remote":
+                if let allow = bool(field) { server.allowRemote = allow }
             case "token_file":
                 server.tokenFile = path(field, what: "token_file must be a path to a file holding the token")
                 if server.tokenCredential != nil { report("set token_file or token_credential, not both", at: field) }
@@ -172,9 +176,16 @@ struct ConfigurationParser {
                 }
                 server.tokenCredential = name
                 if server.tokenFile != nil { report("set token_file or token_credential, not both", at: field) }
+            case "max_rows":
+                if let value = wholeNumber(field, in: ConfigurationBounds.maxRows) { server.maxRows = value }
             default:
                 reportUnknownKey(field)
             }
+        }
+        if let listenField, !server.listen.isLoopback, server.tokenSource == nil, !server.allowRemote {
+            report(
+                "listen \(listenField.value.string ?? "") is reachable from other machines and no token is set: "
+                    + "set token_file or token_credential, or allow_remote = true", at: listenField)
         }
         return server
     }
@@ -186,10 +197,12 @@ struct ConfigurationParser {
             if applySetting(field, to: &settings) { continue }
             switch field.key {
             case "concurrency":
-                if let value = field.value.int, Configuration.concurrencyRange.contains(value) {
+                if let value = field.value.int, ConfigurationBounds.concurrency.contains(value) {
                     concurrency = value
                 } else {
-                    report("concurrency must be an integer from 1 to 64", at: field)
+                    report(
+                        "concurrency must be an integer \(ConfigurationBounds.describe(ConfigurationBounds.concurrency))",
+                        at: field)
                 }
             case "name", "url", "records", "primary_key", "columns":
                 report("\"\(field.key)\" is set in each [[endpoint]], not in [defaults]", at: field)

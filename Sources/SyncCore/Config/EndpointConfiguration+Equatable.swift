@@ -3,9 +3,11 @@ extension EndpointConfiguration: Equatable {
     package static func == (lhs: EndpointConfiguration, rhs: EndpointConfiguration) -> Bool {
         lhs.name == rhs.name && lhs.url == rhs.url && lhs.line == rhs.line && lhs.interval == rhs.interval
             && lhs.jitter == rhs.jitter && lhs.timeout == rhs.timeout && lhs.maxBody == rhs.maxBody
+            && lhs.maxRecord == rhs.maxRecord
             && lhs.records == rhs.records && lhs.primaryKey == rhs.primaryKey && lhs.mode == rhs.mode
             && lhs.headers.elementsEqual(rhs.headers, by: ==) && lhs.auth == rhs.auth && lhs.strict == rhs.strict
-            && lhs.allowEmpty == rhs.allowEmpty && lhs.columns == rhs.columns && lhs.retries == rhs.retries
+            && lhs.allowEmpty == rhs.allowEmpty
+            && lhs.maxDelete == rhs.maxDelete && lhs.columns == rhs.columns && lhs.retries == rhs.retries
             && lhs.retryMaxDelay == rhs.retryMaxDelay && lhs.pagination == rhs.pagination
             && lhs.incremental == rhs.incremental && lhs.rateLimit == rhs.rateLimit
             && lhs.rateLimitScope == rhs.rateLimitScope

@@ -19,6 +19,8 @@ package struct EndpointConfiguration: Sendable {
     package static let defaultTimeout = Duration.seconds(30)
     /// The largest body accepted when neither the endpoint nor `[defaults]` says: 64 MiB.
     package static let defaultMaxBody = 64 << 20
+    /// The largest record accepted when the file does not say: 16 MiB.
+    package static let defaultMaxRecord = 16 << 20
     /// Retries within one run of connection failures, timeouts, 5xx and 429.
     package static let defaultRetries = 3
     /// The longest wait between two attempts of one run; a Retry-After above it fails the run instead.
@@ -38,6 +40,9 @@ package struct EndpointConfiguration: Sendable {
     package var timeout: Duration
     /// The largest body accepted, in bytes. The default is 64 MiB; always positive.
     package var maxBody: Int
+    /// The largest record accepted, in bytes: a record is held whole while it is decoded, so a larger one fails the
+    /// run instead. The default is 16 MiB; 1 KiB...1 GiB.
+    package var maxRecord: Int
     /// The path to the array of records; nil for a document endpoint. The default is nil.
     package var records: JSONPath?
     /// The primary key: indices into ``columns``. The default is none (a document endpoint).
@@ -52,6 +57,8 @@ package struct EndpointConfiguration: Sendable {
     package var strict: Bool
     /// Whether a snapshot may empty a table that has rows. The default is false.
     package var allowEmpty: Bool
+    /// How many stored rows a non-empty snapshot may delete; more fails the run. The default is `"50%"`.
+    package var maxDelete: DeletionLimit
     /// The columns, in file order; key columns are always required. The default is none.
     package var columns: [ColumnSpec]
     /// How often one run retries connection failures, timeouts, 5xx and 429. The default is 3.
@@ -79,6 +86,7 @@ package struct EndpointConfiguration: Sendable {
         jitter: Double = EndpointConfiguration.defaultJitter,
         timeout: Duration = EndpointConfiguration.defaultTimeout,
         maxBody: Int = EndpointConfiguration.defaultMaxBody,
+        maxRecord: Int = EndpointConfiguration.defaultMaxRecord,
         records: JSONPath? = nil,
         primaryKey: [Int] = [],
         mode: SyncMode = .snapshot,
@@ -86,6 +94,7 @@ package struct EndpointConfiguration: Sendable {
         auth: AuthConfiguration? = nil,
         strict: Bool = false,
         allowEmpty: Bool = false,
+        maxDelete: DeletionLimit = .default,
         columns: [ColumnSpec] = [],
         retries: Int = EndpointConfiguration.defaultRetries,
         retryMaxDelay: Duration = EndpointConfiguration.defaultRetryMaxDelay,
@@ -101,6 +110,7 @@ package struct EndpointConfiguration: Sendable {
         self.jitter = jitter
         self.timeout = timeout
         self.maxBody = maxBody
+        self.maxRecord = maxRecord
         self.records = records
         self.primaryKey = primaryKey
         self.mode = mode
@@ -108,6 +118,7 @@ package struct EndpointConfiguration: Sendable {
         self.auth = auth
         self.strict = strict
         self.allowEmpty = allowEmpty
+        self.maxDelete = maxDelete
         self.columns = columns
         self.retries = retries
         self.retryMaxDelay = retryMaxDelay

@@ -7,11 +7,13 @@ struct EndpointSettings {
     var jitter = EndpointConfiguration.defaultJitter
     var timeout = EndpointConfiguration.defaultTimeout
     var maxBody = EndpointConfiguration.defaultMaxBody
+    var maxRecord = EndpointConfiguration.defaultMaxRecord
     var mode = SyncMode.snapshot
     var headers: [(name: String, value: String)] = []
     var auth: AuthConfiguration?
     var strict = false
     var allowEmpty = false
+    var maxDelete = DeletionLimit.default
     var retries = EndpointConfiguration.defaultRetries
     var retryMaxDelay = EndpointConfiguration.defaultRetryMaxDelay
     var pagination: PaginationConfiguration?
@@ -25,17 +27,21 @@ extension ConfigurationParser {
     mutating func applySetting(_ field: Field, to settings: inout EndpointSettings) -> Bool {
         switch field.key {
         case "interval":
-            if let value = positiveDuration(field) { settings.interval = value }
+            if let value = duration(field, in: ConfigurationBounds.interval) { settings.interval = value }
         case "timeout":
-            if let value = positiveDuration(field) { settings.timeout = value }
+            if let value = duration(field, in: ConfigurationBounds.timeout) { settings.timeout = value }
         case "jitter":
-            if let value = field.value.double ?? field.value.int.map(Double.init), (0...1).contains(value) {
+            if let value = field.value.double ?? field.value.int.map(Double.init),
+                ConfigurationBounds.jitter.contains(value)
+            {
                 settings.jitter = value
             } else {
                 report("jitter must be a number from 0 to 1", at: field)
             }
         case "max_body":
-            if let value = size(field) { settings.maxBody = value }
+            if let value = size(field, in: ConfigurationBounds.maxBody) { settings.maxBody = value }
+        case "max_record":
+            if let value = size(field, in: ConfigurationBounds.maxRecord) { settings.maxRecord = value }
         case "mode":
             if let value = field.value.string.flatMap(SyncMode.init(rawValue:)) {
                 settings.mode = value
@@ -50,21 +56,25 @@ extension ConfigurationParser {
             if let value = bool(field) { settings.strict = value }
         case "allow_empty":
             if let value = bool(field) { settings.allowEmpty = value }
+        case "max_delete":
+            if let value = deletionLimit(field) { settings.maxDelete = value }
         case "retries":
-            if let value = field.value.int, (0...100).contains(value) {
-                settings.retries = value
-            } else {
-                report("retries must be a whole number from 0 to 100", at: field)
-            }
+            if let value = wholeNumber(field, in: ConfigurationBounds.retries) { settings.retries = value }
         case "retry_max_delay":
-            if let value = positiveDuration(field) { settings.retryMaxDelay = value }
+            if let value = duration(field, in: ConfigurationBounds.retryMaxDelay) { settings.retryMaxDelay = value }
         case "pagination":
             if let value = pagination(field) { settings.pagination = value }
         case "incremental":
             if let value = incremental(field) { settings.incremental = value }
         case "rate_limit":
             if let value = field.value.string.flatMap(RateLimit.init(parsing:)) {
-                settings.rateLimit = value
+                if ConfigurationBounds.rateLimitRequests.contains(value.requests) {
+                    settings.rateLimit = value
+                } else {
+                    let range = ConfigurationBounds.rateLimitRequests
+                    report(
+                        "rate_limit must allow \(ConfigurationBounds.describe(range)) requests per period", at: field)
+                }
             } else {
                 report(
                     #"rate_limit must be requests per second, minute or hour, such as "10/s", "600/m" or "3600/h""#,

@@ -2,8 +2,10 @@
 /// (`pagination = { type = … }`).
 ///
 /// Every kind stops at an empty page, at a `has_more_path` value of `false`, and fails the run at a repeated
-/// URL or cursor, at a page byte-identical to the one before (a loop), and when ``maxPages`` pages were fetched
-/// and the upstream still announces more: a snapshot is applied only when every page arrived.
+/// URL or cursor, at a page byte-identical to the one before (a loop), when ``maxPages`` pages were fetched
+/// and the upstream still announces more, and when the walk ends while the upstream still announces more (a
+/// `has_more_path` value of `true`, a `Link` `rel="last"` not reached, a `total_path` count not reached): a
+/// snapshot is applied only when every page arrived.
 package struct PaginationConfiguration: Sendable, Hashable {
     /// Where the next page is.
     package enum Kind: Sendable, Hashable {
@@ -28,13 +30,20 @@ package struct PaginationConfiguration: Sendable, Hashable {
     package var kind: Kind
     /// The most pages one run fetches; reaching it with more pages announced fails the run. The default is 1000.
     package var maxPages: Int
-    /// A boolean in the body; `false` there means this page is the last. The default is none.
+    /// A boolean in the body; `false` there means this page is the last, and a walk that ends while it says `true`
+    /// fails the run. The default is none.
     package var hasMorePath: JSONPath?
+    /// A count in the body: the number of records the walk must reach, else the run fails. The default is none.
+    package var totalPath: JSONPath?
 
-    package init(kind: Kind, maxPages: Int = PaginationConfiguration.defaultMaxPages, hasMorePath: JSONPath? = nil) {
+    package init(
+        kind: Kind, maxPages: Int = PaginationConfiguration.defaultMaxPages, hasMorePath: JSONPath? = nil,
+        totalPath: JSONPath? = nil
+    ) {
         self.kind = kind
         self.maxPages = maxPages
         self.hasMorePath = hasMorePath
+        self.totalPath = totalPath
     }
 
     /// `link`, `cursor`, `next_url`, `page` or `offset`: the `type` as written.
@@ -49,13 +58,18 @@ package struct PaginationConfiguration: Sendable, Hashable {
     }
 
     /// The paths in the body, outside the records, whose values a page's decoder captures.
-    package var capturedPaths: [JSONPath] {
-        var paths: [JSONPath] = []
+    package var capturedPaths: [JSONPath] { keyedPaths.map(\.path) }
+
+    /// The paths in the body with the key that sets each: `cursor_path`, `path`, `has_more_path`, `total_path`.
+    package var keyedPaths: [(key: String, path: JSONPath)] {
+        var paths: [(key: String, path: JSONPath)] = []
         switch kind {
-        case .cursor(let path, _), .nextURL(let path): paths.append(path)
+        case .cursor(let path, _): paths.append(("cursor_path", path))
+        case .nextURL(let path): paths.append(("path", path))
         case .link, .page, .offset: break
         }
-        if let hasMorePath { paths.append(hasMorePath) }
+        if let hasMorePath { paths.append(("has_more_path", hasMorePath)) }
+        if let totalPath { paths.append(("total_path", totalPath)) }
         return paths
     }
 

@@ -29,7 +29,7 @@ package struct RateLimit: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The least time between the starts of two requests.
-    package var spacing: Duration { period / requests }
+    package var spacing: Duration { period / max(1, requests) }
 
     /// As written in the configuration.
     package var description: String {

@@ -12,6 +12,8 @@ package struct ServerConfiguration: Sendable, Hashable {
 
     /// Where the read API listens when the file does not say.
     package static let defaultListen = Listen.tcp(host: "127.0.0.1", port: 8787)
+    /// The most records one list or change-feed answer holds when the file does not say (PostgREST's `db-max-rows`).
+    package static let defaultMaxRows = 1000
 
     /// Where the read API listens. The default is 127.0.0.1:8787.
     package var listen: Listen
@@ -19,13 +21,22 @@ package struct ServerConfiguration: Sendable, Hashable {
     package var tokenFile: String?
     /// The name of a systemd credential (`LoadCredential=`) holding the token. At most one of the two is set.
     package var tokenCredential: String?
+    /// Whether a `listen` other machines can reach may go without a token (`allow_remote`). The default is false:
+    /// such a configuration is refused.
+    package var allowRemote: Bool
+    /// The most records one answer of a list (`/records`, `/rest`) or of the change feed holds; a larger `limit` is
+    /// clamped to it. The default is 1000; 1...100,000.
+    package var maxRows: Int
 
     package init(
-        listen: Listen = ServerConfiguration.defaultListen, tokenFile: String? = nil, tokenCredential: String? = nil
+        listen: Listen = ServerConfiguration.defaultListen, tokenFile: String? = nil, tokenCredential: String? = nil,
+        allowRemote: Bool = false, maxRows: Int = ServerConfiguration.defaultMaxRows
     ) {
         self.listen = listen
         self.tokenFile = tokenFile
         self.tokenCredential = tokenCredential
+        self.allowRemote = allowRemote
+        self.maxRows = maxRows
     }
 
     /// Where the token comes from, if readers must send one.

@@ -33,6 +33,7 @@ package struct BodyDecodingError: Error, Hashable, Sendable, CustomStringConvert
         case recordsPathMissing = "records_path_missing"
         case recordsNotArray = "records_not_array"
         case recordsPathRepeated = "records_path_repeated"
+        case recordTooLarge = "record_too_large"
     }
 
     private var code: Code
@@ -61,6 +62,45 @@ package struct BodyDecodingError: Error, Hashable, Sendable, CustomStringConvert
         .recordsPathRepeated,
         "the records path occurs twice in the response"
     )
+
+    /// One record is longer than the decoder holds (`max_record`).
+    package static let recordTooLarge = BodyDecodingError(.recordTooLarge, "a record is larger than max_record")
+
+    /// Record `index` (0-based), which starts at byte `offset` of the body, is longer than `limit` bytes.
+    static func recordTooLarge(index: Int, offset: Int, limit: Int) -> Self {
+        BodyDecodingError(
+            .recordTooLarge,
+            "record #\(index + 1), from byte \(offset), is larger than max_record (\(ByteCount.format(limit)))")
+    }
+
+    /// This error naming the body's media type when that is not JSON's, so that a sign-in page or a proxy's error page
+    /// says what it is: `the response is text/html, not JSON: at byte 0 (line 1, column 1) …`.
+    ///
+    /// Other kinds of error, a JSON media type (`application/json`, `text/json`, `…+json`), no `Content-Type` and one
+    /// that is not a plain `type/subtype` of at most 100 characters leave the error as it is.
+    ///
+    /// - Parameter contentType: The response's `Content-Type`, parameters included.
+    /// - Returns: The error with its media type named, or the error itself.
+    package func naming(contentType: String?) -> BodyDecodingError {
+        let generic = "the response is not valid JSON"
+        guard code == .notJSON, description.hasPrefix(generic), let mediaType = Self.otherMediaType(contentType) else {
+            return self
+        }
+        return BodyDecodingError(
+            .notJSON, "the response is \(mediaType), not JSON" + description.dropFirst(generic.count))
+    }
+
+    /// The media type of `contentType` in lower case, unless it is JSON's or not a plain token pair.
+    private static func otherMediaType(_ contentType: String?) -> String? {
+        guard let contentType else { return nil }
+        let mediaType = String(contentType.prefix { $0 != ";" }.filter { $0 != " " && $0 != "\t" }).lowercased()
+        let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789!#$&^_.+-/")
+        guard (3...100).contains(mediaType.count), mediaType.allSatisfy(allowed.contains),
+            mediaType.filter({ $0 == "/" }).count == 1
+        else { return nil }
+        if mediaType == "application/json" || mediaType == "text/json" || mediaType.hasSuffix("+json") { return nil }
+        return mediaType
+    }
 
     /// A fixed string per kind of error (`not_json`, `truncated`, …), for metric labels.
     package var shortDescription: String { code.rawValue }

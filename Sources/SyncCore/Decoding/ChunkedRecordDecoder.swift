@@ -19,11 +19,14 @@
 /// let count = try chunked.finish()
 /// ```
 ///
-/// Two things differ from ``RecordDecoder/decode(_:_:)``, both only for a body that throws anyway:
+/// Three things differ from ``RecordDecoder/decode(_:_:)``, all only for a body that throws anyway:
 /// - A record that is a bare number and the last thing in a truncated body (`[1, 2`) is not yielded, since
 ///   ``finish()`` takes no closure; `decode` yields it, rejected, before throwing ``BodyDecodingError/truncated``.
 /// - A syntax error on a non-ASCII byte among the last three of a chunk is thrown by the next ``feed(_:_:)`` or by
 ///   ``finish()``, once the character there has arrived, so that the message names it as `decode`'s does.
+/// - A record longer than ``RecordDecoder/maxRecordBytes`` that is also broken or cut off throws
+///   ``BodyDecodingError/recordTooLarge`` as soon as the limit is passed, since no more of it is gathered; `decode`
+///   throws the syntax error it meets first. (A whole record over the limit throws the same error from both.)
 ///
 /// After it throws, a decoder throws the same error from every call.
 ///
@@ -152,6 +155,7 @@ package struct ChunkedRecordDecoder {
             switch try splitter.run(bytes, from: index) {
             case .chunkEnd:
                 if splitter.isInRecord {
+                    try checkRecordSize(carry.count + bytes.count - carryStart)
                     carry.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[carryStart...]))
                 } else {
                     envelope?.feed(UnsafeBufferPointer(rebasing: bytes[index...]))
@@ -175,6 +179,7 @@ package struct ChunkedRecordDecoder {
                     index = start
                 }
             case .recordEnd(let end):
+                try checkRecordSize(carry.count + end - carryStart)
                 carry.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[carryStart..<end]))
                 try readCarriedRecord(body)
                 index = end
@@ -203,6 +208,10 @@ package struct ChunkedRecordDecoder {
         let end = walker.scanner.position
         // A number that reaches the chunk's end may have more digits in the next one.
         guard end < bytes.count || !BodySplitter.startsNumber(bytes[start]) else { return nil }
+        guard end - start <= decoder.maxRecordBytes else {
+            throw BodyDecodingError.recordTooLarge(
+                index: recordCount, offset: tracker.consumed + start, limit: decoder.maxRecordBytes)
+        }
         try yield(raw: start..<end, isObject: isObject, in: UnsafeRawBufferPointer(bytes), body)
         return end
     }
@@ -243,6 +252,15 @@ package struct ChunkedRecordDecoder {
             try body(record, recordBytes)
         } catch {
             throw RecordHandlerError(underlying: error)
+        }
+    }
+
+    /// Throws ``BodyDecodingError/recordTooLarge`` once the carried record would hold more than `max_record`, before
+    /// its bytes are gathered.
+    private func checkRecordSize(_ size: Int) throws {
+        guard size <= decoder.maxRecordBytes else {
+            throw BodyDecodingError.recordTooLarge(
+                index: recordCount, offset: carryOffset, limit: decoder.maxRecordBytes)
         }
     }
 

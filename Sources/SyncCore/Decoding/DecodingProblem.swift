@@ -23,6 +23,9 @@ package struct DecodingProblem: Sendable, Hashable, CustomStringConvertible {
         case nulled
         /// The value was stored with a part replaced (a lone surrogate escape became U+FFFD).
         case replaced
+        /// The record was stored as received, but the value was not used: an incremental cursor value beyond the
+        /// sync's time plus one day does not become the cursor.
+        case kept
     }
 
     /// The record's position in the records array, from 0.

@@ -135,6 +135,10 @@ struct JSONBodyReader {
             let start = walker.scanner.position
             let isObject = try walker.walkRecord(depth: inner)
             let raw = start..<walker.scanner.position
+            guard raw.count <= decoder.maxRecordBytes else {
+                throw BodyDecodingError.recordTooLarge(
+                    index: recordCount, offset: start, limit: decoder.maxRecordBytes)
+            }
             decoder.fill(&record, index: recordCount, raw: raw, isObject: isObject, walker: walker, scratch: &scratch)
             recordCount += 1
             do {

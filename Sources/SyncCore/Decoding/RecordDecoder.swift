@@ -41,6 +41,9 @@ package struct RecordDecoder: Sendable {
     let types: [ColumnType]
     /// Per column, its path as problems show it.
     let pathDescriptions: [String]
+    /// The most bytes one record may have: a longer one throws ``BodyDecodingError/recordTooLarge``, from the
+    /// whole-body reader and the chunked one alike, so that a record is never held past this. The default is 16 MiB.
+    package var maxRecordBytes = 16 << 20
 
     /// Makes a decoder for one endpoint's configuration.
     ///

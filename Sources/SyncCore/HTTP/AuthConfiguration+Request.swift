@@ -19,6 +19,7 @@ extension AuthConfiguration {
             // Replaced, not appended: a next page's URL may already carry the parameter.
             request.url = PageURL.setting(
                 [(name: name, value: try value.resolve(environment: environment))], in: request.url)
+            request.credentialQueryName = name
         }
     }
 }

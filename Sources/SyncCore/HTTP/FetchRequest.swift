@@ -4,6 +4,9 @@ package struct FetchRequest: Sendable {
     package var url: String
     /// Headers to send besides the conditional ones. Values may be secrets: never log them.
     package var headers: [(name: String, value: String)]
+    /// The name of the query parameter that carries a credential (`auth = { type = "query" }`): a redirect to another
+    /// origin never takes it along.
+    package var credentialQueryName: String?
     /// The stored upstream ETag, sent as If-None-Match.
     package var etag: String?
     /// The stored upstream Last-Modified, sent as If-Modified-Since.

@@ -3,32 +3,39 @@ internal import NIOCore
 
 /// Reads `file://` URLs from disk: a 200 with the file's bytes, or a 304 when its modification time
 /// still matches the stored Last-Modified.
+///
+/// Only a regular file is read: a FIFO would block the read forever (and with it the daemon's shutdown), and a
+/// device such as `/dev/zero` never ends.
 package struct FileTransport: Transport {
     package init() {}
 
     package func fetch(_ request: FetchRequest, successBody: BodyChunkHandler?) async throws -> FetchResponse {
         guard let url = URL(string: request.url), url.isFileURL else {
-            throw FetchError.invalidURL("\(request.url) is not a file:// URL")
+            throw FetchError.invalidURL("\(URLRedaction.redact(request.url)) is not a file:// URL")
         }
         let path = url.path
-        let attributes: [FileAttributeKey: Any]
-        do {
-            attributes = try FileManager.default.attributesOfItem(atPath: path)
-        } catch {
-            throw FetchError.file("\(path) cannot be read: no such file or no permission")
+        // Non-blocking, so that opening a FIFO with no writer returns at once; fstat then refuses it. Checking the
+        // descriptor, not the path, leaves no moment for the file to be swapped in between.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        guard descriptor >= 0 else { throw FetchError.file("\(path) cannot be read: no such file or no permission") }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw FetchError.file("\(path) cannot be read") }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            throw FetchError.file("\(path) is not a regular file (a FIFO, device or directory is never read)")
         }
-        let modified = (attributes[.modificationDate] as? Date).map(HTTPDate.format)
-        let size = (attributes[.size] as? NSNumber)?.intValue ?? 0
-        if size > request.maxBody { throw FetchError.bodyTooLarge(limit: request.maxBody) }
-        if let modified, modified == request.lastModified {
+        let size = Int(status.st_size)
+        // A collected body is one ByteBuffer, whose capacity is a UInt32: never more than max_body's upper bound.
+        let limit = successBody == nil ? min(request.maxBody, ConfigurationBounds.maxBody.upperBound) : request.maxBody
+        if size > limit { throw FetchError.bodyTooLarge(limit: limit) }
+        let modified = HTTPDate.format(seconds: Double(status.st_mtim.tv_sec))
+        if modified == request.lastModified {
             return FetchResponse(status: 304, lastModified: modified, body: ByteBuffer())
         }
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw FetchError.file("\(path) cannot be opened") }
-        defer { close(descriptor) }
         // Streamed: 1 MiB at a time through one buffer. Collected: read straight into the body's buffer,
         // never through Data, which would hold the body twice.
-        var body = ByteBufferAllocator().buffer(capacity: successBody == nil ? size : min(size, 1 << 20))
+        var body = ByteBufferAllocator().buffer(
+            capacity: successBody == nil ? max(0, size) : min(max(0, size), 1 << 20))
         var total = 0
         while true {
             if body.writableBytes == 0 { body.reserveCapacity(minimumWritableBytes: 1 << 20) }
@@ -42,7 +49,7 @@ package struct FileTransport: Transport {
             if failure != 0 { throw FetchError.file("\(path) cannot be read") }
             if count == 0 { break }
             total += count
-            if total > request.maxBody { throw FetchError.bodyTooLarge(limit: request.maxBody) }
+            if total > limit { throw FetchError.bodyTooLarge(limit: limit) }
             if let successBody {
                 try successBody(body)
                 body.clear()

@@ -10,9 +10,11 @@ package enum HTTPDate {
         format(seconds: date.timeIntervalSince1970)
     }
 
-    /// `Sun, 06 Nov 1994 08:49:37 GMT` for seconds since 1970 (the fraction dropped).
+    /// `Sun, 06 Nov 1994 08:49:37 GMT` for seconds since 1970 (the fraction dropped), clamped to the years
+    /// 0000…9999 (a file's modification time is whatever the file system holds; NaN counts as 1970).
     package static func format(seconds time: Double) -> String {
-        let seconds = Int64(time.rounded(.down))
+        let bounded = time.isNaN ? 0 : min(max(time, -62_167_219_200), 253_402_300_799)
+        let seconds = Int64(bounded.rounded(.down))
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = Int(seconds - days * 86_400)
         let (year, month, day) = CivilDate.fromDays(days)

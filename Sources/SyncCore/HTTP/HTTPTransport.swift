@@ -5,7 +5,8 @@ internal import NIOHTTP1
 internal import NIOHTTPCompression
 internal import NIOSSL
 
-/// HTTP and HTTPS over one shared AsyncHTTPClient: pooled connections, verified TLS, bounded redirects, gzip.
+/// HTTP and HTTPS over one shared AsyncHTTPClient: pooled connections, verified TLS, bounded redirects that keep
+/// secrets to their origin (``RedirectFollower``), gzip.
 ///
 /// The owner calls ``shutdown()`` once it is done with it.
 package final class HTTPTransport: Transport {
@@ -17,7 +18,8 @@ package final class HTTPTransport: Transport {
     package init() {
         var configuration = HTTPClient.Configuration(
             // The default TLS configuration verifies certificates and host names against the system's trust roots.
-            redirectConfiguration: .follow(max: 5, allowCycles: false),
+            // Redirects are followed by RedirectFollower, which keeps credentials and configured headers to their origin.
+            redirectConfiguration: .disallow,
             timeout: .init(connect: .seconds(10)),
             // Bodies are counted against max_body as they stream in, after decompression.
             decompression: .enabled(limit: .none)
@@ -35,48 +37,36 @@ package final class HTTPTransport: Transport {
     }
 
     package func fetch(_ request: FetchRequest, successBody: BodyChunkHandler?) async throws -> FetchResponse {
-        var outgoing = HTTPClientRequest(url: request.url)
-        outgoing.method = HTTPMethod(rawValue: request.method)
-        if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
-        outgoing.headers.add(name: "User-Agent", value: Self.userAgent)
-        outgoing.headers.add(name: "Accept", value: "application/json")
-        outgoing.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
-        for header in request.headers {
-            outgoing.headers.replaceOrAdd(name: header.name, value: header.value)
-        }
-        if let etag = request.etag { outgoing.headers.replaceOrAdd(name: "If-None-Match", value: etag) }
-        if let lastModified = request.lastModified {
-            outgoing.headers.replaceOrAdd(name: "If-Modified-Since", value: lastModified)
-        }
         let deadline = NIODeadline.now() + TimeAmount(request.timeout)
+        let bodyDeadline = ContinuousClock.now + request.timeout
+        var redirects = RedirectFollower(request)
         do {
-            let response = try await client.execute(outgoing, deadline: deadline)
+            var response = try await client.execute(Self.outgoing(request), deadline: deadline)
+            redirecting: while true {
+                let status = Int(response.status.code)
+                switch redirects.next(status: status, location: response.headers.first(name: "Location")) {
+                case .final:
+                    break redirecting
+                case .follow(let next):
+                    try await Self.discard(response, request: request, deadline: bodyDeadline)
+                    response = try await client.execute(Self.outgoing(next), deadline: deadline)
+                case .failure(let error):
+                    throw error
+                }
+            }
             let status = Int(response.status.code)
             var body = ByteBuffer()
             if status != 304 {
-                let length = response.headers.first(name: "Content-Length").flatMap(Int.init)
-                if let length, length > request.maxBody {
-                    throw FetchError.bodyTooLarge(limit: request.maxBody)
-                }
                 let streaming = (200..<300).contains(status) ? successBody : nil
-                // Collected: one allocation of the announced size instead of doubling. (A compressed body
-                // announces its compressed size; the buffer grows past it as needed.)
-                if streaming == nil, let length, length > 0 { body.reserveCapacity(length) }
-                var received = 0
-                for try await chunk in response.body {
-                    received += chunk.readableBytes
-                    guard received <= request.maxBody else { throw FetchError.bodyTooLarge(limit: request.maxBody) }
-                    if let streaming {
-                        do {
-                            try streaming(chunk)
-                        } catch {
-                            throw HandlerFailure(error: error)
-                        }
-                    } else {
-                        var chunk = chunk
-                        body.writeBuffer(&chunk)
-                    }
+                // A collected body is one ByteBuffer, whose capacity is a UInt32: never more than max_body's bound.
+                var limited = request
+                if streaming == nil { limited.maxBody = min(request.maxBody, ConfigurationBounds.maxBody.upperBound) }
+                let length = response.headers.first(name: "Content-Length").flatMap(Int.init)
+                if let length, length > limited.maxBody {
+                    throw FetchError.bodyTooLarge(limit: limited.maxBody)
                 }
+                body = try await Self.readBody(
+                    response, length: length, request: limited, deadline: bodyDeadline, streaming: streaming)
             }
             var fetched = FetchResponse(
                 status: status,
@@ -96,6 +86,38 @@ package final class HTTPTransport: Transport {
             throw error
         } catch {
             throw Self.fetchError(error, request: request)
+        }
+    }
+
+    /// The request as AsyncHTTPClient takes it: syncd's own headers, then the request's.
+    private static func outgoing(_ request: FetchRequest) -> HTTPClientRequest {
+        var outgoing = HTTPClientRequest(url: request.url)
+        outgoing.method = HTTPMethod(rawValue: request.method)
+        if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
+        outgoing.headers.add(name: "User-Agent", value: Self.userAgent)
+        outgoing.headers.add(name: "Accept", value: "application/json")
+        outgoing.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
+        for header in request.headers {
+            outgoing.headers.replaceOrAdd(name: header.name, value: header.value)
+        }
+        if let etag = request.etag { outgoing.headers.replaceOrAdd(name: "If-None-Match", value: etag) }
+        if let lastModified = request.lastModified {
+            outgoing.headers.replaceOrAdd(name: "If-Modified-Since", value: lastModified)
+        }
+        return outgoing
+    }
+
+    /// Reads and drops a redirect's body, up to 64 KiB and by the request's deadline; a longer one is left unread
+    /// (its connection is closed), a slower one times the request out.
+    private static func discard(
+        _ response: HTTPClientResponse, request: FetchRequest, deadline: ContinuousClock.Instant
+    ) async throws {
+        var limited = request
+        limited.maxBody = 64 << 10
+        do {
+            _ = try await readBody(response, length: nil, request: limited, deadline: deadline, streaming: nil)
+        } catch let error as FetchError where error == .bodyTooLarge {
+            return
         }
     }
 
@@ -132,10 +154,6 @@ package final class HTTPTransport: Transport {
             return .truncated("the connection closed before the whole body arrived")
         case .invalidURL, .emptyHost, .emptyScheme:
             return .invalidURL("the URL is not a valid http or https URL")
-        case .redirectLimitReached:
-            return .connection("more than 5 redirects")
-        case .redirectCycleDetected:
-            return .connection("the redirects go round in a cycle")
         default:
             return .connection("the request failed: \(error.shortDescription)")
         }
@@ -145,17 +163,5 @@ package final class HTTPTransport: Transport {
         // The system's own words for the errno ("Connection refused"), not NIO's nested description.
         if let ioError = error as? IOError { return String(cString: strerror(ioError.errnoCode)) }
         return String(describing: type(of: error))
-    }
-}
-
-/// An error of the body handler, carried through unchanged.
-private struct HandlerFailure: Error {
-    var error: any Error
-}
-
-extension TimeAmount {
-    init(_ duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }
 }

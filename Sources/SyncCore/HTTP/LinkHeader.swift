@@ -1,4 +1,4 @@
-/// RFC 8288 `Link` header fields: finds the target of `rel="next"`.
+/// RFC 8288 `Link` header fields: finds the target of `rel="next"` (and of `rel="last"`).
 ///
 /// A field may hold several links separated by commas, a response may hold several fields, and `rel` may list
 /// several relation types (`rel="next last"`); targets may contain commas and semicolons inside `<…>`, and
@@ -9,8 +9,17 @@ package enum LinkHeader {
     ///
     /// - Parameter fields: every `Link` field of the response, in order.
     package static func next(in fields: [String]) -> String? {
+        target(of: "next", in: fields)
+    }
+
+    /// The target of the first link whose relation types include `relation` (lowercase), as written.
+    ///
+    /// - Parameters:
+    ///   - relation: a lowercase relation type: `next`, `last`.
+    ///   - fields: every `Link` field of the response, in order.
+    package static func target(of relation: String, in fields: [String]) -> String? {
         for field in fields {
-            for link in links(in: field) where link.relations.contains("next") {
+            for link in links(in: field) where link.relations.contains(relation) {
                 return link.target
             }
         }

@@ -54,6 +54,23 @@ package enum PageURL {
         return base + "?" + query.joined(separator: "&") + fragment
     }
 
+    /// `url` without the query parameters of these names (compared after percent-decoding); the rest stays as it was.
+    package static func removing(_ names: Set<String>, from url: String) -> String {
+        var base = Substring(url)
+        var fragment = Substring()
+        if let hash = base.firstIndex(of: "#") {
+            fragment = base[hash...]
+            base = base[..<hash]
+        }
+        guard let question = base.firstIndex(of: "?") else { return url }
+        let kept = base[base.index(after: question)...].split(separator: "&").filter { item in
+            let rawName = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+            return !names.contains(String(rawName).removingPercentEncoding ?? String(rawName))
+        }
+        let stem = base[..<question]
+        return kept.isEmpty ? String(stem + fragment) : stem + "?" + kept.joined(separator: "&") + fragment
+    }
+
     /// Whether two absolute URLs have the same scheme, host and port (RFC 6454), default ports included.
     package static func isSameOrigin(_ first: String, _ second: String) -> Bool {
         guard let first = URLComponents(string: first), let second = URLComponents(string: second) else {

@@ -20,7 +20,8 @@ package struct PageWalker {
         case next(String)
         /// That page was the last.
         case done
-        /// The pages cannot be trusted to be complete: a loop, or `max_pages` reached with more announced.
+        /// The pages cannot be trusted to be complete: a loop, `max_pages` reached with more announced, or the walk
+        /// ended while the upstream still announces more.
         case failure(String)
     }
 
@@ -52,6 +53,12 @@ package struct PageWalker {
     package private(set) var pageCount = 0
     private var seenURLs: Set<String> = []
     private var seenCursors: Set<String> = []
+    /// Records on the pages so far, rejected ones included.
+    private var recordCount = 0
+    /// The latest `Link` `rel="last"` target, resolved: the walk must reach it.
+    private var announcedLast: String?
+    /// The latest count at `total_path`: the walk must reach it.
+    private var announcedTotal: Int?
 
     package init(pagination: PaginationConfiguration?, url: String) {
         self.pagination = pagination
@@ -81,6 +88,25 @@ package struct PageWalker {
         if let path = page.overlong.first {
             return .failure("page \(number): the value at \(path) is longer than 64 KiB")
         }
+        let (sum, overflow) = recordCount.addingReportingOverflow(page.records)
+        recordCount = overflow ? Int.max : sum
+        if case .link = pagination.kind, let last = LinkHeader.target(of: "last", in: page.links) {
+            announcedLast = PageURL.resolve(last, against: page.url)
+        }
+        if let path = pagination.totalPath, let value = page.captured[path] {
+            guard let total = Self.count(value) else {
+                return .failure("page \(number): the value at total_path (\(path)) is not a whole number of records")
+            }
+            announcedTotal = total
+        }
+        let decision = decide(after: page, pagination: pagination)
+        guard decision == .done else { return decision }
+        return unfinished(after: page, pagination: pagination) ?? .done
+    }
+
+    /// Where the walk goes after `page`, by the configured kind and the stop rules.
+    private mutating func decide(after page: Page, pagination: PaginationConfiguration) -> Decision {
+        let number = pageCount
         if page.records == 0 { return .done }
         if let path = pagination.hasMorePath, page.captured[path] == .bool(false) { return .done }
         if let size = pagination.pageSize, page.records < size { return .done }
@@ -105,9 +131,14 @@ package struct PageWalker {
             }
             nextURL = resolved
         case .page(let param, let start, _, _):
-            nextURL = PageURL.setting([(name: param, value: String(start + number))], in: page.url)
+            // The configuration bounds start; one built in code may not be.
+            let (next, overflow) = start.addingReportingOverflow(number)
+            guard !overflow else { return .failure("page \(number): the next page number is too large") }
+            nextURL = PageURL.setting([(name: param, value: String(next))], in: page.url)
         case .offset(let param, _, let limit):
-            nextURL = PageURL.setting([(name: param, value: String(number * limit))], in: page.url)
+            let (offset, overflow) = number.multipliedReportingOverflow(by: limit)
+            guard !overflow else { return .failure("page \(number): the next offset is too large") }
+            nextURL = PageURL.setting([(name: param, value: String(offset))], in: page.url)
         }
         if seenURLs.contains(nextURL) {
             return .failure("page \(number) leads back to a page already fetched: the pagination loops")
@@ -118,5 +149,36 @@ package struct PageWalker {
             )
         }
         return .next(nextURL)
+    }
+
+    /// The failure of a walk that ends while the upstream still announces more, if it does.
+    private func unfinished(after page: Page, pagination: PaginationConfiguration) -> Decision? {
+        let number = pageCount
+        if let path = pagination.hasMorePath, page.captured[path] == .bool(true) {
+            return .failure(
+                "the pages ended at page \(number) while has_more_path (\(path)) says true: the upstream announces more"
+            )
+        }
+        if let last = announcedLast, !seenURLs.contains(last) {
+            return .failure(
+                "the pages ended at page \(number) before the page that Link rel=\"last\" announced was reached")
+        }
+        if let total = announcedTotal, recordCount < total, let path = pagination.totalPath {
+            return .failure(
+                "the pages ended at page \(number) with \(recordCount) records while total_path (\(path)) announces "
+                    + "\(total)")
+        }
+        return nil
+    }
+
+    /// A count as a number or a string of digits; nil for anything else.
+    private static func count(_ value: CapturedValue) -> Int? {
+        switch value {
+        case .number(let literal), .string(let literal):
+            guard let count = Int(literal), count >= 0 else { return nil }
+            return count
+        case .bool, .null, .other:
+            return nil
+        }
     }
 }

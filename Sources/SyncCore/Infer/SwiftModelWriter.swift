@@ -22,7 +22,7 @@ package struct SwiftModelWriter {
     package static func render(_ shapes: InferredShapes, endpoint: InferredEndpoint) -> String {
         var writer = SwiftModelWriter(tree: shapes.tree)
         let base = SwiftNaming.typeName(endpoint.name, fallback: "Model")
-        var header = ["// Codable models inferred by `syncd infer` from \(endpoint.url)."]
+        var header = ["// Codable models inferred by `syncd infer` from \(URLRedaction.redact(endpoint.url))."]
         if let recordsPath = endpoint.recordsPath {
             let element = SwiftNaming.typeName(SwiftNaming.singular(endpoint.name), fallback: "Record")
             let rootType = writer.type(of: 0, suggested: element == base ? element + "Record" : element, parent: "")

@@ -60,7 +60,10 @@ public final class ResourceCache: Sendable {
     ) throws(SyncStoreError) {
         do {
             database = try DatabaseQueue(path: databasePath)
-            _ = try database.performBlocking { try Migrator.embedded.migrate($0) }
+            try database.performBlocking { database in
+                _ = try Migrator.embedded.migrate(database)
+                try StoredURLRedaction.apply(database)
+            }
         } catch {
             throw .cannotOpen("\(databasePath) cannot be used: \(error)")
         }
@@ -82,7 +85,7 @@ public final class ResourceCache: Sendable {
         let request = FetchRequest(
             url: url, headers: headers.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) },
             timeout: timeout)
-        return try await fetch(key: url, request: request, maxAge: maxAge, decode: decode)
+        return try await fetch(key: Self.storedKey(url), request: request, maxAge: maxAge, decode: decode)
     }
 
     /// Fetches a ``Resource`` (a GET ``Endpoint`` and its decoding), from the cache while it is younger than
@@ -110,7 +113,7 @@ public final class ResourceCache: Sendable {
         var request = FetchRequest(
             url: url, headers: endpoint.headers.map { (name: $0.name, value: $0.value) }, timeout: timeout)
         try endpoint.credential?.apply(to: &request, environment: environment)
-        return try await fetch(key: url, request: request, maxAge: maxAge, decode: resource.decode)
+        return try await fetch(key: Self.storedKey(url), request: request, maxAge: maxAge, decode: resource.decode)
     }
 
     private func fetch<Value>(

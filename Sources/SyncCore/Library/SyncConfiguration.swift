@@ -37,8 +37,9 @@ public struct SyncConfiguration: Sendable {
     ///
     /// - Throws: ``SyncConfigurationError`` for an invalid name, path or key, or a name used twice.
     public init(endpoints: [SyncEndpoint], concurrency: Int = 4) throws(SyncConfigurationError) {
-        guard (1...64).contains(concurrency) else {
-            throw SyncConfigurationError(description: "concurrency must be from 1 to 64")
+        guard ConfigurationBounds.concurrency.contains(concurrency) else {
+            throw SyncConfigurationError(
+                description: "concurrency must be \(ConfigurationBounds.describe(ConfigurationBounds.concurrency))")
         }
         var seen: Set<String> = []
         var built: [EndpointConfiguration] = []
@@ -121,9 +122,13 @@ public struct SyncEndpoint: Sendable, Hashable {
         guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://") || lowered.hasPrefix("file://") else {
             throw refuse("url must be an http, https or file URL")
         }
-        guard interval > .zero, timeout > .zero, (0...1).contains(jitter) else {
-            throw refuse("interval and timeout must be positive, and jitter from 0 to 1")
+        guard ConfigurationBounds.interval.contains(interval) else {
+            throw refuse("interval must be \(ConfigurationBounds.describe(ConfigurationBounds.interval))")
         }
+        guard ConfigurationBounds.timeout.contains(timeout) else {
+            throw refuse("timeout must be \(ConfigurationBounds.describe(ConfigurationBounds.timeout))")
+        }
+        guard ConfigurationBounds.jitter.contains(jitter) else { throw refuse("jitter must be a number from 0 to 1") }
         var recordsPath: JSONPath?
         if let records {
             guard let path = try? JSONPath(parsing: records) else { throw refuse("records is not a JSON path") }

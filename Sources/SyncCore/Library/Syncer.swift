@@ -35,7 +35,10 @@ public final class Syncer: Service, Sendable {
         let database: DatabaseQueue
         do {
             database = try DatabaseQueue(path: databasePath)
-            _ = try database.performBlocking { try Migrator.embedded.migrate($0) }
+            try database.performBlocking { database in
+                _ = try Migrator.embedded.migrate(database)
+                try StoredURLRedaction.apply(database)
+            }
         } catch {
             throw .cannotOpen("\(databasePath) cannot be used: \(error)")
         }

@@ -2,14 +2,30 @@ internal import CSQLite
 
 extension Database {
     /// Refuses, on this connection, every statement that is not a read: writes, schema changes, ATTACH,
-    /// writing PRAGMAs, transactions' side effects and `load_extension`. Used by `syncd sql` on top of a
-    /// read-only connection, so that a statement is refused with one sentence before it runs.
+    /// writing PRAGMAs, transactions' side effects, and every function not in ``SQLFunctionAllowlist``. Used by
+    /// `syncd sql` on top of a read-only connection, so that a statement is refused with one sentence before it runs.
     ///
     /// The corresponding C function is `sqlite3_set_authorizer` (https://sqlite.org/c3ref/set_authorizer.html).
     package func restrictToReading() throws(SQLiteError) {
         try execute("PRAGMA query_only = 1")
-        let code = sqlite3_set_authorizer(handle, readOnlyAuthorizer, nil)
+        let refusals = AuthorizerRefusals()
+        authorizerRefusals = refusals
+        // The connection keeps `refusals` alive as long as the authorizer can run.
+        let code = sqlite3_set_authorizer(handle, readOnlyAuthorizer, Unmanaged.passUnretained(refusals).toOpaque())
         try check(code, sql: nil)
+    }
+
+    /// The function `error` refused: one the authorizer denied, or one this SQLite does not have (the sqlite3 shell's
+    /// `readfile`, say), which is outside ``SQLFunctionAllowlist`` as much. Nil for any other error.
+    package func refusedFunction(_ error: SQLiteError) -> String? {
+        if Self.isNotAuthorized(error), let function = authorizerRefusals?.function { return function }
+        // SQLite reports an unknown function only in its message: "no such function: NAME".
+        let prefix = "no such function: "
+        guard authorizerRefusals != nil, error.code == SQLITE_ERROR, error.message.hasPrefix(prefix) else {
+            return nil
+        }
+        let name = error.message.dropFirst(prefix.count).lowercased()
+        return SQLFunctionAllowlist.names.contains(name) ? nil : name
     }
 
     /// Whether an error is the authorizer's refusal (`SQLITE_AUTH`).
@@ -51,7 +67,7 @@ private let readOnlyAuthorizer:
     @convention(c) (
         UnsafeMutableRawPointer?, Int32, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?,
         UnsafePointer<CChar>?
-    ) -> Int32 = { _, action, first, second, _, _ in
+    ) -> Int32 = { context, action, first, second, _, _ in
         switch action {
         case SQLITE_SELECT, SQLITE_READ, SQLITE_RECURSIVE:
             return SQLITE_OK
@@ -61,9 +77,12 @@ private let readOnlyAuthorizer:
             let table = first.map { String(cString: $0) } ?? ""
             return table == "sqlite_master" ? SQLITE_OK : SQLITE_DENY
         case SQLITE_FUNCTION:
-            // second is the function's name; load_extension would run arbitrary code.
+            // second is the function's name: load_extension would run arbitrary code, fts3_tokenizer leaks a
+            // pointer and takes one, so only the listed functions run.
             let name = second.map { String(cString: $0).lowercased() } ?? ""
-            return name == "load_extension" ? SQLITE_DENY : SQLITE_OK
+            if SQLFunctionAllowlist.names.contains(name) { return SQLITE_OK }
+            if let context { Unmanaged<AuthorizerRefusals>.fromOpaque(context).takeUnretainedValue().function = name }
+            return SQLITE_DENY
         case SQLITE_PRAGMA:
             // first is the pragma's name, second its argument: only reads of schema facts are allowed.
             let name = first.map { String(cString: $0).lowercased() } ?? ""
@@ -82,3 +101,8 @@ private let readOnlyAuthorizer:
             return SQLITE_DENY
         }
     }
+
+/// What the read-only authorizer refused, for the message; owned by the connection it is installed on.
+final class AuthorizerRefusals {
+    var function: String?
+}

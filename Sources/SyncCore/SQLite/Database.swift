@@ -19,10 +19,13 @@ package final class Database {
     let handle: OpaquePointer
     package let path: String
     package let mode: Mode
+    /// The read-only authorizer's notes (``restrictToReading()``); the authorizer holds an unretained pointer to it.
+    var authorizerRefusals: AuthorizerRefusals?
 
-    /// Opens (or, read-write, creates) the database at `path`.
+    /// Opens (or, read-write, creates) the database at `path`, always a plain file path: `file:x.db?nolock=1` is a
+    /// file of that name in the current folder, never an SQLite URI, and `:memory:` is a file too.
     ///
-    /// Related SQLite documentation: https://sqlite.org/c3ref/open.html
+    /// Related SQLite documentation: https://sqlite.org/c3ref/open.html, https://sqlite.org/uri.html
     ///
     /// - Throws: ``SQLiteError`` when the file cannot be opened or is not a database.
     package init(path: String, mode: Mode = .readWrite, busyTimeoutMilliseconds: Int32 = 5_000) throws(SQLiteError) {
@@ -32,7 +35,7 @@ package final class Database {
         case .readOnly: flags |= SQLITE_OPEN_READONLY
         }
         var handle: OpaquePointer?
-        let code = sqlite3_open_v2(path, &handle, flags, nil)
+        let code = sqlite3_open_v2(Self.plainFileName(path), &handle, flags, nil)
         guard let handle else {
             throw SQLiteError(extendedCode: code == SQLITE_OK ? SQLITE_NOMEM : code, message: "cannot open \(path)")
         }
@@ -61,6 +64,15 @@ package final class Database {
             syncd_sqlite3_db_config_defensive(handle, 1)
         }
         try execute("PRAGMA foreign_keys = ON")
+    }
+
+    /// `path` as SQLite can only read as a file name. SQLite reads a name starting `file:` as a URI when the build or
+    /// the process enabled URIs globally ("If URI filename interpretation is enabled, and the filename argument
+    /// begins with "file:", then the filename is interpreted as a URI", sqlite.org/c3ref/open.html; Debian's build
+    /// does), whatever the flags, and `:memory:` and `""` as temporary databases. A relative path gets `./`, which
+    /// names the same file and starts with none of those.
+    static func plainFileName(_ path: String) -> String {
+        path.hasPrefix("/") ? path : "./" + path
     }
 
     deinit {

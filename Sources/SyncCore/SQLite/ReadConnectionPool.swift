@@ -1,14 +1,42 @@
 internal import NIOPosix
 internal import Synchronization
 
+#if canImport(Glibc)
+    internal import Glibc
+#endif
+
 /// Read-only connections for concurrent readers (the read API), so that readers never wait for each other or
 /// block the writer: in WAL mode each reads its own committed snapshot while a sync writes.
 ///
-/// Reads run on NIO's blocking thread pool, like ``DatabaseQueue``. A read takes the first idle connection, so a
-/// long read (a whole table) does not hold up short ones.
+/// Reads run on threads of their own (``threads``), never on NIO's shared blocking pool, where ``DatabaseQueue``
+/// runs the writer's transactions: however many reads arrive, a sync's commit never waits behind them. A read takes
+/// the first idle connection, so a long read does not hold up short ones. At most ``maxWaiting`` reads wait for a
+/// thread; one more fails at once with ``Busy`` (the read API answers 503), so a flood of readers costs memory
+/// bounded by that queue, not by the flood. On Linux the read threads also run at a lower priority (nice 10), so
+/// that on a busy machine the CPU goes to a sync's decoding and transaction first and to readers with what is left.
 package final class ReadConnectionPool: Sendable {
+    /// The threads every pool's reads run on, started on first use and kept for the life of the process (like
+    /// `NIOThreadPool.singleton`): one per connection of a default pool.
+    static let threads: NIOThreadPool = {
+        let pool = NIOThreadPool(numberOfThreads: defaultCount)
+        pool.start()
+        return pool
+    }()
+
+    /// The number of connections when the caller does not say.
+    package static let defaultCount = 4
+
+    /// A read refused because ``maxWaiting`` reads already wait for a thread.
+    package struct Busy: Error, Sendable, CustomStringConvertible {
+        package var description: String { "too many reads are waiting for the database; try again in a moment" }
+    }
+
     private let queues: [DatabaseQueue]
     private let next = Atomic<Int>(0)
+    /// Reads running or waiting for a thread.
+    private let pending = Atomic<Int>(0)
+    /// The most reads that may wait for a thread beyond those running.
+    package let maxWaiting: Int
     /// A connection of its own for ``dataVersion()``, with its statement prepared once.
     private let versionProbe: Mutex<VersionProbe>
 
@@ -21,8 +49,13 @@ package final class ReadConnectionPool: Sendable {
 
     /// Opens `count` read-only connections to the database at `path`, which must exist.
     ///
+    /// - Parameter maxWaiting: The most reads that may wait for a thread beyond those running (0 to 2^20); more fail
+    ///   with ``Busy``.
     /// - Throws: ``SQLiteError`` when it cannot be opened.
-    package init(path: String, count: Int = 4) throws(SQLiteError) {
+    package init(path: String, count: Int = ReadConnectionPool.defaultCount, maxWaiting: Int = 128)
+        throws(SQLiteError)
+    {
+        self.maxWaiting = min(max(0, maxWaiting), 1 << 20)
         var queues: [DatabaseQueue] = []
         for _ in 0..<max(1, count) {
             queues.append(try DatabaseQueue(path: path, mode: .readOnly))
@@ -34,11 +67,20 @@ package final class ReadConnectionPool: Sendable {
         self.path = path
     }
 
-    /// Runs `body` with an idle read-only connection on the blocking thread pool.
+    /// Runs `body` with an idle read-only connection on the read threads.
+    ///
+    /// - Throws: ``Busy`` when ``maxWaiting`` reads already wait; what `body` throws.
     package func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        let running = Self.threads.numberOfThreads
+        guard pending.wrappingAdd(1, ordering: .relaxed).newValue <= running + maxWaiting else {
+            pending.wrappingSubtract(1, ordering: .relaxed)
+            throw Busy()
+        }
+        defer { pending.wrappingSubtract(1, ordering: .relaxed) }
         let start = next.wrappingAdd(1, ordering: .relaxed).oldValue
         let queues = self.queues
-        return try await NIOThreadPool.singleton.runIfActive {
+        return try await Self.threads.runIfActive {
+            Self.yieldToWriters()
             for offset in 0..<queues.count {
                 if let result = try queues[(start &+ offset) % queues.count].performBlockingIfIdle(body) {
                     return result
@@ -47,6 +89,20 @@ package final class ReadConnectionPool: Sendable {
             return try queues[start % queues.count].performBlocking(body)
         }
     }
+
+    /// Lowers the calling read thread's priority to nice 10 (idempotent, unprivileged).
+    ///
+    /// Linux keeps a nice value per thread, and `PRIO_PROCESS` with `who` 0 sets the calling thread's alone (the kernel
+    /// takes `current`, a thread): "the nice value is a per-thread attribute" (setpriority(2), BUGS). A thread may
+    /// always lower its own priority. Elsewhere this does nothing.
+    private static func yieldToWriters() {
+        #if os(Linux)
+            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, readerNice)
+        #endif
+    }
+
+    /// The nice value of the read threads on Linux.
+    static let readerNice: Int32 = 10
 
     /// A number that changes whenever any connection — this process's writer or another process's — has
     /// committed a change to the database since the previous call (`PRAGMA data_version`).

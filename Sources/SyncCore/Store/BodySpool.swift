@@ -11,6 +11,10 @@ package final class BodySpool: Sendable {
     private let descriptor: Int32
     private let written = Mutex<Int>(0)
 
+    /// The most bytes the spool of one run holds: `max_body` bounds each page, this bounds all of them together,
+    /// so that `max_pages` pages of `max_body` never fill the disk. 8 GiB.
+    package static let runLimit = 8 << 30
+
     /// The size of a chunk read back by ``forEachChunk(_:)``.
     package static let readSize = 1 << 20
 

@@ -49,8 +49,11 @@ package struct RecordReader {
 
     /// What changed after a version: enough for a reader to mirror the endpoint incrementally.
     package struct Changes: Sendable {
-        /// The endpoint's version now: the `since` of the reader's next request.
+        /// The `since` of the reader's next request: the endpoint's version when this answer holds everything, else
+        /// the highest version whose every change the walk so far has handed out.
         package var version: Int64
+        /// The endpoint's version when the changes were read.
+        package var endpointVersion: Int64
         /// The original JSON of every record whose version is above `since`, by version then key.
         package var changed: [String]
         /// The keys of ``changed``, in the same order, as JSON (a value, or an array for a composite key).
@@ -62,6 +65,9 @@ package struct RecordReader {
         package var deleted: [String]
         package var etag: String
         package var changedAt: String?
+        /// Where the next part of the feed starts, when this answer was capped; `nil` when it holds everything up to
+        /// ``version``.
+        package var next: ChangePosition?
     }
 
     /// The database's instance id, part of every entity tag.
@@ -74,7 +80,7 @@ package struct RecordReader {
         try database.scalar("SELECT value FROM syncd_meta WHERE key = 'instance'")?.textRepresentation ?? "0"
     }
 
-    private func state() throws -> EndpointState {
+    func state() throws -> EndpointState {
         guard let state = try EndpointState.named(endpoint.name.name, database),
             try endpoint.isDocument || database.tableExists(endpoint.name.name)
         else {
@@ -87,13 +93,18 @@ package struct RecordReader {
     ///
     /// - Throws: ``StoreError`` for an unknown column, a value that does not fit its column, or an endpoint
     ///   not synced yet; ``SQLiteError``.
-    /// - Parameter countingAll: Also count every record the filters match (``Page/total``), in the same snapshot.
-    package func records(_ query: RecordQuery, countingAll: Bool = false) throws -> Page {
+    /// - Parameters:
+    ///   - countingAll: Also count every record the filters match (``Page/total``), in the same snapshot.
+    ///   - maxBytes: Stop once the records read hold this many bytes of JSON (at least one record is read): the
+    ///     page is then shorter than `query.limit`.
+    package func records(_ query: RecordQuery, countingAll: Bool = false, maxBytes: Int = .max) throws -> Page {
         guard !endpoint.isDocument else { throw StoreError.notCollection(endpoint.name.name) }
-        return try database.transaction(.deferred) { try readRecords(query, countingAll: countingAll) }
+        return try database.transaction(.deferred) {
+            try readRecords(query, countingAll: countingAll, maxBytes: maxBytes)
+        }
     }
 
-    private func readRecords(_ query: RecordQuery, countingAll: Bool) throws -> Page {
+    private func readRecords(_ query: RecordQuery, countingAll: Bool, maxBytes: Int) throws -> Page {
         let state = try state()
         let table = RecordTable(endpoint)
         var conditions: [String] = []
@@ -154,9 +165,12 @@ package struct RecordReader {
         var rows: [[SQLiteValue]] = []
         var raws: [String] = []
         let count = endpoint.columns.count
-        while try statement.step() {
+        var bytes = 0
+        while bytes < maxBytes, try statement.step() {
             rows.append((0..<count).map(statement.value(at:)))
-            raws.append(statement.text(at: count) ?? "null")
+            let raw = statement.text(at: count) ?? "null"
+            bytes += raw.utf8.count
+            raws.append(raw)
         }
         return Page(
             columns: endpoint.columns.map(\.name), rows: rows, raws: raws,
@@ -192,42 +206,6 @@ package struct RecordReader {
         return Record(
             raw: raw, etag: EntityTag.make(instance: try instance(), version: version), version: version,
             changedAt: row.text("_changed_at"), endpointVersion: state.version)
-    }
-
-    /// The records changed after version `since` and the keys deleted after it; `since` 0 is everything.
-    ///
-    /// Tombstones are kept for as long as the database lives, so any earlier version can be caught up from.
-    package func changes(since: Int64) throws -> Changes {
-        guard !endpoint.isDocument else { throw StoreError.notCollection(endpoint.name.name) }
-        return try database.transaction(.deferred) {
-            let state = try state()
-            let table = RecordTable(endpoint)
-            let keyOrder = table.keyNames.map { "\(SQLIdentifier.quote($0)) ASC" }.joined(separator: ", ")
-            let changed = try database.makeStatement(
-                """
-                SELECT "_raw", \(table.keyJSONExpression), "_created_version" > ?1 FROM \(table.quotedName)
-                WHERE "_version" > ?1
-                ORDER BY "_version", \(keyOrder)
-                """)
-            try changed.bind([.integer(since)])
-            var raws: [String] = []
-            var keys: [String] = []
-            var inserted: [Bool] = []
-            while try changed.step() {
-                raws.append(changed.text(at: 0) ?? "null")
-                keys.append(changed.text(at: 1) ?? "null")
-                inserted.append(!changed.isNull(at: 2) && changed.integer(at: 2) == 1)
-            }
-            // A key that came back after its deletion has no tombstone any more (SyncWriter removes it): it is a change.
-            let deleted = try database.rows(
-                """
-                SELECT key FROM syncd_tombstones WHERE endpoint = ? AND version > ? ORDER BY version, key
-                """, [.text(endpoint.name.name), .integer(since)]
-            ).compactMap { $0.text("key") }
-            return Changes(
-                version: state.version, changed: raws, changedKeys: keys, inserted: inserted, deleted: deleted,
-                etag: EntityTag.make(instance: try instance(), version: state.version), changedAt: state.changedAt)
-        }
     }
 
     /// A document endpoint's body, or `nil` before it was first fetched.

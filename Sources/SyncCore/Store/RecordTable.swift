@@ -80,14 +80,19 @@ package struct RecordTable: Sendable {
 
     /// Creates the table, or brings an existing one up to the configured columns.
     ///
+    /// A non-key column whose type now has another SQLite declaration is dropped and added again, so that its
+    /// values take the new affinity when they are refilled.
+    ///
     /// - Returns: Whether columns were added or changed, so that stored rows need re-reading from `_raw`.
-    /// - Throws: ``StoreError`` when the table exists with another primary key or is not syncd's.
+    /// - Throws: ``StoreError`` when the table exists with another primary key or primary-key type, or is not
+    ///   syncd's.
     func prepare(_ database: Database, storedSignature: String?) throws -> Bool {
         guard try database.tableExists(name.name) else {
             try database.execute(createSQL)
             return false
         }
-        let info = try database.rows("SELECT name, pk FROM pragma_table_info(?) ORDER BY cid", [.text(name.name)])
+        let info = try database.rows(
+            "SELECT name, type, pk FROM pragma_table_info(?) ORDER BY cid", [.text(name.name)])
         let existing = info.compactMap { $0.text("name") }
         guard existing.contains("_raw"), existing.contains("_version"), existing.contains("_changed_at") else {
             throw StoreError.notSyncdTable(name.name)
@@ -96,13 +101,17 @@ package struct RecordTable: Sendable {
             // A table from before syncd kept it: its rows' first versions are unknown (NULL), later ones are kept.
             try database.execute("ALTER TABLE \(quotedName) ADD COLUMN \"_created_version\" INTEGER")
         }
-        let existingKey = info.filter { ($0.integer("pk") ?? 0) > 0 }
-            .sorted { ($0.integer("pk") ?? 0) < ($1.integer("pk") ?? 0) }
-            .compactMap { $0.text("name") }
-        guard existingKey == keyNames else {
-            throw StoreError.primaryKeyChanged(table: name.name, stored: existingKey, configured: keyNames)
-        }
+        if let refusal = incompatibility(tableInfo: info, storedSignature: storedSignature) { throw refusal }
         var changed = false
+        for column in retypedColumns(tableInfo: info) {
+            // SQLite has no ALTER COLUMN: the column is dropped and added with its new type (and so its new
+            // affinity), then refilled from `_raw` with the rest, in the run's transaction.
+            try database.execute("ALTER TABLE \(quotedName) DROP COLUMN \(SQLIdentifier.quote(column.name))")
+            try database.execute(
+                "ALTER TABLE \(quotedName) ADD COLUMN \(SQLIdentifier.quote(column.name)) \(column.type.sqliteDeclaration)"
+            )
+            changed = true
+        }
         for column in columns where !existing.contains(column.name) {
             try database.execute(
                 "ALTER TABLE \(quotedName) ADD COLUMN \(SQLIdentifier.quote(column.name)) \(column.type.sqliteDeclaration)"

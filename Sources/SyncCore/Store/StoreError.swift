@@ -7,9 +7,12 @@ package struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         case unknownColumn = "unknown_column"
         case badKey = "bad_key"
         case emptySnapshot = "empty_snapshot"
+        case tooManyDeletions = "too_many_deletions"
+        case primaryKeyTypeChanged = "primary_key_type_changed"
         case notCollection = "not_collection"
         case notDocument = "not_document"
         case notSynced = "not_synced"
+        case versionExhausted = "version_exhausted"
     }
 
     private let code: Code
@@ -32,9 +35,12 @@ package struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     package static let unknownColumn = StoreError(.unknownColumn, "")
     package static let badKey = StoreError(.badKey, "")
     package static let emptySnapshot = StoreError(.emptySnapshot, "")
+    package static let tooManyDeletions = StoreError(.tooManyDeletions, "")
+    package static let primaryKeyTypeChanged = StoreError(.primaryKeyTypeChanged, "")
     package static let notCollection = StoreError(.notCollection, "")
     package static let notDocument = StoreError(.notDocument, "")
     package static let notSynced = StoreError(.notSynced, "")
+    package static let versionExhausted = StoreError(.versionExhausted, "")
 
     static func notSyncdTable(_ table: String) -> StoreError {
         StoreError(.notSyncdTable, "table \"\(table)\" exists but was not created by syncd (it has no _raw column)")
@@ -45,6 +51,25 @@ package struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
             .primaryKeyChanged,
             "the primary key of \"\(table)\" changed from (\(stored.joined(separator: ", "))) to "
                 + "(\(configured.joined(separator: ", "))); drop the table or give the endpoint a new name"
+        )
+    }
+
+    static func primaryKeyTypeChanged(table: String, column: String, stored: String, configured: String)
+        -> StoreError
+    {
+        StoreError(
+            .primaryKeyTypeChanged,
+            "the type of the primary-key column \"\(column)\" of \"\(table)\" changed from \(stored) to "
+                + "\(configured), which would delete every stored row; set the type back to \(stored), "
+                + "or drop the table or give the endpoint a new name"
+        )
+    }
+
+    static func tooManyDeletions(endpoint: String, deleting: Int, stored: Int, limit: DeletionLimit) -> StoreError {
+        StoreError(
+            .tooManyDeletions,
+            "\(endpoint): the response would delete \(deleting) of the \(stored) stored rows, more than "
+                + "max_delete = \(limit) allows; kept them (raise max_delete if the deletions are legitimate)"
         )
     }
 
@@ -82,5 +107,13 @@ package struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     package static func notSynced(_ endpoint: String) -> StoreError {
         StoreError(
             .notSynced, "\"\(endpoint)\" has not been synced yet: run `syncd sync \(endpoint)`", endpoint: endpoint)
+    }
+
+    static func versionExhausted(endpoint: String) -> StoreError {
+        StoreError(
+            .versionExhausted,
+            "its version in syncd_endpoints is at the largest value a version can take (the database file was "
+                + "edited); kept the stored data: rename the endpoint to start it afresh",
+            endpoint: endpoint)
     }
 }

@@ -19,6 +19,7 @@ extension SyncWriter {
             let stored = try database.scalar(
                 "SELECT body FROM syncd_documents WHERE endpoint = ?", [.text(endpoint.name.name)])
             let changed = stored != .blob(bytes)
+            let newVersion = changed ? try state.nextVersion(endpoint: endpoint.name.name) : state.version
             if changed {
                 try database.execute(
                     """
@@ -28,12 +29,12 @@ extension SyncWriter {
                     """,
                     [
                         .text(endpoint.name.name), .blob(bytes), contentType.map(SQLiteValue.text) ?? .null,
-                        .integer(state.version + 1), .text(Timestamp.format(facts.finishedAt)),
+                        .integer(newVersion), .text(Timestamp.format(facts.finishedAt)),
                     ]
                 )
             }
             report.outcome = changed ? .changed : .unchanged
-            report.version = changed ? state.version + 1 : state.version
+            report.version = newVersion
             try finish(database, report: &report, facts: facts, changed: changed, recordCount: 1, signature: nil)
             return report
         }
@@ -57,7 +58,7 @@ extension SyncWriter {
             try database.execute(
                 """
                 UPDATE syncd_endpoints SET last_attempt_at = ?, last_status = ?, last_error = ?,
-                consecutive_failures = consecutive_failures + 1 WHERE name = ?
+                consecutive_failures = consecutive_failures + (consecutive_failures < 9223372036854775807) WHERE name = ?
                 """,
                 [
                     .text(Timestamp.format(facts.finishedAt)), facts.httpStatus.map { .integer(Int64($0)) } ?? .null,

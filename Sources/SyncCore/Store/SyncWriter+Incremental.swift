@@ -1,26 +1,39 @@
 /// What an incremental run does besides upserting, inside the run's transaction: it follows the highest value of
 /// the cursor column among the records applied, deletes the records whose deleted flag is true (each leaving a
 /// tombstone), and stores the new cursor with the rows, so that the cursor never runs ahead of the data.
+///
+/// A timestamp cursor value later than the sync's time plus ``futureTolerance`` is not adopted: one record dated
+/// 9999 would otherwise freeze the cursor for good. The record is stored all the same, and the run reports it.
 struct IncrementalApply {
+    /// How far past the sync's time a timestamp cursor value may be and still become the cursor: one day, for
+    /// clocks that are off and for time zones written wrong.
+    static let futureTolerance: Double = 86_400
+
     let configuration: IncrementalConfiguration
     let columnName: String
+    /// The cursor column's JSON path inside a record, for problems.
+    let columnPath: String
     let type: ColumnType
     /// Where the deleted flag is among a record's values: after the configured columns.
     let flagIndex: Int?
     private(set) var highest: String?
+    /// The latest timestamp adopted as the cursor, as stored (RFC 3339, UTC); nil for other column types.
+    let latestAdoptable: String?
     private let delete: Statement
     private let tombstone: Statement
     private let endpointName: String
 
     init(
         _ configuration: IncrementalConfiguration, endpoint: EndpointConfiguration, table: RecordTable,
-        database: Database
+        database: Database, now: Double
     )
         throws
     {
         self.configuration = configuration
         self.columnName = endpoint.columns[configuration.column].name
+        self.columnPath = endpoint.columns[configuration.column].path.description
         self.type = endpoint.columns[configuration.column].type
+        self.latestAdoptable = type == .timestamp ? Self.timestamp(now + Self.futureTolerance) : nil
         self.flagIndex = configuration.deletedFlag == nil ? nil : endpoint.columns.count
         self.endpointName = endpoint.name.name
         let match = table.keyNames.map { "\(SQLIdentifier.quote($0)) IS ?" }.joined(separator: " AND ")
@@ -35,10 +48,31 @@ struct IncrementalApply {
     }
 
     /// Takes the cursor column's value of an applied record into account.
-    mutating func observe(_ values: [ColumnValue]) {
-        guard let text = Self.text(values[configuration.column]) else { return }
-        if let highest, !Self.isGreater(text, than: highest, type: type) { return }
+    ///
+    /// - Returns: The value when it is too far in the future to become the cursor; nil otherwise.
+    mutating func observe(_ values: [ColumnValue]) -> String? {
+        guard let text = Self.text(values[configuration.column]) else { return nil }
+        if let latestAdoptable, Self.isGreater(text, than: latestAdoptable, type: type) { return text }
+        if let highest, !Self.isGreater(text, than: highest, type: type) { return nil }
         highest = text
+        return nil
+    }
+
+    /// The problem stored for a record whose cursor value was not adopted.
+    func futureProblem(_ record: borrowing DecodedRecord, value: String, key: [ColumnValue], keyNames: [String])
+        -> DecodingProblem
+    {
+        let label = zip(keyNames, key).map { "\($0)=\(SyncWriter.plain($1))" }.joined(separator: ",")
+        return DecodingProblem(
+            recordIndex: record.index, recordKey: key, recordLabel: label, path: columnPath,
+            column: columnName, expected: "a cursor timestamp no later than \(latestAdoptable ?? "")",
+            found: "\(value) (stored, not adopted as the cursor)", action: .kept)
+    }
+
+    /// Seconds since 1970 as a cursor timestamp (RFC 3339, UTC, no trailing zeros); nil out of range.
+    static func timestamp(_ seconds: Double) -> String? {
+        guard let nanoseconds = Int128(exactly: (seconds * 1_000_000_000).rounded(.down)) else { return nil }
+        return RFC3339Timestamp(nanosecondsSinceEpoch: nanoseconds)?.text
     }
 
     /// Whether the record's deleted flag is true.

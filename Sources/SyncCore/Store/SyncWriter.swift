@@ -43,16 +43,19 @@ package struct SyncWriter: Sendable {
         if let flag = endpoint.incremental?.deletedFlag {
             columns.append(ColumnSpec(name: "deleted_flag", path: flag, type: .boolean))
         }
-        return RecordDecoder(
+        var decoder = RecordDecoder(
             recordsPath: endpoint.records ?? .root, columns: columns, keyColumns: endpoint.primaryKey,
             strict: endpoint.strict)
+        decoder.maxRecordBytes = endpoint.maxRecord
+        return decoder
     }
 
     // MARK: - Collections
 
     /// Applies a 200 with records.
     ///
-    /// - Throws: ``StoreError`` (an empty snapshot, a changed primary key), ``SQLiteError``; the transaction is rolled back.
+    /// - Throws: ``StoreError`` (an empty snapshot, more deletions than `max_delete` allows, a changed primary key or
+    ///   primary-key type), ``SQLiteError``; the transaction is rolled back.
     package func applyCollection(_ decoded: DecodedBody, facts: RunFacts, database: Database) throws -> SyncReport {
         let table = RecordTable(endpoint)
         let decoder = self.decoder
@@ -65,7 +68,7 @@ package struct SyncWriter: Sendable {
             report.records = decoded.records
             report.rejected = decoded.rejected
             report.problems = decoded.problems
-            let newVersion = state.version + 1
+            let newVersion = try state.nextVersion(endpoint: endpoint.name.name)
             let now = Timestamp.format(facts.finishedAt)
 
             let schemaChanged = try table.prepare(database, storedSignature: state.columnsSignature)
@@ -80,7 +83,7 @@ package struct SyncWriter: Sendable {
             var written = 0
             var deleted = 0
             var incremental = try endpoint.incremental.map {
-                try IncrementalApply($0, endpoint: endpoint, table: table, database: database)
+                try IncrementalApply($0, endpoint: endpoint, table: table, database: database, now: facts.finishedAt)
             }
             let keyColumns = endpoint.primaryKey
             let valueCount = endpoint.columns.count
@@ -96,14 +99,21 @@ package struct SyncWriter: Sendable {
                             return
                         }
                         if incremental != nil {
-                            incremental?.observe(record.values)
+                            if let future = incremental?.observe(record.values), let applying = incremental,
+                                report.problems.count < Self.storedProblemLimit
+                            {
+                                let key = keyColumns.map { record.values[$0] }
+                                report.problems.append(
+                                    applying.futureProblem(record, value: future, key: key, keyNames: table.keyNames))
+                            }
                             if let flagged = incremental, flagged.isDeleted(record.values) {
                                 let key = keyColumns.map { record.values[$0] }
                                 deleted += try flagged.delete(key: key, version: newVersion, now: now)
                                 return
                             }
                         }
-                        if !seen.insert(values: record.values) {
+                        // Capped like every problem list: one key repeated millions of times keeps memory flat.
+                        if !seen.insert(values: record.values), report.problems.count < Self.storedProblemLimit {
                             let key = keyColumns.map { record.values[$0] }
                             report.problems.append(Self.duplicate(record, key: key, keyNames: table.keyNames))
                         }
@@ -125,7 +135,10 @@ package struct SyncWriter: Sendable {
             }
 
             if endpoint.mode == .snapshot {
-                deleted += try deleteUnseen(database, table: table, seen: seen, version: newVersion, now: now)
+                let isEmpty = decoded.records - decoded.rejected == 0
+                deleted += try deleteUnseen(
+                    database, table: table, seen: seen, version: newVersion, now: now, limitedTo: isEmpty ? nil : before
+                )
             }
             let after = try count(database, table)
             report.inserted = max(0, after - before + deleted)
@@ -166,17 +179,15 @@ package struct SyncWriter: Sendable {
             var stored = state.recordCount
             if !endpoint.isDocument {
                 let table = RecordTable(endpoint)
-                // The run that stored this signature prepared the table: a 304 with unchanged columns has nothing to do.
-                if state.columnsSignature != table.columnsSignature {
-                    if try table.prepare(database, storedSignature: state.columnsSignature) {
-                        _ = try table.refill(database, decoder: decoder)
-                        changed = true
-                    }
-                    stored = try count(database, table)
+                // Prepared on every 304 too: a changed primary key or key type is refused here as on a 200.
+                if try table.prepare(database, storedSignature: state.columnsSignature) {
+                    _ = try table.refill(database, decoder: decoder)
+                    changed = true
                 }
+                if state.columnsSignature != table.columnsSignature { stored = try count(database, table) }
                 signature = table.columnsSignature
             }
-            report.version = changed ? state.version + 1 : state.version
+            report.version = changed ? try state.nextVersion(endpoint: endpoint.name.name) : state.version
             report.storedRecords = stored
             try finish(
                 database, report: &report, facts: facts, changed: changed, recordCount: stored, signature: signature)
@@ -192,6 +203,15 @@ package struct SyncWriter: Sendable {
         var columnsSignature: String?
         var cursor: String?
         var cursorColumn: String?
+
+        /// The version a change makes: one more than the stored one.
+        ///
+        /// - Throws: ``StoreError`` when the stored version is at its limit (an edited database file).
+        func nextVersion(endpoint: String) throws(StoreError) -> Int64 {
+            let (next, overflow) = version.addingReportingOverflow(1)
+            guard !overflow else { throw StoreError.versionExhausted(endpoint: endpoint) }
+            return next
+        }
     }
 
     /// Makes sure the endpoint has its row, and reads it.
@@ -201,7 +221,8 @@ package struct SyncWriter: Sendable {
             INSERT INTO syncd_endpoints (name, kind, url) VALUES (?, ?, ?)
             ON CONFLICT (name) DO UPDATE SET kind = excluded.kind, url = excluded.url
             """,
-            [.text(endpoint.name.name), .text(kind), .text(endpoint.url)]
+            // The URL as URLRedaction shows it: a password or key written in it is never stored.
+            [.text(endpoint.name.name), .text(kind), .text(endpoint.redactedURL)]
         )
         let row = try database.rows(
             "SELECT version, record_count, columns, cursor, cursor_column FROM syncd_endpoints WHERE name = ?",

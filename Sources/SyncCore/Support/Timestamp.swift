@@ -3,9 +3,11 @@ internal import Foundation  // pow
 /// syncd's own timestamps (run times, `_changed_at`): RFC 3339 in UTC with milliseconds,
 /// `2024-05-01T12:00:00.250Z`, which sorts as text and which SQLite's date functions read.
 package enum Timestamp {
-    /// Formats seconds since 1970-01-01T00:00:00Z.
+    /// Formats seconds since 1970-01-01T00:00:00Z, clamped to the years 0000…9999 (NaN counts as 1970).
     package static func format(_ seconds: Double) -> String {
-        let milliseconds = Int64((seconds * 1000).rounded(.down))
+        // 0000-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z: no Double traps the conversion below.
+        let bounded = seconds.isNaN ? 0 : min(max(seconds, -62_167_219_200), 253_402_300_799.999)
+        let milliseconds = Int64((bounded * 1000).rounded(.down))
         let days = milliseconds >= 0 ? milliseconds / 86_400_000 : (milliseconds - 86_399_999) / 86_400_000
         let msOfDay = Int(milliseconds - days * 86_400_000)
         let (year, month, day) = CivilDate.fromDays(days)

@@ -40,12 +40,14 @@ package final class RequestPacer: Sendable {
     }
 
     /// Takes in an answer's RateLimit headers: none left waits for the reset; a few left spreads them over the
-    /// rest of the window (one in reserve).
+    /// rest of the window (one in reserve). The wait is clamped to `retry_max_delay`, so that a reset far in the
+    /// future (`RateLimit-Reset: 1e300`) slows the endpoint for one such delay at most, not until a restart.
     package func observe(_ headers: RateLimitHeaders?, endpoint: EndpointConfiguration, now: Double) {
         guard let headers, headers.remaining <= Self.lowWater, let reset = headers.secondsUntilReset(now: now) else {
             return
         }
-        let wait = headers.remaining == 0 ? reset : reset / Double(headers.remaining + 1)
+        let asked = headers.remaining == 0 ? reset : reset / Double(headers.remaining + 1)
+        let wait = min(asked, SyncEngine.seconds(endpoint.retryMaxDelay))
         let key = Self.key(endpoint)
         paces.withLock { paces in
             var pace = paces[key] ?? Pace()

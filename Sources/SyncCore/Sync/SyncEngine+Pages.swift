@@ -98,12 +98,14 @@ extension SyncEngine {
         var spool = existing
         spool?.truncate(to: start)
         let spoolDirectory = self.spoolDirectory
+        let spoolLimit = self.spoolLimit
         var chunked = ChunkedRecordDecoder(decoder, capturing: paths)
         var rejected = 0
         var problems: [DecodingProblem] = []
         let response = try await transport.fetch(request) { chunk in
             let file = try spool ?? BodySpool(directory: spoolDirectory)
             spool = file
+            guard file.count <= spoolLimit - chunk.readableBytes else { throw FetchError.spoolFull(limit: spoolLimit) }
             try file.append(chunk)
             try chunk.withUnsafeReadableBytes { bytes in
                 try chunked.feed(bytes) { record, _ in

@@ -22,7 +22,7 @@ extension SyncEngine {
                 let backoff = backoff(after: failures, endpoint: endpoint)
                 if let asked = retryAfter(answer) {
                     guard asked <= Self.seconds(endpoint.retryMaxDelay) else { return result }
-                    delay = max(backoff, .milliseconds(Int64(asked * 1000)))
+                    delay = max(backoff, .milliseconds(clampingSeconds: asked))
                 } else {
                     delay = backoff
                 }
@@ -45,17 +45,18 @@ extension SyncEngine {
     /// Waits, through the injected sleep, until the endpoint's next request may start (``RequestPacer``).
     func waitForTurn(_ endpoint: EndpointConfiguration) async throws {
         // To the millisecond: times since 1970 as doubles carry sub-microsecond noise.
-        let milliseconds = Int64((pacer.reserve(endpoint, now: now()) * 1000).rounded())
-        guard milliseconds > 0 else { return }
+        let wait = Duration.milliseconds(
+            clampingSeconds: pacer.reserve(endpoint, now: now()), rule: .toNearestOrAwayFromZero)
+        guard wait > .zero else { return }
         logger.debug("Pacing requests", metadata: [LogKey.endpointName: "\(endpoint.name.name)"])
-        try await sleep(.milliseconds(milliseconds))
+        try await sleep(wait)
     }
 
     /// 1 s, 2 s, 4 s… ±20%, at most `retry_max_delay`.
     func backoff(after failures: Int, endpoint: EndpointConfiguration) -> Duration {
         let base = min(Self.seconds(endpoint.retryMaxDelay), pow(2, Double(min(failures, 30))))
         let jittered = base * Double.random(in: 0.8...1.2)
-        return .milliseconds(Int64(min(jittered, Self.seconds(endpoint.retryMaxDelay)) * 1000))
+        return .milliseconds(clampingSeconds: min(jittered, Self.seconds(endpoint.retryMaxDelay)))
     }
 
     static func seconds(_ duration: Duration) -> Double {

@@ -17,6 +17,8 @@ package struct SyncEngine: Sendable {
     package var sleep: @Sendable (Duration) async throws -> Void
     /// Spaces each endpoint's requests, across its runs too.
     package let pacer = RequestPacer()
+    /// The most bytes the pages of one run hold together on disk. The default is ``BodySpool/runLimit``.
+    package var spoolLimit = BodySpool.runLimit
 
     package init(
         database: DatabaseQueue,
@@ -71,6 +73,11 @@ package struct SyncEngine: Sendable {
         do {
             return try await run(endpoint, writer: writer, startedAt: startedAt, logger: logger)
         } catch let failure as SyncFailure {
+            logger.info("Sync failed", metadata: [LogKey.error: "\(failure.message)"])
+            return await record(failure, writer: writer, startedAt: startedAt)
+        } catch let error as StoreError {
+            // A store refusal outside a collection's apply (a document, a 304): its sentence, not "the database failed".
+            let failure = SyncFailure(message: "\(endpoint.name.name): \(error)", status: nil, bytes: 0)
             logger.info("Sync failed", metadata: [LogKey.error: "\(failure.message)"])
             return await record(failure, writer: writer, startedAt: startedAt)
         } catch is CancellationError {
@@ -145,22 +152,29 @@ package struct SyncEngine: Sendable {
             return try await database.perform { database in
                 try writer.applyCollection(decoded, facts: facts(), database: database)
             }
-        } catch let error as StoreError where error == .emptySnapshot {
+        } catch let error as StoreError where error == .emptySnapshot || error == .tooManyDeletions {
             throw SyncFailure(message: error.description, status: response.status, bytes: bytes, outcome: .refused)
         } catch let error as StoreError {
             throw SyncFailure(message: "\(name): \(error)", status: response.status, bytes: bytes)
         }
     }
 
-    /// A request for `url` with the endpoint's headers and, when `url` has the endpoint's origin, its credentials:
-    /// a next page on another host never receives the secret.
+    /// A request for `url` with, when `url` has the endpoint's origin (scheme, host, port), the endpoint's headers and
+    /// credentials: a next page on another origin receives neither, nor the query credential's parameter.
     func request(
         _ url: String, endpoint: EndpointConfiguration, validators: (etag: String?, lastModified: String?)?
     ) throws -> FetchRequest {
+        guard PageURL.isSameOrigin(url, endpoint.url) else {
+            var foreign = url
+            if case .query(let name, _)? = endpoint.auth?.kind { foreign = PageURL.removing([name], from: url) }
+            return FetchRequest(
+                url: foreign, etag: validators?.etag, lastModified: validators?.lastModified,
+                timeout: endpoint.timeout, maxBody: endpoint.maxBody)
+        }
         var request = FetchRequest(
             url: url, headers: endpoint.headers, etag: validators?.etag, lastModified: validators?.lastModified,
             timeout: endpoint.timeout, maxBody: endpoint.maxBody)
-        if let auth = endpoint.auth, PageURL.isSameOrigin(url, endpoint.url) {
+        if let auth = endpoint.auth {
             do {
                 try auth.apply(to: &request, environment: environment)
             } catch {
@@ -177,8 +191,13 @@ package struct SyncEngine: Sendable {
         facts: @escaping @Sendable () -> RunFacts
     ) async throws -> SyncReport? {
         if response.isNotModified {
-            return try await database.perform { database in
-                try writer.applyNotModified(facts: facts(), database: database)
+            do {
+                return try await database.perform { database in
+                    try writer.applyNotModified(facts: facts(), database: database)
+                }
+            } catch let error as StoreError {
+                throw SyncFailure(
+                    message: "\(endpoint.name.name): \(error)", status: response.status, bytes: 0)
             }
         }
         guard response.isSuccess else {
@@ -205,6 +224,15 @@ package struct SyncEngine: Sendable {
         let facts = self.facts(response, startedAt: startedAt, bytes: response.body.readableBytes)
         if let answered = try await applyUnlessSuccess(response, endpoint: endpoint, writer: writer, facts: facts) {
             return answered
+        }
+        if JSONDocumentCheck.isJSON(contentType: response.contentType) {
+            do {
+                try response.body.withUnsafeReadableBytes { bytes in try JSONDocumentCheck.validate(bytes) }
+            } catch {
+                throw SyncFailure(
+                    message: "\(endpoint.name.name): \(error), though its Content-Type says JSON; kept the stored "
+                        + "document", status: response.status, bytes: response.body.readableBytes)
+            }
         }
         return try await database.perform { database in
             try writer.applyDocument(

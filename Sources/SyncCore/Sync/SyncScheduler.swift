@@ -156,7 +156,7 @@ package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duratio
                 pendingTimer = until
                 // The deadline is fixed now, not when the child task first runs: time may move in between.
                 let delay = max(0, until - engine.now())
-                let deadline = clock.now.advanced(by: .nanoseconds(Int64(delay * 1_000_000_000)))
+                let deadline = clock.now.advanced(by: .nanoseconds(clampingSeconds: delay))
                 group.addTask { [clock, wake] in
                     try? await clock.sleep(until: deadline, tolerance: nil)
                     wake.yield(.timer)

@@ -8,8 +8,9 @@ struct CheckConfigCommand: AsyncParsableCommand {
         abstract: "Validate the configuration, and compare it with the database when there is one.",
         discussion: """
             Prints one line per problem, with the file, the line and the key, and exits 78; prints a summary and \
-            exits 0 when the configuration is valid. Columns still in a table but no longer configured, and \
-            secrets that cannot be read now, are reported as notes.
+            exits 0 when the configuration is valid. With a database, a table whose primary key or primary-key \
+            type differs from the configuration is a problem too. Columns still in a table but no longer \
+            configured, and secrets that cannot be read now, are reported as notes.
             """
     )
 
@@ -18,19 +19,50 @@ struct CheckConfigCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingErrors {
             let configuration = try options.loadConfiguration()
+            let conflicts = try databaseConflicts(configuration)
+            guard conflicts.isEmpty else {
+                throw CLIError(conflicts.joined(separator: "\n"), exitCode: .configurationInvalid)
+            }
             var text = "\(options.configPath) is valid: \(configuration.endpoints.count) endpoint"
             text += configuration.endpoints.count == 1 ? "\n" : "s\n"
             for endpoint in configuration.endpoints {
                 let kind =
                     endpoint.isDocument ? "document" : "\(endpoint.mode.rawValue), \(endpoint.columns.count) columns"
                 text +=
-                    "  \(endpoint.name.name): \(kind), every \(DurationText.format(endpoint.interval)), \(endpoint.url)\n"
+                    "  \(endpoint.name.name): \(kind), every \(DurationText.format(endpoint.interval)), \(endpoint.redactedURL)\n"
             }
             Terminal.standardOutput.write(text)
             for note in try notes(configuration) {
-                Terminal.standardError.write("note: \(note)\n")
+                Terminal.standardError.write("note: \(TerminalText.escaped(note))\n")
             }
         }
+    }
+
+    /// The endpoints whose stored table cannot take the configuration without losing its rows, one line each in
+    /// the form of a configuration problem: `syncd.toml:12: [[endpoint]] "users": …`.
+    private func databaseConflicts(_ configuration: Configuration) throws -> [String] {
+        let path = options.databasePath(configuration)
+        guard FileManager.default.fileExists(atPath: path) else { return [] }
+        let database = try Database(path: path, mode: .readOnly)
+        let hasEndpoints = try database.tableExists("syncd_endpoints")
+        var conflicts: [String] = []
+        for endpoint in configuration.endpoints where !endpoint.isDocument {
+            let name = endpoint.name.name
+            var signature: String?
+            if hasEndpoints,
+                case .text(let text)? = try database.scalar(
+                    "SELECT columns FROM syncd_endpoints WHERE name = ?", [.text(name)])
+            {
+                signature = text
+            }
+            guard let conflict = try RecordTable(endpoint).incompatibility(database, storedSignature: signature)
+            else { continue }
+            let problem = ConfigurationError.Problem(
+                file: options.configPath, line: endpoint.line, context: "[[endpoint]] \"\(name)\"",
+                message: "primary_key: \(conflict)")
+            conflicts.append(problem.description)
+        }
+        return conflicts
     }
 
     private func notes(_ configuration: Configuration) throws -> [String] {

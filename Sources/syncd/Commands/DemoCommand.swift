@@ -36,8 +36,11 @@ struct DemoCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (1...1_000_000).contains(users) else { throw ValidationError("--users must be between 1 and 1000000.") }
-        guard case .tcp = ServerConfiguration.Listen(parsing: listen) else {
+        guard let address = ServerConfiguration.Listen(parsing: listen), case .tcp = address else {
             throw ValidationError("--listen must be host:port, like 127.0.0.1:8787.")
+        }
+        guard address.isLoopback else {
+            throw ValidationError("--listen must be a loopback address, like 127.0.0.1:8787: the demo sets no token.")
         }
     }
 

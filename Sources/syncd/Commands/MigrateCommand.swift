@@ -19,7 +19,11 @@ struct MigrateCommand: AsyncParsableCommand {
                 options.database == nil ? try options.loadConfiguration() : try? options.loadConfiguration()
             let path = options.databasePath(configuration)
             let queue = try DatabaseQueue(path: path, mode: .readWrite)
-            let applied = try queue.performBlocking { database in try Migrator.embedded.migrate(database) }
+            let applied = try queue.performBlocking { database in
+                let applied = try Migrator.embedded.migrate(database)
+                try StoredURLRedaction.apply(database)
+                return applied
+            }
             if applied.isEmpty {
                 Terminal.standardOutput.write("\(path) is up to date (migration \(Migrator.embedded.latestVersion)).\n")
             } else {

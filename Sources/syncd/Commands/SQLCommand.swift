@@ -7,7 +7,8 @@ struct SQLCommand: AsyncParsableCommand {
         abstract: "Run read-only SQL against the cache.",
         discussion: """
             The database is opened read-only and every statement that would write, change the schema, \
-            ATTACH a file, set a PRAGMA or load an extension is refused (exit 2). Record tables are named \
+            ATTACH a file, set a PRAGMA or call a function outside syncd's list (load_extension, fts3_tokenizer…) \
+            is refused (exit 2). Record tables are named \
             after their endpoints; syncd's own tables start with syncd_.
             """
     )
@@ -51,6 +52,10 @@ struct SQLCommand: AsyncParsableCommand {
                     }
                     rows.append((0..<statement.columnCount).map(statement.value(at:)))
                 }
+            } catch let error as SQLiteError where database.refusedFunction(error) != nil {
+                throw CLIError(
+                    "syncd sql allows only the functions the README lists: \(database.refusedFunction(error) ?? "")() is not one",
+                    exitCode: .refused)
             } catch let error as SQLiteError where Database.isNotAuthorized(error) || error.code == 8 {
                 throw CLIError(
                     "syncd sql only reads: \"\(error.sql ?? sql)\" would write or change the connection",

@@ -56,7 +56,7 @@ enum SyncRunner {
             if progress {
                 Terminal.standardError.write(ReportText.line(report))
             } else if let error = report.error {
-                Terminal.standardError.write("syncd: \(error)\n")
+                Terminal.standardError.write("syncd: \(TerminalText.escaped(error))\n")
             }
         }
         try await transport.shutdown()
@@ -72,7 +72,7 @@ enum ReportText {
         var text: String
         switch report.outcome {
         case .failed, .refused:
-            return "\(report.endpoint): failed: \(report.error ?? "unknown error")\n"
+            return "\(report.endpoint): failed: \(TerminalText.escaped(report.error ?? "unknown error"))\n"
         case .notModified where report.isDocument:
             text = "\(report.endpoint): 304 not modified, version \(report.version)"
         case .notModified:
@@ -94,7 +94,7 @@ enum ReportText {
         }
         text += "\n"
         for problem in report.problems.prefix(shownProblems) {
-            text += "  \(problem.summary(endpoint: report.endpoint))\n"
+            text += "  \(TerminalText.escaped(problem.summary(endpoint: report.endpoint)))\n"
         }
         if report.problems.count > shownProblems {
             text += "  … and \(report.problems.count - shownProblems) more (see syncd_errors)\n"

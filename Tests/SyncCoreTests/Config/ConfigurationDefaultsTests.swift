@@ -157,7 +157,7 @@ struct ConfigurationDefaultsTests {
     )
     func listen(text: String, expected: ServerConfiguration.Listen) throws {
         let configuration = try Configuration.parse(
-            "[server]\nlisten = \"\(text)\"", sourcePath: "/etc/syncd/syncd.toml")
+            "[server]\nlisten = \"\(text)\"\nallow_remote = true", sourcePath: "/etc/syncd/syncd.toml")
         #expect(configuration.server.listen == expected)
     }
 

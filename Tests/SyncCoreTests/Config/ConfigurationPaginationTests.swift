@@ -60,13 +60,16 @@ struct ConfigurationPaginationTests {
             (#"{ type = "next_url" }"#, #"pagination: type "next_url" needs "path""#),
             (#"{ type = "offset", param = "o" }"#, #"pagination: type "offset" needs "limit""#),
             (#"{ type = "link", param = "p" }"#, #"pagination: unknown key "param" for type "link""#),
-            (#"{ type = "page", param = "p", size = 0 }"#, "pagination: size must be a whole number of at least 1"),
+            (#"{ type = "page", param = "p", size = 0 }"#, "pagination: size must be a whole number from 1 to 1000000"),
             (
                 #"{ type = "offset", param = "o", limit = -1 }"#,
-                "pagination: limit must be a whole number of at least 1"
+                "pagination: limit must be a whole number from 1 to 1000000"
             ),
-            (#"{ type = "link", max_pages = 0 }"#, "pagination: max_pages must be a whole number of at least 1"),
-            (#"{ type = "page", param = "p", start = -1 }"#, "pagination: start must be a whole number of at least 0"),
+            (#"{ type = "link", max_pages = 0 }"#, "pagination: max_pages must be a whole number from 1 to 1000000"),
+            (
+                #"{ type = "page", param = "p", start = -1 }"#,
+                "pagination: start must be a whole number from 0 to 1000000000"
+            ),
             (
                 #"{ type = "page", param = "p", size_param = "n" }"#,
                 #"pagination: "size_param" needs "size", the number of records a page holds"#

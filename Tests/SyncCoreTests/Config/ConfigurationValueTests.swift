@@ -21,7 +21,7 @@ struct ConfigurationValueTests {
         arguments: [
             (#"interval = 5"#, #"interval must be a duration such as "30s" or "5m""#),
             (#"interval = "5 minutes""#, #"interval must be a duration such as "30s" or "5m""#),
-            (#"interval = "0s""#, "interval must be greater than zero"),
+            (#"interval = "0s""#, "interval must be between 100ms and 30d"),
             (#"timeout = "-1s""#, #"timeout must be a duration such as "30s" or "5m""#),
             (#"timeout = 30"#, #"timeout must be a duration such as "30s" or "5m""#),
             (
@@ -29,7 +29,7 @@ struct ConfigurationValueTests {
                 #"max_body must be a size such as "64MiB" or "512KiB", or a number of bytes"#
             ),
             (#"max_body = 1.5"#, #"max_body must be a size such as "64MiB" or "512KiB", or a number of bytes"#),
-            (#"max_body = 0"#, "max_body must be greater than zero"),
+            (#"max_body = 0"#, "max_body must be between 1B and 2GiB"),
             (#"jitter = "10%""#, "jitter must be a number from 0 to 1"),
             (#"jitter = -0.1"#, "jitter must be a number from 0 to 1"),
             (#"strict = "false""#, "strict must be true or false"),

@@ -32,6 +32,14 @@ struct IncrementalTests {
         return #"{"items": [\#(records.joined(separator: ", "))]}"#
     }
 
+    /// A fixture whose clock reads 2024-11-13, after every timestamp of these tests: a cursor value more than a
+    /// day after the sync is not adopted.
+    static func fixture(toml: String) throws -> SyncFixture {
+        let fixture = try SyncFixture(toml: toml)
+        fixture.clock.advance(by: 365 * 86_400)
+        return fixture
+    }
+
     static func ids(_ fixture: SyncFixture) throws -> [Int64] {
         try fixture.rows("SELECT id FROM items ORDER BY id").compactMap { $0.integer("id") }
     }
@@ -52,7 +60,7 @@ struct IncrementalTests {
             }
             let incremental =
                 #"{ param = "since", column = "updated_at", initial = "2020-01-01T00:00:00Z", lag = "5m" }"#
-            let fixture = try SyncFixture(toml: Self.toml(upstream.url("/items?x=1"), incremental: incremental))
+            let fixture = try Self.fixture(toml: Self.toml(upstream.url("/items?x=1"), incremental: incremental))
             let first = try await fixture.sync("items")
             #expect(first.outcome == .changed && first.inserted == 2)
             let cursor = try fixture.scalar("SELECT cursor FROM syncd_endpoints")
@@ -79,7 +87,7 @@ struct IncrementalTests {
                 jsonAnswer(
                     request.query["after"] == nil ? Self.items([(7, "2024-01-01"), (3, "2024-01-02")]) : Self.items([]))
             }
-            let fixture = try SyncFixture(
+            let fixture = try Self.fixture(
                 toml: Self.toml(upstream.url("/items"), incremental: #"{ param = "after", column = "id" }"#))
             _ = try await fixture.sync("items")
             _ = try await fixture.sync("items")
@@ -93,7 +101,7 @@ struct IncrementalTests {
             let body = SharedValue(Self.items([(1, "2024-05-01"), (2, "2024-05-02"), (3, "2024-05-03")]))
             upstream.route("/items") { _ in jsonAnswer(body.value) }
             let incremental = #"{ param = "since", column = "updated_at", deleted_flag = "gone" }"#
-            let fixture = try SyncFixture(toml: Self.toml(upstream.url("/items"), incremental: incremental))
+            let fixture = try Self.fixture(toml: Self.toml(upstream.url("/items"), incremental: incremental))
             _ = try await fixture.sync("items")
             body.value = Self.items([(2, "2024-05-04"), (4, "2024-05-05"), (9, "2024-05-06")], deleted: [2, 9])
             let report = try await fixture.sync("items")
@@ -118,7 +126,7 @@ struct IncrementalTests {
                 let next = "</items?page=2&since=\(request.query["since"] ?? "")>; rel=next"
                 return jsonAnswer(Self.items([(1, "2024-06-01")]), headers: [("Link", next)])
             }
-            let fixture = try SyncFixture(
+            let fixture = try Self.fixture(
                 toml: Self.toml(
                     upstream.url("/items"), incremental: #"{ param = "since", column = "updated_at", initial = "0" }"#,
                     extra: "pagination = { type = \"link\" }\nretries = 0"))

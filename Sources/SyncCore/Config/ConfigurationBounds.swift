@@ -1,0 +1,62 @@
+/// The values every numeric configuration key may take, in one place.
+///
+/// The parser refuses a value outside its range, naming the line, the key and the range
+/// (`syncd.toml:7: [[endpoint]] "users": interval must be between 100ms and 30d`); the README's configuration
+/// reference lists the same ranges. Within them no arithmetic the sync does on a configured number can overflow:
+/// a timeout fits in 64-bit nanoseconds, a page number plus `max_pages` in an `Int`, a collected body in a
+/// `ByteBuffer` (whose capacity is a `UInt32`).
+package enum ConfigurationBounds {
+    /// `interval`: at least 100 ms (a local `file://` or a test upstream may be polled that often), at most 30 days.
+    package static let interval: ClosedRange<Duration> = .milliseconds(100) ... .seconds(30 * 86_400)
+    /// `timeout`: the whole request, body included.
+    package static let timeout: ClosedRange<Duration> = .milliseconds(100) ... .seconds(86_400)
+    /// `retry_max_delay`: the scheduler honours a `Retry-After` of at most a day too; 10 ms keeps retries on a
+    /// loopback upstream quick.
+    package static let retryMaxDelay: ClosedRange<Duration> = .milliseconds(10) ... .seconds(86_400)
+    /// `incremental.lag`.
+    package static let incrementalLag: ClosedRange<Duration> = .zero ... .seconds(30 * 86_400)
+    /// `max_body`, in bytes: a document is collected in one `ByteBuffer`, whose capacity is a `UInt32`.
+    package static let maxBody: ClosedRange<Int> = 1...(2 << 30)
+    /// `max_record`, in bytes: a record spanning chunks is gathered in memory whole.
+    package static let maxRecord: ClosedRange<Int> = (1 << 10)...(1 << 30)
+    /// `jitter`, a fraction of the interval.
+    package static let jitter: ClosedRange<Double> = 0...1
+    /// `[defaults] concurrency`.
+    package static let concurrency: ClosedRange<Int> = 1...64
+    /// `retries`.
+    package static let retries: ClosedRange<Int> = 0...100
+    /// `rate_limit`: the requests of one period (`N` in `"N/s"`).
+    package static let rateLimitRequests: ClosedRange<Int> = 1...1_000_000
+    /// `pagination.start`: the first page's number.
+    package static let paginationStart: ClosedRange<Int> = 0...1_000_000_000
+    /// `pagination.size` and `pagination.limit`: records per page.
+    package static let pageSize: ClosedRange<Int> = 1...1_000_000
+    /// `[server] max_rows`: records in one list or change-feed answer of the read API.
+    package static let maxRows: ClosedRange<Int> = 1...100_000
+    /// `pagination.max_pages`.
+    package static let maxPages: ClosedRange<Int> = 1...1_000_000
+
+    /// `between 100ms and 30d`, in the configuration's own units.
+    package static func describe(_ range: ClosedRange<Duration>) -> String {
+        "between \(DurationText.format(range.lowerBound)) and \(DurationText.format(range.upperBound))"
+    }
+
+    /// `between 1B and 2GiB`, in the configuration's own units.
+    package static func describe(bytes range: ClosedRange<Int>) -> String {
+        "between \(sizeText(range.lowerBound)) and \(sizeText(range.upperBound))"
+    }
+
+    /// `from 0 to 100`.
+    package static func describe(_ range: ClosedRange<Int>) -> String {
+        "from \(range.lowerBound) to \(range.upperBound)"
+    }
+
+    /// A size as the configuration writes it: the largest binary unit that divides it (`2GiB`, `1536KiB`, `100B`).
+    static func sizeText(_ bytes: Int) -> String {
+        for (unit, shift) in [("TiB", 40), ("GiB", 30), ("MiB", 20), ("KiB", 10)] {
+            let size = 1 << shift
+            if bytes >= size, bytes % size == 0 { return "\(bytes / size)\(unit)" }
+        }
+        return "\(bytes)B"
+    }
+}

@@ -1,0 +1,79 @@
+internal import AsyncHTTPClient
+internal import NIOCore
+internal import NIOHTTP1
+
+extension HTTPTransport {
+    /// Reads a response's body, counted against `max_body` as it streams in, by `deadline` (the request's start plus
+    /// its `timeout`); `length` is the announced `Content-Length`, if any.
+    ///
+    /// AsyncHTTPClient's deadline ends with the response head: a body dripped a byte at a time would otherwise hold
+    /// the run for as long as the upstream likes. The body is read in a child task that a second one, waiting for the
+    /// deadline, outlives only by cancelling it.
+    ///
+    /// - Returns: The body, or an empty buffer when `streaming` took the chunks.
+    /// - Throws: ``FetchError`` `timeout` past the deadline, `bodyTooLarge` past `max_body`; the handler's error
+    ///   wrapped in ``HandlerFailure`` (a ``BodyDecodingError`` naming a media type other than JSON's);
+    ///   AsyncHTTPClient's error when the body is cut off.
+    static func readBody(
+        _ response: HTTPClientResponse, length: Int?, request: FetchRequest, deadline: ContinuousClock.Instant,
+        streaming: BodyChunkHandler?
+    ) async throws -> ByteBuffer {
+        let sink = ChunkSink(handler: streaming)
+        let contentType = response.headers.first(name: "Content-Type")
+        return try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
+            group.addTask {
+                try await collect(
+                    response.body, length: length, contentType: contentType, request: request, sink: sink)
+            }
+            group.addTask {
+                try await Task.sleep(until: deadline, clock: .continuous)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let body = first else {
+                throw FetchError.timeout("no complete response within \(DurationText.format(request.timeout))")
+            }
+            return body
+        }
+    }
+
+    private static func collect(
+        _ chunks: HTTPClientResponse.Body, length: Int?, contentType: String?, request: FetchRequest,
+        sink: ChunkSink
+    ) async throws -> ByteBuffer {
+        var body = ByteBuffer()
+        // Collected: one allocation of the announced size instead of doubling, up to 64 MiB: a larger announcement is
+        // not trusted before its bytes arrive. (A compressed body announces its compressed size; the buffer grows
+        // past it as needed.)
+        if sink.handler == nil, let length, length > 0 { body.reserveCapacity(min(length, 64 << 20)) }
+        var received = 0
+        for try await chunk in chunks {
+            received += chunk.readableBytes
+            guard received <= request.maxBody else { throw FetchError.bodyTooLarge(limit: request.maxBody) }
+            if let handler = sink.handler {
+                do {
+                    try handler(chunk)
+                } catch let error as BodyDecodingError {
+                    throw HandlerFailure(error: error.naming(contentType: contentType))
+                } catch {
+                    throw HandlerFailure(error: error)
+                }
+            } else {
+                var chunk = chunk
+                body.writeBuffer(&chunk)
+            }
+        }
+        return body
+    }
+}
+
+/// The body handler, carried into the child task that reads the body. Unchecked because the handler is not
+/// `Sendable`, which holds here: only that child task calls it, while the task that owns it waits for the child.
+private struct ChunkSink: @unchecked Sendable {
+    var handler: BodyChunkHandler?
+}
+
+/// An error of the body handler, carried through unchanged.
+struct HandlerFailure: Error {
+    var error: any Error
+}

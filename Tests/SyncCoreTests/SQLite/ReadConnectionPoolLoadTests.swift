@@ -1,0 +1,84 @@
+import Synchronization
+import Testing
+
+@testable import SyncCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Reads run on threads of their own, so a sync's transaction never waits behind them, and the reads that wait for
+/// a thread are bounded. Serialized: each test holds every read thread of the process for a moment.
+@Suite("SQLite: reads under load", .serialized)
+struct ReadConnectionPoolLoadTests {
+    /// Read bodies that keep their thread until released, announcing when they hold it.
+    final class Gate: Sendable {
+        private let released = Atomic<Bool>(false)
+        let holding: AsyncStream<Void>
+        private let continuation: AsyncStream<Void>.Continuation
+
+        init() {
+            (holding, continuation) = AsyncStream.makeStream()
+        }
+
+        /// Runs on a read thread: keeps it until ``release()``.
+        func hold() {
+            continuation.yield()
+            while !released.load(ordering: .acquiring) { sched_yield() }
+        }
+
+        func release() {
+            released.store(true, ordering: .releasing)
+        }
+    }
+
+    /// Runs `body` while `count` reads of `pool` hold a read thread each.
+    static func whileReadsHold(
+        _ count: Int, of pool: ReadConnectionPool, _ body: () async throws -> Void
+    ) async throws {
+        let gate = Gate()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<count { group.addTask { try await pool.read { _ in gate.hold() } } }
+            var holding = gate.holding.makeAsyncIterator()
+            for _ in 0..<count { await holding.next() }
+            do {
+                try await body()
+            } catch {
+                gate.release()
+                throw error
+            }
+            gate.release()
+            try await group.waitForAll()
+        }
+    }
+
+    @Test("a write commits while reads hold every read thread", .timeLimit(.minutes(1)))
+    func writerHasItsOwnThreads() async throws {
+        let directory = try TemporaryDirectory()
+        let writer = try DatabaseQueue(path: directory.file("cache.db"))
+        try await writer.perform { try $0.execute("CREATE TABLE t (x INTEGER)") }
+        let pool = try ReadConnectionPool(path: directory.file("cache.db"), count: 4)
+        try await Self.whileReadsHold(ReadConnectionPool.defaultCount, of: pool) {
+            try await writer.perform { try $0.execute("INSERT INTO t VALUES (1)") }
+        }
+        let count = try await pool.read { try $0.scalar("SELECT count(*) FROM t") }
+        #expect(count == .integer(1))
+    }
+
+    @Test("a read beyond the waiting bound fails at once with Busy; the pool serves again once reads finish")
+    func boundedQueue() async throws {
+        let directory = try TemporaryDirectory()
+        let writer = try Database(path: directory.file("cache.db"))
+        try writer.execute("CREATE TABLE t (x INTEGER)")
+        let pool = try ReadConnectionPool(path: directory.file("cache.db"), count: 4, maxWaiting: 0)
+        try await Self.whileReadsHold(ReadConnectionPool.defaultCount, of: pool) {
+            await #expect(throws: ReadConnectionPool.Busy.self) {
+                try await pool.read { try $0.scalar("SELECT count(*) FROM t") }
+            }
+        }
+        let count = try await pool.read { try $0.scalar("SELECT count(*) FROM t") }
+        #expect(count == .integer(0))
+    }
+}

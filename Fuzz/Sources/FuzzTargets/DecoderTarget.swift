@@ -7,13 +7,15 @@ import SyncCore
 ///
 /// Input: one byte choosing the decoder, then the body. Byte bits 0–1 pick the records path (`$`, `data`,
 /// `data.items`, `pages[1].rows`), bit 2 strictness, bits 3–5 the largest chunk (1 to 4096 bytes); the chunk sizes
-/// and a split offset come from a hash of the whole input. Seeds start with a printable byte: `` ` `` is `$` in chunks
-/// of up to 16 bytes, `a` `data`, `b` `data.items`, `c` `pages[1].rows`, `d` to `g` the same strictly; `@` is `$`
-/// in chunks of at most one byte, `8` in chunks of up to 4096.
+/// and a split offset come from a hash of the whole input, as does a `max_record` of 48 bytes for a quarter of the
+/// inputs. Seeds start with a printable byte: `` ` `` is `$` in chunks of up to 16 bytes, `a` `data`, `b`
+/// `data.items`, `c` `pages[1].rows`, `d` to `g` the same strictly; `@` is `$` in chunks of at most one byte, `8` in
+/// chunks of up to 4096.
 enum DecoderTarget {
     static let recordsPaths = ["$", "data", "data.items", "pages[1].rows"]
     static let chunkLimits = [1, 2, 3, 7, 16, 64, 512, 4096]
     static let capturedPaths = ["next", "meta.next_cursor", "has_more", "links.next", "pages[0]"]
+    static let smallMaxRecord = 48
 
     /// Columns of every type, nested, indexed and quoted paths, one required: every extraction path is taken.
     static let columns: [(name: String, path: String, type: ColumnType, required: Bool)] = [
@@ -48,10 +50,12 @@ enum DecoderTarget {
 
     static func run(_ input: UnsafeBufferPointer<UInt8>) throws(FuzzFailure) {
         guard let first = input.first else { return }
-        let decoder = decoders[Int(first & 7)]
+        var decoder = decoders[Int(first & 7)]
         let limit = chunkLimits[Int((first >> 3) & 7)]
         let body = Array(input.dropFirst())
         var random = FuzzRandom(hashing: input)
+        // For a quarter of the inputs, a max_record small enough to be reached.
+        if random.next() % 4 == 0 { decoder.maxRecordBytes = smallMaxRecord }
 
         let whole = DecodingOutcome.whole(decoder, body)
         let chunkings: [[Int]] = [
@@ -63,7 +67,8 @@ enum DecoderTarget {
         for sizes in chunkings {
             let (chunked, captured) = DecodingOutcome.chunked(decoder, body, sizes: sizes, capturing: captures)
             try require(
-                chunked == whole || chunked.isDocumentedDifference(from: whole),
+                chunked == whole || chunked.isDocumentedDifference(from: whole)
+                    || chunked.isStoppedAtMaxRecord(comparedWith: whole),
                 "chunks \(sizes) of \(body.count) bytes: decode gave \(whole), the chunked decoder \(chunked)")
             if case .success = chunked.end {
                 if let firstCaptured {
@@ -201,7 +206,16 @@ struct DecodingOutcome: Equatable, CustomStringConvertible {
         }
     }
 
-    /// The one difference ``ChunkedRecordDecoder`` documents: a truncated body whose last record is a bare number,
+    /// The other difference ``ChunkedRecordDecoder`` documents: a record past ``RecordDecoder/maxRecordBytes`` that is
+    /// also broken or cut off stops the chunked decoder there, while `decode` throws the syntax error it meets first.
+    func isStoppedAtMaxRecord(comparedWith whole: DecodingOutcome) -> Bool {
+        guard case .failure(let error) = end, error.code == "record_too_large", case .failure = whole.end else {
+            return false
+        }
+        return records == Array(whole.records.prefix(records.count))
+    }
+
+    /// A difference ``ChunkedRecordDecoder`` documents: a truncated body whose last record is a bare number,
     /// which `decode` yields before throwing and `finish()` cannot.
     func isDocumentedDifference(from whole: DecodingOutcome) -> Bool {
         guard case .failure(let error) = whole.end, error.code == "truncated", end == whole.end,

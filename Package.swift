@@ -118,12 +118,33 @@ let package = Package(
             capability: .buildTool(),
             dependencies: ["MigrationEmbedder"]
         ),
+        // Fuzzing (README "Fuzzing"): the targets, which the tests replay on the committed corpus, and `syncd-fuzz`,
+        // which replays files in a normal build and is libFuzzer's driver when Fuzz/run.sh builds it with
+        // `-sanitize=fuzzer,address -DFUZZING`.
+        .target(
+            name: "FuzzTargets",
+            dependencies: [
+                "SyncCore",
+                "SyncServe",
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Fuzz/Sources/FuzzTargets",
+            swiftSettings: swiftSettings
+        ),
+        .target(name: "CLibFuzzer", path: "Fuzz/Sources/CLibFuzzer"),
+        .executableTarget(
+            name: "syncd-fuzz",
+            dependencies: ["FuzzTargets", "CLibFuzzer"],
+            path: "Fuzz/Sources/syncd-fuzz",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "SyncCoreTests",
             dependencies: [
                 "SyncCore",
                 "SyncServe",
                 "SampleUpstream",
+                "FuzzTargets",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

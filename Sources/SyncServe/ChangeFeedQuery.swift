@@ -1,4 +1,4 @@
-internal import SyncCore
+package import SyncCore
 
 /// A change-feed request: `since=VERSION`, and `after=POSITION` and `limit=N` when it continues a capped answer.
 ///
@@ -6,13 +6,21 @@ internal import SyncCore
 /// ?since=12                       the changes after version 12, at most max_rows of them
 /// ?since=12&after=15.r.4031       the part after the position a capped answer gave in "next"
 /// ```
-struct ChangeFeedQuery: Sendable, Hashable {
-    var since: Int64
-    var after: ChangePosition?
+package struct ChangeFeedQuery: Sendable, Hashable {
+    package var since: Int64
+    package var after: ChangePosition?
     /// The most changes in one answer: `limit` when given, never more than `max_rows`.
-    var limit: Int
+    package var limit: Int
     /// Whether the request set `limit` (the `next` link repeats it).
     var limitGiven: Bool
+
+    /// Parses a change-feed request's query string as the changes route reads it. Also the entry point of the `query`
+    /// fuzz target (Fuzz/).
+    ///
+    /// - Throws: ``ReadAPIError/badParameter(_:_:)`` naming the parameter that is malformed.
+    package init(parsing queryText: String, maxRows: Int) throws(ReadAPIError) {
+        try self.init(QueryString(Substring(queryText)), maxRows: maxRows)
+    }
 
     /// Parses the query string; a bad parameter throws ``ReadAPIError/badParameter(_:_:)`` naming it.
     init(_ parameters: QueryString, maxRows: Int) throws(ReadAPIError) {
@@ -46,7 +54,7 @@ struct ChangeFeedQuery: Sendable, Hashable {
     }
 
     /// The path and query of the part after `position`.
-    func link(endpoint: String, after position: ChangePosition) -> String {
+    package func link(endpoint: String, after position: ChangePosition) -> String {
         var link = "/v1/endpoints/\(endpoint)/changes?since=\(since)&after=\(position)"
         if limitGiven { link += "&limit=\(limit)" }
         return link

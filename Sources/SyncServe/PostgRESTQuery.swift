@@ -1,4 +1,4 @@
-import SyncCore
+package import SyncCore
 
 /// A records request in PostgREST's dialect: `col=op.value` filters, `order`, `limit`, `offset`, `select`.
 ///
@@ -10,10 +10,10 @@ import SyncCore
 /// double-quoted to hold commas), `is.null|true|false`, each negatable with `not.`. Order items are
 /// `col[.asc|.desc][.nullsfirst|.nullslast]`. Only configured columns may be named; the names are checked
 /// when the query runs, against the endpoint's configuration.
-struct PostgRESTQuery: Sendable, Hashable {
-    var query: RecordQuery
+package struct PostgRESTQuery: Sendable, Hashable {
+    package var query: RecordQuery
     /// The columns of `select=a,b`; `nil` for `select=*` (the original records, the default).
-    var select: [String]?
+    package var select: [String]?
 
     /// Parses the query string's pairs; a bad one throws ``ReadAPIError/badParameter(_:_:)`` naming it.
     init(_ parameters: QueryString) throws(ReadAPIError) {

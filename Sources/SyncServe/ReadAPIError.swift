@@ -1,5 +1,5 @@
 internal import NIOCore
-internal import SyncCore
+package import SyncCore
 
 /// Why a read request fails, as the read API answers it: an `application/problem+json` body (RFC 9457) whose
 /// `detail` is one sentence.
@@ -13,7 +13,7 @@ package enum ReadAPIError: Error, Sendable, Equatable {
     /// 503: the database cannot be read.
     case unavailable(_ sentence: String)
 
-    var status: Int {
+    package var status: Int {
         switch self {
         case .badParameter: 400
         case .notFound: 404
@@ -64,7 +64,7 @@ package enum ReadAPIError: Error, Sendable, Equatable {
     }
 
     /// What a store error means to a reader; `parameter` names the query parameter a bad value came from.
-    init(_ error: StoreError, parameter: String) {
+    package init(_ error: StoreError, parameter: String) {
         if error == .notSynced {
             self = .notFound(Self.sentence(error.description))
         } else if error == .unknownColumn || error == .badKey {

@@ -27,16 +27,13 @@ extension ReadModel {
             endpoint: name, route: .records, argument: counting ? queryText + "#count" : queryText)
         let maxRows = self.maxRows
         return try await respond(key, endpoint, served, snapshot, request) { () async throws(ReadAPIError) in
-            var parsed = try PostgRESTQuery(QueryString(Substring(queryText)))
-            try validate(parsed, for: endpoint)
             // PostgREST's db-max-rows: no answer holds more than max_rows records, whatever `limit` asks.
-            parsed.query.limit = min(parsed.query.limit ?? maxRows, maxRows)
-            let query = parsed
+            let parsed = try PostgRESTQuery(parsing: queryText, for: endpoint, maxRows: maxRows)
             // The body is built on the read thread too: the cooperative threads only send it.
             let (page, count, body) = try await read(parameter: Self.parameter(for: parsed)) { database in
                 var page = try RecordReader(database: database, endpoint: endpoint).records(
-                    query.query, countingAll: counting, maxBytes: Self.maxAnswerBytes)
-                let body = Self.recordsBody(page, select: query.select, endpoint: endpoint)
+                    parsed.query, countingAll: counting, maxBytes: Self.maxAnswerBytes)
+                let body = Self.recordsBody(page, select: parsed.select, endpoint: endpoint)
                 let count = page.raws.count
                 page.rows = []
                 page.raws = []
@@ -75,7 +72,7 @@ extension ReadModel {
     func changes(_ name: String, request: Request) async throws(ReadAPIError) -> Response {
         let (endpoint, served, snapshot) = try await synced(name)
         guard !endpoint.isDocument else { throw ReadAPIError(StoreError.notCollection(name), parameter: "name") }
-        let feed = try ChangeFeedQuery(QueryString(Substring(request.uri.query ?? "")), maxRows: maxRows)
+        let feed = try ChangeFeedQuery(parsing: request.uri.query ?? "", maxRows: maxRows)
         let key = RepresentationCache.Key(endpoint: name, route: .changes, argument: feed.cacheArgument)
         return try await respond(key, endpoint, served, snapshot, request) { () async throws(ReadAPIError) in
             let (changes, body) = try await read(parameter: "since") { database in
@@ -140,22 +137,6 @@ extension ReadModel {
     static func contentRange(offset: Int, count: Int, total: Int?) -> String {
         let range = count == 0 ? "*" : "\(offset)-\(offset + count - 1)"
         return "\(range)/\(total.map(String.init) ?? "*")"
-    }
-
-    /// Only configured columns can be filtered, ordered or selected: the parameter that names another is a 400.
-    private func validate(_ parsed: PostgRESTQuery, for endpoint: EndpointConfiguration) throws(ReadAPIError) {
-        let known = Set(endpoint.columns.map(\.name))
-        func check(_ column: String, parameter: String) throws(ReadAPIError) {
-            guard known.contains(column) else {
-                throw ReadAPIError(
-                    StoreError.unknownColumn(
-                        column, endpoint: endpoint.name.name, known: endpoint.columns.map(\.name)),
-                    parameter: parameter)
-            }
-        }
-        for filter in parsed.query.filters { try check(filter.column, parameter: filter.column) }
-        for order in parsed.query.order { try check(order.column, parameter: "order") }
-        for column in parsed.select ?? [] { try check(column, parameter: "select") }
     }
 
     /// Which parameter a value error comes from: the filters are the only parameters whose values reach SQL.

@@ -28,8 +28,13 @@ struct TOMLLineIndex {
         var scanner = Scanner()
         var table: [Segment] = []
         var arrayCounts: [[Segment]: Int] = [:]
+        // toml++ skips a byte order mark at the start of the document: so does this scan, or `\u{FEFF}[=` would
+        // pass it and reach parse_key's assertion. Columns on the first line then count from after the mark, as an
+        // editor shows them.
+        let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+        let utf8 = text.utf8.starts(with: byteOrderMark) ? text.utf8.dropFirst(3) : text.utf8[...]
         // Bytes, not Characters: "\r\n" is one Character.
-        for (offset, line) in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        for (offset, line) in utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
             .enumerated()
         {
             let number = offset + 1

@@ -27,7 +27,7 @@ package enum LinkHeader {
     }
 
     /// The links of one field: each target and its lowercased relation types.
-    static func links(in field: String) -> [(target: String, relations: [String])] {
+    package static func links(in field: String) -> [(target: String, relations: [String])] {
         var links: [(target: String, relations: [String])] = []
         var scalars = Substring(field).unicodeScalars[...]
         while true {

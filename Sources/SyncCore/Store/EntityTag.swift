@@ -18,7 +18,7 @@ package enum EntityTag {
     }
 
     /// The opaque tags of a list, `W/` and quotes kept as the comparison needs (`"abc"`).
-    static func tags(in header: String) -> [Substring] {
+    package static func tags(in header: String) -> [Substring] {
         var tags: [Substring] = []
         var rest = Substring(header)
         while true {

@@ -38,6 +38,11 @@ struct ConfigurationFileTests {
                 "syncd.toml:2:4: invalid TOML: a table header needs a name, such as [server] or [[endpoint]]"
             ),
             ("[\n", "syncd.toml:1:2: invalid TOML: a table header needs a name, such as [server] or [[endpoint]]"),
+            // Found by the config fuzz target (Fuzz/corpus/config/regression-bom-header).
+            (
+                "\u{FEFF}[=",
+                "syncd.toml:1:2: invalid TOML: a table header needs a name, such as [server] or [[endpoint]]"
+            ),
             (
                 "[[ [x]]]\n",
                 "syncd.toml:1:4: invalid TOML: a table header needs a name, such as [server] or [[endpoint]]"

@@ -1,0 +1,1 @@
+// Only the declaration in include/CLibFuzzer.h matters: libFuzzer itself is linked by -sanitize=fuzzer.

@@ -1,0 +1,129 @@
+internal import Foundation
+internal import NIOCore
+import SyncCore
+import SyncServe
+
+/// The read API's query parser: any query string of a records request is parsed and checked against the endpoint,
+/// capped at `max_rows`, then run on a small database as the read API runs it, and ends in records or a 400 naming a
+/// parameter — never a trap, and never a database error (which the API would answer with a 503). A change-feed
+/// request likewise, and the `next` link of a capped feed reads back to where it stopped.
+///
+/// Input: the query string, as it follows `?` in the request's URI (still percent-encoded).
+enum QueryTarget {
+    static func run(_ input: UnsafeBufferPointer<UInt8>) throws(FuzzFailure) {
+        let text = String(decoding: input, as: UTF8.self)
+        let fixture: QueryFixture
+        switch QueryFixture.shared {
+        case .success(let made): fixture = made
+        case .failure(let error): throw FuzzFailure("the query target's database cannot be made: \(error)")
+        }
+        let reader = RecordReader(database: fixture.database, endpoint: fixture.endpoint)
+        do {
+            let parsed = try PostgRESTQuery(parsing: text, for: fixture.endpoint, maxRows: QueryFixture.maxRows)
+            let parameter = parsed.query.filters.first?.column ?? "query"
+            do {
+                // A tiny byte budget for some inputs, so that the answer's byte cap is taken too.
+                let page = try reader.records(
+                    parsed.query, countingAll: input.count % 2 == 0, maxBytes: input.count % 3 == 0 ? 64 : 8 << 20)
+                try require(page.rows.count == page.raws.count, "\(page.rows.count) rows, \(page.raws.count) raws")
+                try require(page.rows.count <= QueryFixture.maxRows, "\(page.rows.count) rows, max_rows 3")
+            } catch let error as StoreError {
+                try expectBadRequest(ReadAPIError(error, parameter: parameter), text)
+            } catch let failure as FuzzFailure {
+                throw failure
+            } catch {
+                throw FuzzFailure("\(text.debugDescription) failed in the database: \(error)")
+            }
+        } catch let error as ReadAPIError {
+            try expectBadRequest(error, text)
+        } catch let failure as FuzzFailure {
+            throw failure
+        } catch {
+            throw FuzzFailure("\(text.debugDescription) threw \(error)")
+        }
+        try changes(text, reader)
+    }
+
+    /// The change feed's `since`, `after` and `limit`, and the `next` link of a capped answer read back.
+    static func changes(_ text: String, _ reader: RecordReader) throws(FuzzFailure) {
+        do {
+            let feed = try ChangeFeedQuery(parsing: text, maxRows: QueryFixture.maxRows)
+            let changes = try reader.changes(since: feed.since, after: feed.after, limit: feed.limit)
+            let count = changes.changed.count + changes.deleted.count
+            try require(count <= feed.limit, "\(count) changes, limit \(feed.limit)")
+            guard let next = changes.next else { return }
+            let link = feed.link(endpoint: "users", after: next)
+            let again = try ChangeFeedQuery(
+                parsing: String(link.drop { $0 != "?" }.dropFirst()), maxRows: QueryFixture.maxRows)
+            try require(
+                again.since == feed.since && again.after == next, "the next link \(link) reads back as \(again)")
+        } catch let error as ReadAPIError {
+            try expectBadRequest(error, text)
+        } catch let failure as FuzzFailure {
+            throw failure
+        } catch {
+            throw FuzzFailure("changes with \(text.debugDescription) failed in the database: \(error)")
+        }
+    }
+
+    static func expectBadRequest(_ error: ReadAPIError, _ text: String) throws(FuzzFailure) {
+        try require(error.status == 400, "\(text.debugDescription) gave a \(error.status): \(error)")
+    }
+}
+
+/// A database holding one synced endpoint with a column of each type, made once per process.
+final class QueryFixture {
+    static let rowCount = 5
+    /// Below the row count, so that lists and the change feed are capped.
+    static let maxRows = 3
+    static let configuration = """
+        [[endpoint]]
+        name = "users"
+        url = "https://api.example.com/users"
+        records = "$"
+        primary_key = ["id"]
+
+        [endpoint.columns]
+        id = { path = "id", type = "integer" }
+        name = "name"
+        score = { path = "score", type = "real" }
+        active = { path = "active", type = "boolean" }
+        seen = { path = "seen", type = "timestamp" }
+        tags = { path = "tags", type = "json" }
+        odd = "odd"
+        """
+    static let records = """
+        [{"id": 1, "name": "Ann", "score": 1.5, "active": true, "seen": "2024-05-01T12:00:00Z", "tags": ["a"]},
+         {"id": 2, "name": "b_%*?[]\\\\", "score": -0.0, "active": false, "seen": 1714564800, "odd": "x"},
+         {"id": 3, "name": null, "score": 1e300, "tags": {"k": [1, null]}},
+         {"id": -9223372036854775808, "name": "Zoë 😀", "score": "12", "active": "true"},
+         {"id": 9223372036854775807, "name": "", "seen": "2024-05-01"}]
+        """
+
+    /// A folder of its own per process, removed when the process exits.
+    static let directory = (NSTemporaryDirectory() as NSString).appendingPathComponent("syncd-fuzz-query-\(getpid())")
+
+    /// libFuzzer runs a target on one thread, and the corpus test replays one target's files one after another:
+    /// the connection is never used by two threads at once.
+    nonisolated(unsafe) static let shared = Result { try QueryFixture() }
+
+    let database: Database
+    let endpoint: EndpointConfiguration
+
+    private init() throws {
+        let directory = Self.directory
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(atPath: QueryFixture.directory) }  // best effort: a temp folder
+        let parsed = try Configuration.parse(Self.configuration, sourcePath: directory + "/syncd.toml")
+        guard let endpoint = parsed.endpoints.first else { throw FuzzFailure("the fixture has no endpoint") }
+        self.endpoint = endpoint
+        database = try Database(path: directory + "/cache.db")
+        _ = try Migrator.embedded.migrate(database)
+        let spool = try BodySpool(directory: directory)
+        try spool.append(ByteBuffer(string: Self.records))
+        _ = try SyncWriter(endpoint: endpoint).applyCollection(
+            SyncWriter.DecodedBody(spool: spool, records: Self.rowCount, rejected: 0, problems: []),
+            facts: RunFacts(startedAt: 1_700_000_000, finishedAt: 1_700_000_001, httpStatus: 200),
+            database: database)
+    }
+}

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Fuzz/run.sh TARGET|all SECONDS — runs a fuzz target (decoder, config, query, headers) under libFuzzer for SECONDS,
+# or each in turn for `all`, on a copy of its seed corpus in Fuzz/corpus/TARGET with the words of
+# Fuzz/dictionaries/TARGET.dict (README "Fuzzing").
+#
+# Builds syncd-fuzz in release with -sanitize=fuzzer,address and -DFUZZING, in a scratch path of its own
+# (.build-fuzz), so that the normal build is untouched. Prints each target's executions and exit status. A crash
+# fails the run; its input is kept in .build-fuzz/crashes/TARGET-crash-<sha1>: replay it with
+# `swift run syncd-fuzz TARGET FILE`, and once fixed, commit it to Fuzz/corpus/TARGET/ as a regression seed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+targets=(decoder config query headers)
+usage="usage: Fuzz/run.sh decoder|config|query|headers|all SECONDS"
+[ $# -eq 2 ] || { echo "$usage" >&2; exit 64; }
+target=$1
+seconds=$2
+[[ "$seconds" =~ ^[0-9]+$ ]] && [ "$seconds" -gt 0 ] || { echo "$usage" >&2; exit 64; }
+if [ "$target" = all ]; then
+    chosen=("${targets[@]}")
+else
+    [[ " ${targets[*]} " == *" $target "* ]] || { echo "$usage" >&2; exit 64; }
+    chosen=("$target")
+fi
+
+echo "--- building syncd-fuzz for libFuzzer (.build-fuzz)"
+# The flags reach every executable built, MigrationEmbedder (the build tool that embeds migrations) too, which then
+# runs sanitized during the build: hence no leak checks there either.
+# toml++ (C++, under TOMLKit) is instrumented too, for the config target.
+set +e
+ASAN_OPTIONS=detect_leaks=0 swift build -c release --scratch-path .build-fuzz --product syncd-fuzz \
+    -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING -Xcxx -fsanitize=fuzzer-no-link,address 2>&1 \
+    | grep -v "Cannot export local symbol"
+status=${PIPESTATUS[0]}
+set -e
+[ "$status" -eq 0 ] || { echo "the build failed (above)" >&2; exit 1; }
+binary=.build-fuzz/release/syncd-fuzz
+crashes=.build-fuzz/crashes
+mkdir -p "$crashes"
+
+failed=0
+for name in "${chosen[@]}"; do
+    work=$(mktemp -d)
+    mkdir "$work/corpus"
+    cp Fuzz/corpus/"$name"/* "$work/corpus/"
+    echo "--- fuzzing $name for $seconds s"
+    set +e
+    # symbolize=0: after a trap the symbolizer can take minutes. Leak checks are off: the Swift runtime's caches
+    # look like leaks to it. The outer timeout only guards against a hang libFuzzer's own limits miss.
+    SYNCD_FUZZ_TARGET=$name ASAN_OPTIONS=symbolize=0:detect_leaks=0 SWIFT_BACKTRACE=enable=no \
+        timeout -s KILL $((seconds + 300)) "$binary" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+        -print_final_stats=1 -artifact_prefix="$crashes/$name-" -dict="Fuzz/dictionaries/$name.dict" "$work/corpus" \
+        > "$work/log" 2>&1
+    status=$?
+    set -e
+    executions=$(grep -Eo 'stat::number_of_executed_units: +[0-9]+' "$work/log" | grep -o '[0-9]*$' || echo "?")
+    rate=$(grep -Eo 'stat::average_exec_per_sec: +[0-9]+' "$work/log" | grep -o '[0-9]*$' || echo "?")
+    if [ "$status" -ne 0 ]; then
+        failed=1
+        grep -v "^#[0-9]" "$work/log" | tail -40
+        echo "$name: FAILED with exit status $status after $executions executions; a crash's input is in $crashes/"
+    else
+        echo "$name: $executions executions in $seconds s ($rate/s), exit status 0"
+    fi
+    rm -rf "$work"
+done
+exit "$failed"

@@ -1,0 +1,31 @@
+package import SyncCore
+
+extension PostgRESTQuery {
+    /// A records request's query string as the records route reads it: parsed, checked against the endpoint's
+    /// columns, its limit capped at `maxRows` (PostgREST's db-max-rows). Also the entry point of the `query` fuzz
+    /// target (Fuzz/).
+    ///
+    /// - Throws: ``ReadAPIError/badParameter(_:_:)`` naming the parameter that is malformed or names a column the
+    ///   endpoint does not have.
+    package init(parsing queryText: String, for endpoint: EndpointConfiguration, maxRows: Int) throws(ReadAPIError) {
+        try self.init(QueryString(Substring(queryText)))
+        try validate(for: endpoint)
+        query.limit = min(query.limit ?? maxRows, maxRows)
+    }
+
+    /// Only configured columns can be filtered, ordered or selected: the parameter that names another is a 400.
+    private func validate(for endpoint: EndpointConfiguration) throws(ReadAPIError) {
+        let known = Set(endpoint.columns.map(\.name))
+        func check(_ column: String, parameter: String) throws(ReadAPIError) {
+            guard known.contains(column) else {
+                throw ReadAPIError(
+                    StoreError.unknownColumn(
+                        column, endpoint: endpoint.name.name, known: endpoint.columns.map(\.name)),
+                    parameter: parameter)
+            }
+        }
+        for filter in query.filters { try check(filter.column, parameter: filter.column) }
+        for order in query.order { try check(order.column, parameter: "order") }
+        for column in select ?? [] { try check(column, parameter: "select") }
+    }
+}

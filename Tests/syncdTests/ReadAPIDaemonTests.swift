@@ -20,7 +20,7 @@ struct ReadAPIDaemonTests {
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", "python3 -c 'import postgrest' 2>/dev/null"]
         do {
-            try process.run()
+            try process.launchSerially()
             process.waitUntilExit()
             return process.terminationStatus == 0
         } catch {

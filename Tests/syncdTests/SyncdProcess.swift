@@ -71,7 +71,7 @@ struct SyncdProcess {
         let status: Int32 = try await withCheckedThrowingContinuation { continuation in
             process.terminationHandler = { process in continuation.resume(returning: process.terminationStatus) }
             do {
-                try process.run()
+                try process.launchSerially()
                 onStart(process.processIdentifier)
             } catch {
                 process.terminationHandler = nil

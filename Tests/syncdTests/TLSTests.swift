@@ -18,7 +18,7 @@ struct TLSTests {
             ]
             request.standardOutput = FileHandle.nullDevice
             request.standardError = FileHandle.nullDevice
-            try request.run()
+            try request.launchSerially()
             request.waitUntilExit()  // a local process that needs nothing from this one
             let output = Pipe()
             process = Process()
@@ -30,7 +30,7 @@ struct TLSTests {
             process.standardOutput = output
             process.standardError = FileHandle.nullDevice
             process.standardInput = FileHandle.nullDevice
-            try process.run()
+            try process.launchSerially()
             // openssl prints "ACCEPT 127.0.0.1:PORT" before it accepts anything (after a line about DH parameters).
             var port = 0
             var line = Data()

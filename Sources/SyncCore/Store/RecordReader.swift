@@ -260,7 +260,15 @@ package struct RecordReader {
                 throw StoreError.badKey(text, endpoint: endpoint.name.name, expected: "a number for \(column.name)")
             }
             return .real(real)
-        case .text, .json, .timestamp:
+        case .timestamp:
+            // Stored at one width (``RFC3339Timestamp/text``), so any form a reader writes is brought to it first.
+            guard let stored = RFC3339Timestamp.storedForm(ofOperand: text) else {
+                throw StoreError.badKey(
+                    text, endpoint: endpoint.name.name,
+                    expected: "an RFC 3339 timestamp or Unix seconds for \(column.name)")
+            }
+            return .text(stored)
+        case .text, .json:
             return .text(text)
         }
     }

@@ -101,4 +101,44 @@ struct TimestampOrderTests {
         let signature = try fixture.scalar("SELECT columns FROM syncd_endpoints WHERE name = 'events'")
         #expect(signature == .text(RecordTable(try fixture.endpoint("events")).columnsSignature))
     }
+
+    @Test("a timestamp primary key stored before the fixed width takes it too, and its record is found by any form")
+    func upgradeRefillsKeys() async throws {
+        let file = upstream.file("readings.json")
+        try #"[{"at": "2024-05-01T10:00:00Z", "v": 1}, {"at": 1714557600250, "v": 2}]"#
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        let fixture = try SyncFixture(
+            toml: """
+                [[endpoint]]
+                name = "readings"
+                url = "\(URL(fileURLWithPath: file).absoluteString)"
+                records = "$"
+                primary_key = ["at"]
+
+                [endpoint.columns]
+                at = { path = "at", type = "timestamp" }
+                v = { path = "v", type = "integer" }
+                """)
+        #expect(try await fixture.sync("readings").inserted == 2)
+        try fixture.database.performBlocking { database in
+            try database.execute(
+                """
+                UPDATE readings SET at = '2024-05-01T10:00:00Z' WHERE v = 1;
+                UPDATE readings SET at = '2024-05-01T10:00:00.25Z' WHERE v = 2;
+                DELETE FROM syncd_migrations WHERE version = 5;
+                """)
+            _ = try Migrator.embedded.migrate(database)
+        }
+        let report = try await fixture.sync("readings")
+        #expect(report.inserted == 0 && report.deleted == 0)
+        #expect(
+            try fixture.rows("SELECT at FROM readings ORDER BY v").map { $0.text("at") } == [
+                "2024-05-01T10:00:00.000Z", "2024-05-01T10:00:00.250Z",
+            ])
+        let record = try fixture.read { database in
+            try RecordReader(database: database, endpoint: try fixture.endpoint("readings"))
+                .record(key: ["2024-05-01T12:00:00.25+02:00"])
+        }
+        #expect(record?.raw == #"{"at": 1714557600250, "v": 2}"#)
+    }
 }

@@ -6,7 +6,7 @@ package import SyncCore
 /// ?city=eq.Gwenborough&id=in.(1,2)&order=name.desc,id&limit=10&offset=20&select=id,name
 /// ```
 ///
-/// Operators: eq, neq, gt, gte, lt, lte, like, ilike (`*` is the wildcard), `in.(a,b)` (values may be
+/// Operators: eq, neq, gt, gte, lt, lte, like, ilike (`%` or `*` for any run, `_` for one), `in.(a,b)` (values may be
 /// double-quoted to hold commas), `is.null|true|false`, each negatable with `not.`. Order items are
 /// `col[.asc|.desc][.nullsfirst|.nullslast]`. Only configured columns may be named; the names are checked
 /// when the query runs, against the endpoint's configuration.

@@ -12,6 +12,8 @@ package enum ReadAPIError: Error, Sendable, Equatable {
     case unauthorized
     /// 503: the database cannot be read.
     case unavailable(_ sentence: String)
+    /// 405: a method other than GET and HEAD.
+    case methodNotAllowed
 
     package var status: Int {
         switch self {
@@ -19,6 +21,7 @@ package enum ReadAPIError: Error, Sendable, Equatable {
         case .notFound: 404
         case .unauthorized: 401
         case .unavailable: 503
+        case .methodNotAllowed: 405
         }
     }
 
@@ -28,6 +31,7 @@ package enum ReadAPIError: Error, Sendable, Equatable {
         case .notFound: "Not Found"
         case .unauthorized: "Unauthorized"
         case .unavailable: "Service Unavailable"
+        case .methodNotAllowed: "Method Not Allowed"
         }
     }
 
@@ -35,6 +39,7 @@ package enum ReadAPIError: Error, Sendable, Equatable {
         switch self {
         case .badParameter(_, let sentence), .notFound(let sentence), .unavailable(let sentence): sentence
         case .unauthorized: "This read API requires a bearer token: send Authorization: Bearer <token>."
+        case .methodNotAllowed: "The read API is read-only: it answers GET and HEAD."
         }
     }
 
@@ -45,6 +50,7 @@ package enum ReadAPIError: Error, Sendable, Equatable {
         case .notFound: "not_found"
         case .unauthorized: "unauthorized"
         case .unavailable: "unavailable"
+        case .methodNotAllowed: "method_not_allowed"
         }
     }
 

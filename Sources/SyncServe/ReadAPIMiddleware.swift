@@ -39,8 +39,7 @@ struct ReadAPIMiddleware<Context: RequestContext>: RouterMiddleware {
 
     /// 405 with `Allow: GET, HEAD`.
     static func methodNotAllowed() -> Response {
-        var problem = Self.problem(
-            .badParameter("method", "The read API is read-only: it answers GET and HEAD."), status: 405)
+        var problem = Self.problem(.methodNotAllowed)
         problem.headers[.allow] = "GET, HEAD"
         return problem
     }

@@ -127,7 +127,7 @@ enum ColumnConversion {
 
     /// Unix time in seconds, or in milliseconds when its magnitude is 10^11 or more (past the year 5138 in
     /// seconds, but only 1973 in milliseconds).
-    private static func timestamp(fromUnixTime literal: UnsafeBufferPointer<UInt8>) -> RFC3339Timestamp? {
+    static func timestamp(fromUnixTime literal: UnsafeBufferPointer<UInt8>) -> RFC3339Timestamp? {
         guard let decimal = DecimalLiteral(literal) else { return nil }
         let isMilliseconds = decimal.digitCount > 0 && decimal.digitCount + decimal.exponent >= 12
         guard let nanoseconds = decimal.scaledInteger(by: isMilliseconds ? 6 : 9) else { return nil }

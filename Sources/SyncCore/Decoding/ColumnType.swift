@@ -7,7 +7,7 @@
 /// | `text` | TEXT | a string; a number or boolean as its literal text |
 /// | `boolean` | INTEGER 0/1 | `true`/`false`; `"true"`/`"false"`, `0`/`1` |
 /// | `json` | TEXT | any value, its exact bytes as received |
-/// | `timestamp` | TEXT, RFC 3339 in UTC: `2024-05-01T12:00:00Z`, `…:00.250Z` | an RFC 3339 string with any offset, a date `2024-05-01`; Unix seconds (or milliseconds) |
+/// | `timestamp` | TEXT, RFC 3339 in UTC, always milliseconds: `2024-05-01T12:00:00.000Z`, `…:00.250Z` | an RFC 3339 string with any offset, a date `2024-05-01`; Unix seconds (or milliseconds) |
 ///
 /// With `strict = true` only the first form of each row is accepted.
 package enum ColumnType: String, Sendable, Hashable, CaseIterable {

@@ -1,5 +1,6 @@
-/// A point in time as a `timestamp` column stores it: RFC 3339 in UTC, `2024-05-01T10:00:00Z` or with a
-/// fraction of up to nine digits and no trailing zeros, `2024-05-01T10:00:00.25Z`.
+/// A point in time as a `timestamp` column stores it: RFC 3339 in UTC with exactly three fraction digits,
+/// `2024-05-01T10:00:00.250Z` and `2024-05-01T10:00:00.000Z`, one width, so that text order is time order
+/// (digits past the millisecond are dropped, rounding towards the past).
 ///
 /// Built from an RFC 3339 string with any offset, a full date, or (leniently) Unix seconds or milliseconds.
 /// Years stay within 0000…9999, the range the text form can hold. Calendar arithmetic is ``CivilDate``'s.
@@ -116,9 +117,9 @@ struct RFC3339Timestamp: Hashable, Sendable {
         }
     }
 
-    /// `YYYY-MM-DDTHH:MM:SS[.fraction]Z`.
+    /// `YYYY-MM-DDTHH:MM:SS.mmmZ`: always 24 characters.
     var text: String {
-        String(unsafeUninitializedCapacity: 30) { output in
+        String(unsafeUninitializedCapacity: 24) { output in
             var index = 0
             func put(_ value: Int, width: Int) {
                 var divisor = 1
@@ -146,10 +147,8 @@ struct RFC3339Timestamp: Hashable, Sendable {
             put(minute, width: 2)
             put(byte: JSONByte.colon)
             put(second, width: 2)
-            if !fraction.isEmpty {
-                put(byte: JSONByte.period)
-                for digit in fraction { put(byte: digit) }
-            }
+            put(byte: JSONByte.period)
+            for position in 0..<3 { put(byte: position < fraction.count ? fraction[position] : JSONByte.zero) }
             put(byte: 0x5A)  // Z
             return index
         }

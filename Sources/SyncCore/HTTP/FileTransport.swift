@@ -1,8 +1,10 @@
 internal import Foundation
 internal import NIOCore
 
-/// Reads `file://` URLs from disk: a 200 with the file's bytes, or a 304 when its modification time
-/// still matches the stored Last-Modified.
+/// Reads `file://` URLs from disk: a 200 with the file's bytes, or a 304 when its validator still matches the
+/// stored one. The validator, kept as the ETag, is the file's inode, modification time to the nanosecond and size:
+/// a file rewritten within the second of the last sync is still seen to change (a Last-Modified, whole seconds, is
+/// sent along for the record but not compared).
 ///
 /// Only a regular file is read: a FIFO would block the read forever (and with it the daemon's shutdown), and a
 /// device such as `/dev/zero` never ends.
@@ -29,8 +31,9 @@ package struct FileTransport: Transport {
         let limit = successBody == nil ? min(request.maxBody, ConfigurationBounds.maxBody.upperBound) : request.maxBody
         if size > limit { throw FetchError.bodyTooLarge(limit: limit) }
         let modified = HTTPDate.format(seconds: Double(status.st_mtim.tv_sec))
-        if modified == request.lastModified {
-            return FetchResponse(status: 304, lastModified: modified, body: ByteBuffer())
+        let validator = Self.validator(status)
+        if validator == request.etag {
+            return FetchResponse(status: 304, etag: validator, lastModified: modified, body: ByteBuffer())
         }
         // Streamed: 1 MiB at a time through one buffer. Collected: read straight into the body's buffer,
         // never through Data, which would hold the body twice.
@@ -55,6 +58,14 @@ package struct FileTransport: Transport {
                 body.clear()
             }
         }
-        return FetchResponse(status: 200, lastModified: modified, contentType: "application/json", body: body)
+        return FetchResponse(
+            status: 200, etag: validator, lastModified: modified, contentType: "application/json", body: body)
+    }
+
+    /// `"INODE-SECONDS.NANOSECONDS-SIZE"`, a strong entity tag of the file as `fstat` saw it before the read.
+    static func validator(_ status: stat) -> String {
+        let nanoseconds = String(status.st_mtim.tv_nsec)
+        let padded = String(repeating: "0", count: max(0, 9 - nanoseconds.count)) + nanoseconds
+        return "\"\(status.st_ino)-\(status.st_mtim.tv_sec).\(padded)-\(status.st_size)\""
     }
 }

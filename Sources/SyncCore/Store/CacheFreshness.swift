@@ -21,8 +21,14 @@ package struct CacheFreshness: Sendable, Hashable {
 
     package var isFresh: Bool { staleReason == nil }
 
-    /// How long a client may reuse the data without asking again: until the next poll, 0 when stale.
-    package var maxAge: Int { isFresh ? max(0, ttl) : 0 }
+    /// The data's freshness lifetime for `Cache-Control: max-age`, counted from the last successful poll as ``age``
+    /// is, so that `maxAge - age` is what is left (RFC 9111 §4.2): from that poll to the next when fresh, 0 when
+    /// stale.
+    package var maxAge: Int {
+        guard isFresh else { return 0 }
+        let (lifetime, overflow) = age.addingReportingOverflow(max(0, ttl))
+        return overflow ? Int.max : lifetime
+    }
 
     /// What freshness depends on in an endpoint's state, parsed once: a reader that asks often keeps this and
     /// computes ``CacheFreshness`` for each request from it.

@@ -25,7 +25,8 @@ package struct RecordQuery: Sendable, Hashable {
     package struct Order: Sendable, Hashable {
         package var column: String
         package var descending: Bool
-        /// Where NULLs sort: `nil` is SQLite's default (first ascending, last descending).
+        /// Where NULLs sort: `nil` is PostgreSQL's default, which PostgREST clients expect (last ascending, first
+        /// descending).
         package var nullsFirst: Bool?
 
         package init(column: String, descending: Bool = false, nullsFirst: Bool? = nil) {

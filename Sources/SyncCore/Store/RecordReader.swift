@@ -142,7 +142,8 @@ package struct RecordReader {
             conditions.append(condition)
         }
         var order = try query.order.map { order in
-            let nulls = order.nullsFirst.map { $0 ? " NULLS FIRST" : " NULLS LAST" } ?? ""
+            // PostgreSQL's default, which PostgREST clients expect: NULLs sort as if larger than any value.
+            let nulls = (order.nullsFirst ?? order.descending) ? " NULLS FIRST" : " NULLS LAST"
             return
                 "\(SQLIdentifier.quote(try column(named: order.column).name)) \(order.descending ? "DESC" : "ASC")\(nulls)"
         }
@@ -260,34 +261,57 @@ package struct RecordReader {
                 throw StoreError.badKey(text, endpoint: endpoint.name.name, expected: "a number for \(column.name)")
             }
             return .real(real)
-        case .text, .json, .timestamp:
+        case .timestamp:
+            // Stored at one width (``RFC3339Timestamp/text``), so any form a reader writes is brought to it first.
+            guard let stored = RFC3339Timestamp.storedForm(ofOperand: text) else {
+                throw StoreError.badKey(
+                    text, endpoint: endpoint.name.name,
+                    expected: "an RFC 3339 timestamp or Unix seconds for \(column.name)")
+            }
+            return .text(stored)
+        case .text, .json:
             return .text(text)
         }
     }
 
-    /// PostgREST's `like` pattern (`*` for any run of characters), case-sensitive: as a GLOB, other GLOB characters escaped.
+    /// PostgREST's `like` pattern, case-sensitive, as a GLOB: `*` or `%` for any run of characters, `_` for one
+    /// (PostgreSQL's LIKE, with PostgREST's `*` alias), a backslash for the next character as itself; other GLOB
+    /// characters escaped.
     static func glob(_ pattern: String) -> String {
         var result = ""
+        var escaped = false
         for character in pattern {
             switch character {
-            case "*": result.append("*")
+            case _ where escaped:
+                escaped = false
+                result += "*?[]".contains(character) ? "[\(character)]" : String(character)
+            case "\\": escaped = true
+            case "*", "%": result.append("*")
+            case "_": result.append("?")
             case "?", "[", "]": result += "[\(character)]"
             default: result.append(character)
             }
         }
+        if escaped { result.append("\\") }  // a trailing backslash stands for itself
         return result
     }
 
-    /// PostgREST's `ilike` pattern as an SQL LIKE (case-insensitive for ASCII), `%` and `_` escaped.
+    /// PostgREST's `ilike` pattern as an SQL LIKE with `\` as its escape (case-insensitive for ASCII): `*` or `%` for
+    /// any run of characters, `_` for one, a backslash for the next character as itself.
     static func like(_ pattern: String) -> String {
         var result = ""
+        var escaped = false
         for character in pattern {
             switch character {
+            case _ where escaped:
+                escaped = false
+                result += "%_\\".contains(character) ? "\\\(character)" : String(character)
+            case "\\": escaped = true
             case "*": result.append("%")
-            case "%", "_", "\\": result += "\\\(character)"
             default: result.append(character)
             }
         }
+        if escaped { result += "\\\\" }  // a trailing backslash stands for itself
         return result
     }
 }

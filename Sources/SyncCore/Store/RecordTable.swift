@@ -123,22 +123,31 @@ package struct RecordTable: Sendable {
 
     /// Re-reads every stored row's configured columns from its `_raw`, with the current column specs.
     ///
+    /// Key columns keep their values, except `timestamp` ones, which are re-read too so that keys stored before
+    /// timestamps had one width take it; a row whose re-read key would collide with another's (two keys that
+    /// differed only past the millisecond) keeps its row as it was.
+    ///
     /// - Returns: The number of rows re-read.
     func refill(_ database: Database, decoder: RecordDecoder) throws -> Int {
-        let nonKey = columns.indices.filter { !keyColumns.contains($0) }
-        guard !nonKey.isEmpty else { return 0 }
-        let assignments = nonKey.map { "\(SQLIdentifier.quote(columns[$0].name)) = ?" }.joined(separator: ", ")
-        let update = try database.makeStatement("UPDATE \(quotedName) SET \(assignments) WHERE rowid = ?")
+        let refilled = columns.indices.filter { !keyColumns.contains($0) || columns[$0].type == .timestamp }
+        guard !refilled.isEmpty else { return 0 }
+        let assignments = refilled.map { index in
+            let name = SQLIdentifier.quote(columns[index].name)
+            return keyColumns.contains(index) ? "\(name) = coalesce(?, \(name))" : "\(name) = ?"
+        }.joined(separator: ", ")
+        let orIgnore = refilled.contains(where: keyColumns.contains) ? " OR IGNORE" : ""
+        let update = try database.makeStatement(
+            "UPDATE\(orIgnore) \(quotedName) SET \(assignments) WHERE rowid = ?")
         let select = try database.makeStatement("SELECT rowid, \"_raw\" FROM \(quotedName)")
         var count = 0
         while try select.step() {
             let rowid = select.integer(at: 0)
             let record = select.withBytes(at: 1) { bytes in decoder.decodeRecord(bytes, index: count) }
             try update.reset()
-            for (position, column) in nonKey.enumerated() {
+            for (position, column) in refilled.enumerated() {
                 try update.bind(record.values[column], at: Int32(position + 1))
             }
-            try update.bind(SQLiteValue.integer(rowid), at: Int32(nonKey.count + 1))
+            try update.bind(SQLiteValue.integer(rowid), at: Int32(refilled.count + 1))
             try update.step()
             count += 1
         }

@@ -93,6 +93,9 @@ struct ReadAPITests {
             #expect(like.body == #"[{"name":"Cyd"}]"#)
             let ilike = try await api.get("/rest/users?city=ilike.GWEN*&select=id")
             #expect(ilike.body == #"[{"id":4}]"#)
+            // postgrest-py's .ilike("city", "%gwen%") sends the percent signs encoded.
+            let percent = try await api.get("/rest/users?city=ilike.%25gwen%25&select=id")
+            #expect(percent.body == #"[{"id":4}]"#)
             let spaced = try await api.get("/rest/users?city=in.(%22Oslo%22,Lima)&select=id&order=id")
             #expect(spaced.body == #"[{"id":1},{"id":2},{"id":3}]"#)
 
@@ -143,6 +146,9 @@ struct ReadAPITests {
             let post = try await api.get("/rest/users", method: "POST")
             #expect(post.status == 405)
             #expect(post.header("Allow") == "GET, HEAD")
+            let problem = try JSONSerialization.jsonObject(with: Data(post.body.utf8)) as? [String: Any]
+            #expect(problem?["status"] as? Int == 405)
+            #expect(problem?["title"] as? String == "Method Not Allowed")
         }
     }
 

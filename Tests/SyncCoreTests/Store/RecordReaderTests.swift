@@ -62,6 +62,36 @@ struct RecordReaderTests {
         #expect(try ids(fixture, RecordQuery(limit: 2, offset: 1)) == [2, 3])
     }
 
+    @Test("like and ilike take % or * for a run, _ for one character and \\ before one to match it, as PostgREST")
+    func patterns() async throws {
+        let fixture = try await Self.fixture()
+        func name(_ op: RecordQuery.Filter.Operator, _ pattern: String) throws -> [Int64] {
+            try ids(fixture, RecordQuery(filters: [.init(column: "name", op: op, values: [pattern])]))
+        }
+        #expect(try name(.ilike, "%Y%") == [3])
+        #expect(try name(.ilike, "*Y*") == [3])
+        #expect(try name(.like, "%y%") == [3])
+        #expect(try name(.like, "%Y%") == [])
+        #expect(try name(.like, "C_d") == [3])
+        #expect(try name(.ilike, "_o_") == [2])
+        #expect(try name(.like, "C\\_d") == [])
+        #expect(try name(.ilike, "b\\%") == [])
+        #expect(try name(.like, "[A]nn") == [])
+    }
+
+    @Test("NULLs sort last ascending and first descending, as in PostgreSQL, unless the order says otherwise")
+    func nullOrder() async throws {
+        let fixture = try await Self.fixture()
+        func city(descending: Bool = false, nullsFirst: Bool? = nil) throws -> [Int64] {
+            try ids(
+                fixture, RecordQuery(order: [.init(column: "city", descending: descending, nullsFirst: nullsFirst)]))
+        }
+        #expect(try city() == [2, 1, 3, 4])
+        #expect(try city(descending: true) == [4, 1, 3, 2])
+        #expect(try city(nullsFirst: true) == [4, 2, 1, 3])
+        #expect(try city(descending: true, nullsFirst: false) == [1, 3, 2, 4])
+    }
+
     @Test("a filter on a column that is not configured is refused, naming the columns")
     func unknownColumn() async throws {
         let fixture = try await Self.fixture()

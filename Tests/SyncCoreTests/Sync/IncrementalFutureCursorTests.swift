@@ -30,21 +30,22 @@ struct IncrementalFutureCursorTests {
             let first = try await fixture.sync("items")
             #expect(first.outcome == .changed && first.inserted == 3)
             #expect(try IncrementalTests.ids(fixture) == [1, 2, 3])
-            #expect(try fixture.scalar("SELECT cursor FROM syncd_endpoints") == .text("2023-11-14T10:00:00Z"))
+            #expect(try fixture.scalar("SELECT cursor FROM syncd_endpoints") == .text("2023-11-14T10:00:00.000Z"))
             let problems = try fixture.rows(
                 "SELECT record_key, column_name, action, message FROM syncd_errors ORDER BY record_index")
             #expect(problems.map { $0.text("record_key") } == ["2", "3"])
             #expect(problems.allSatisfy { $0.text("action") == "kept" && $0.text("column_name") == "updated_at" })
             #expect(
                 problems.first?.text("message")
-                    == "items[id=2] > updated_at (a cursor timestamp no later than 2023-11-15T22:13:20Z): found 9999-12-31T00:00:00Z (stored, not adopted as the cursor)"
+                    == "items[id=2] > updated_at (a cursor timestamp no later than 2023-11-15T22:13:20.000Z): found 9999-12-31T00:00:00.000Z (stored, not adopted as the cursor)"
             )
 
             // A value right at the tolerance moves the cursor.
             let second = try await fixture.sync("items")
             #expect(second.outcome == .changed && second.problems.isEmpty)
-            #expect(try fixture.scalar("SELECT cursor FROM syncd_endpoints") == .text("2023-11-15T22:13:20Z"))
-            #expect(upstream.requests.map { $0.query["since"] } == ["2020-01-01T00:00:00Z", "2023-11-14T10:00:00Z"])
+            #expect(try fixture.scalar("SELECT cursor FROM syncd_endpoints") == .text("2023-11-15T22:13:20.000Z"))
+            #expect(
+                upstream.requests.map { $0.query["since"] } == ["2020-01-01T00:00:00Z", "2023-11-14T10:00:00.000Z"])
         }
     }
 }

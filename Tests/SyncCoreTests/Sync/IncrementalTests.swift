@@ -64,7 +64,7 @@ struct IncrementalTests {
             let first = try await fixture.sync("items")
             #expect(first.outcome == .changed && first.inserted == 2)
             let cursor = try fixture.scalar("SELECT cursor FROM syncd_endpoints")
-            #expect(cursor == .text("2024-05-01T10:00:00.25Z"), "10:00:00.25 is after 10:00:00")
+            #expect(cursor == .text("2024-05-01T10:00:00.250Z"), "10:00:00.25 is after 10:00:00")
             let second = try await fixture.sync("items")
             #expect(second.outcome == .changed && second.inserted == 1 && second.deleted == 0)
             // An older record does not move the cursor back.
@@ -74,7 +74,7 @@ struct IncrementalTests {
             #expect(try Self.ids(fixture) == [1, 2, 3])
             #expect(
                 upstream.requests.map { $0.query["since"] } == [
-                    "2020-01-01T00:00:00Z", "2024-05-01T09:55:00.25Z", "2024-05-01T09:55:00.25Z",
+                    "2020-01-01T00:00:00Z", "2024-05-01T09:55:00.250Z", "2024-05-01T09:55:00.250Z",
                 ])
             #expect(upstream.requests.allSatisfy { $0.query["x"] == "1" })
         }
@@ -110,7 +110,7 @@ struct IncrementalTests {
             let tombstones = try fixture.rows("SELECT key, version FROM syncd_tombstones")
             #expect(
                 tombstones.map { $0.text("key") } == ["2"] && tombstones.first?.integer("version") == report.version)
-            #expect(try fixture.scalar("SELECT cursor FROM syncd_endpoints") == .text("2024-05-06T00:00:00Z"))
+            #expect(try fixture.scalar("SELECT cursor FROM syncd_endpoints") == .text("2024-05-06T00:00:00.000Z"))
         }
     }
 
@@ -135,13 +135,13 @@ struct IncrementalTests {
             failing.value = true
             let failed = try await fixture.sync("items")
             #expect(failed.outcome == .failed)
-            #expect(try fixture.scalar("SELECT cursor FROM syncd_endpoints") == .text("2024-06-02T00:00:00Z"))
+            #expect(try fixture.scalar("SELECT cursor FROM syncd_endpoints") == .text("2024-06-02T00:00:00.000Z"))
             failing.value = false
             _ = try await fixture.sync("items")
             #expect(
                 upstream.requests.map { $0.query["since"] } == [
-                    "0", "0", "2024-06-02T00:00:00Z", "2024-06-02T00:00:00Z", "2024-06-02T00:00:00Z",
-                    "2024-06-02T00:00:00Z",
+                    "0", "0", "2024-06-02T00:00:00.000Z", "2024-06-02T00:00:00.000Z", "2024-06-02T00:00:00.000Z",
+                    "2024-06-02T00:00:00.000Z",
                 ])
         }
     }
@@ -149,9 +149,10 @@ struct IncrementalTests {
     @Test("lag moves a timestamp back across days and keeps its fraction")
     func lagArithmetic() throws {
         #expect(
-            IncrementalCursor.subtracting(.seconds(300), from: "2024-03-01T00:02:00.5Z") == "2024-02-29T23:57:00.5Z")
+            IncrementalCursor.subtracting(.seconds(300), from: "2024-03-01T00:02:00.5Z") == "2024-02-29T23:57:00.500Z")
         #expect(
-            IncrementalCursor.subtracting(.milliseconds(500), from: "2024-05-01T10:00:00Z") == "2024-05-01T09:59:59.5Z")
+            IncrementalCursor.subtracting(.milliseconds(500), from: "2024-05-01T10:00:00Z")
+                == "2024-05-01T09:59:59.500Z")
         #expect(IncrementalCursor.subtracting(.seconds(1), from: "not a time") == nil)
     }
 }

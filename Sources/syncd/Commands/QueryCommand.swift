@@ -7,7 +7,9 @@ struct QueryCommand: AsyncParsableCommand {
         abstract: "Print an endpoint's cached records.",
         discussion: """
             Filters and order use the endpoint's configured columns. `table` and `csv` print those columns; \
-            `json` and `ndjson` print the original records exactly as the upstream sent them.
+            `json` prints the original records exactly as the upstream sent them, in an array; `ndjson` prints \
+            one record a line, each line break of a multi-line record (whitespace between tokens) turned into a \
+            space.
             """
     )
 
@@ -63,7 +65,7 @@ struct QueryCommand: AsyncParsableCommand {
             switch format {
             case .table: Terminal.standardOutput.write(TableText.table(columns: page.columns, rows: page.rows))
             case .csv: Terminal.standardOutput.write(TableText.csv(columns: page.columns, rows: page.rows))
-            case .json: Terminal.standardOutput.write(TableText.jsonArray(page.raws.map(JSONText.singleLine)))
+            case .json: Terminal.standardOutput.write(TableText.jsonArray(page.raws))
             case .ndjson: Terminal.standardOutput.write(page.raws.map { JSONText.singleLine($0) + "\n" }.joined())
             }
         }

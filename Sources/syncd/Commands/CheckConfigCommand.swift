@@ -28,7 +28,8 @@ struct CheckConfigCommand: AsyncParsableCommand {
             text += configuration.endpoints.count == 1 ? "\n" : "s\n"
             for endpoint in configuration.endpoints {
                 let kind =
-                    endpoint.isDocument ? "document" : "\(endpoint.mode.rawValue), \(endpoint.columns.count) columns"
+                    endpoint.isDocument
+                    ? "document" : "\(endpoint.mode.rawValue), \(ReportText.counted(endpoint.columns.count, "column"))"
                 text +=
                     "  \(endpoint.name.name): \(kind), every \(DurationText.format(endpoint.interval)), \(endpoint.redactedURL)\n"
             }
@@ -39,7 +40,6 @@ struct CheckConfigCommand: AsyncParsableCommand {
         }
     }
 
-    /// The endpoints whose stored table cannot take the configuration without losing its rows, one line each in
     /// The read API's token, read as `run` reads it at start: one problem naming the key's line when it cannot be.
     private func serverTokenProblems(_ configuration: Configuration) -> [String] {
         let server = configuration.server
@@ -55,6 +55,7 @@ struct CheckConfigCommand: AsyncParsableCommand {
         }
     }
 
+    /// The endpoints whose stored table cannot take the configuration without losing its rows, one line each in
     /// the form of a configuration problem: `syncd.toml:12: [[endpoint]] "users": …`.
     private func databaseConflicts(_ configuration: Configuration) throws -> [String] {
         let path = options.databasePath(configuration)

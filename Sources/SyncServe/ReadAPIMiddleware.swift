@@ -33,7 +33,9 @@ struct ReadAPIMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch {
             response = Self.problem(.unavailable("The request could not be answered: \(error)."))
         }
-        counters.count(route: context.endpointPath ?? "unmatched", status: response.status.code)
+        // Hummingbird names a request no route took "NotFound", whatever the answer (a 405 too): "unmatched".
+        let route = context.endpointPath.flatMap { $0 == "NotFound" ? nil : $0 } ?? "unmatched"
+        counters.count(route: route, status: response.status.code)
         return response
     }
 

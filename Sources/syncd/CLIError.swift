@@ -18,6 +18,16 @@ extension ExitCode {
     static let notFound = ExitCode(4)
     static let usage = ExitCode(64)
     static let configurationInvalid = ExitCode(78)
+
+    /// A store error's documented code: 4 when the endpoint has no data yet, 64 when the command asked for
+    /// something the configuration does not have (a column, a key of the wrong form, records of a document), else 1.
+    init(for error: StoreError) {
+        switch error {
+        case .notSynced: self = .notFound
+        case .unknownEndpoint, .unknownColumn, .badKey, .notCollection, .notDocument: self = .usage
+        default: self = .failure
+        }
+    }
 }
 
 /// Runs a command body, printing a failure's sentence to stderr (control characters escaped: a sentence may quote
@@ -32,7 +42,7 @@ func reportingErrors(_ body: () async throws -> Void) async throws {
         throw error
     } catch let error as StoreError {
         Terminal.standardError.write("syncd: \(TerminalText.escaped(error.description))\n")
-        throw error == .notSynced ? ExitCode.notFound : ExitCode.failure
+        throw ExitCode(for: error)
     } catch let error as MigrationError {
         Terminal.standardError.write("syncd: \(TerminalText.escaped(error.description))\n")
         throw ExitCode.failure

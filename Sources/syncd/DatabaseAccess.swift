@@ -36,13 +36,13 @@ enum DatabaseAccess {
 enum LoggingSetup {
     /// stderr, at SYNCD_LOG_LEVEL (default `warning`). Called once per process.
     static func bootstrap() {
-        let level =
-            ProcessInfo.processInfo.environment["SYNCD_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
+        let setting = LogLevelSetting(environment: ProcessInfo.processInfo.environment, default: .warning)
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
+            handler.logLevel = setting.level
             return handler
         }
+        setting.warnIfRejected(logger)
     }
 
     static var logger: Logger { Logger(label: "syncd") }

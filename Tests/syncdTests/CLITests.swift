@@ -144,7 +144,7 @@ struct CLITests {
             #expect(csv.standardOutput.hasPrefix("id,name,city,lat\r\n3,"))
 
             let unknown = try await workspace.run(["query", "users", "--where", "email=x"])
-            #expect(unknown.status == 1)
+            #expect(unknown.status == 64)
             #expect(
                 unknown.standardError
                     == "syncd: \"email\" is not a configured column of \"users\" (its columns: id, name, city, lat)\n")

@@ -50,7 +50,9 @@ struct FaultMatrixTests {
                 // The fault was met without failing the run, and without changing a row (above).
                 #expect(status.lastError == nil)
             } else {
-                #expect(faulted == "STATUS=users: failed: \(status.lastError ?? "")")
+                // The status line names the endpoint once; the stored error names it too.
+                #expect(faulted == "STATUS=users: failed: \(status.lastError?.dropFirst("users: ".count) ?? "")")
+                #expect(status.lastError?.hasPrefix("users: ") == true)
                 let expected = FaultMatrix.expectedError(fault)
                 #expect(status.lastError?.contains(expected) == true, "\(status.lastError ?? "no error")")
                 #expect(status.lastError?.contains("\n") == false)

@@ -116,7 +116,7 @@ public struct APIError: Error, Sendable, Hashable, CustomStringConvertible {
     static func timeout(_ reason: String) -> APIError { APIError(.timeout, reason) }
 
     static func bodyTooLarge(limit: Int) -> APIError {
-        APIError(.bodyTooLarge, "the body is larger than the limit of \(ByteCount.format(limit))", limit: limit)
+        APIError(.bodyTooLarge, "the body is larger than the limit of \(ByteSize.format(limit))", limit: limit)
     }
 
     static func status(code: Int, headers: [HTTPHeader], bodyPrefix: String) -> APIError {

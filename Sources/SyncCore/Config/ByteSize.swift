@@ -19,4 +19,16 @@ package enum ByteSize {
         let (bytes, overflow) = number.multipliedReportingOverflow(by: unit.multiplier)
         return overflow ? nil : bytes
     }
+
+    /// A size exactly, in the unit that writes it with the fewest digits: `1 MB` for 1,000,000 bytes, `16 MiB`
+    /// for 16,777,216, `1500 B` for 1,500. Limits are printed this way, so a message repeats what was configured
+    /// rather than a rounded `976.6 KiB`; it parses back.
+    package static func format(_ bytes: Int) -> String {
+        var best = (number: bytes, suffix: "B")
+        for unit in units where unit.multiplier > 1 && unit.suffix != "KB" && bytes % unit.multiplier == 0 {
+            let number = bytes / unit.multiplier
+            if number < best.number { best = (number, unit.suffix) }
+        }
+        return "\(best.number) \(best.suffix)"
+    }
 }

@@ -166,6 +166,7 @@ struct ConfigurationParser {
                 if let allow = bool(field) { server.allowRemote = allow }
             case "token_file":
                 server.tokenFile = path(field, what: "token_file must be a path to a file holding the token")
+                server.tokenLine = index.line(of: field.path)
                 if server.tokenCredential != nil { report("set token_file or token_credential, not both", at: field) }
             case "token_credential":
                 guard let name = field.value.string, !name.isEmpty, name != ".", name != "..", !name.contains("/")
@@ -175,6 +176,7 @@ struct ConfigurationParser {
                     continue
                 }
                 server.tokenCredential = name
+                server.tokenLine = index.line(of: field.path)
                 if server.tokenFile != nil { report("set token_file or token_credential, not both", at: field) }
             case "max_rows":
                 if let value = wholeNumber(field, in: ConfigurationBounds.maxRows) { server.maxRows = value }

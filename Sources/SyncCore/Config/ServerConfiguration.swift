@@ -21,6 +21,9 @@ package struct ServerConfiguration: Sendable, Hashable {
     package var tokenFile: String?
     /// The name of a systemd credential (`LoadCredential=`) holding the token. At most one of the two is set.
     package var tokenCredential: String?
+    /// The line of `token_file` or `token_credential` in the file, for messages about the token; not part of
+    /// equality, so a reload that only moves the line is no change.
+    package var tokenLine: Int?
     /// Whether a `listen` other machines can reach may go without a token (`allow_remote`). The default is false:
     /// such a configuration is refused.
     package var allowRemote: Bool
@@ -44,5 +47,18 @@ package struct ServerConfiguration: Sendable, Hashable {
         if let tokenFile { return .file(tokenFile) }
         if let tokenCredential { return .credential(tokenCredential) }
         return nil
+    }
+
+    package static func == (lhs: ServerConfiguration, rhs: ServerConfiguration) -> Bool {
+        (lhs.listen, lhs.tokenFile, lhs.tokenCredential, lhs.allowRemote, lhs.maxRows)
+            == (rhs.listen, rhs.tokenFile, rhs.tokenCredential, rhs.allowRemote, rhs.maxRows)
+    }
+
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(listen)
+        hasher.combine(tokenFile)
+        hasher.combine(tokenCredential)
+        hasher.combine(allowRemote)
+        hasher.combine(maxRows)
     }
 }

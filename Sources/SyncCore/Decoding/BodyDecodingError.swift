@@ -70,7 +70,7 @@ package struct BodyDecodingError: Error, Hashable, Sendable, CustomStringConvert
     static func recordTooLarge(index: Int, offset: Int, limit: Int) -> Self {
         BodyDecodingError(
             .recordTooLarge,
-            "record #\(index + 1), from byte \(offset), is larger than max_record (\(ByteCount.format(limit)))")
+            "record #\(index + 1), from byte \(offset), is larger than max_record (\(ByteSize.format(limit)))")
     }
 
     /// This error naming the body's media type when that is not JSON's, so that a sign-in page or a proxy's error page

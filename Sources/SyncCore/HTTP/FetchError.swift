@@ -38,10 +38,10 @@ package struct FetchError: Error, Sendable, Hashable, CustomStringConvertible {
     static func connection(_ detail: String) -> FetchError { FetchError(.connection, detail) }
     static func timeout(_ detail: String) -> FetchError { FetchError(.timeout, detail) }
     static func bodyTooLarge(limit: Int) -> FetchError {
-        FetchError(.bodyTooLarge, "the body is larger than max_body (\(ByteCount.format(limit)))")
+        FetchError(.bodyTooLarge, "the body is larger than max_body (\(ByteSize.format(limit)))")
     }
     static func spoolFull(limit: Int) -> FetchError {
-        FetchError(.bodyTooLarge, "the pages of the run are larger than \(ByteCount.format(limit)) together")
+        FetchError(.bodyTooLarge, "the pages of the run are larger than \(ByteSize.format(limit)) together")
     }
     static func truncated(_ detail: String) -> FetchError { FetchError(.truncated, detail) }
     static func file(_ detail: String) -> FetchError { FetchError(.file, detail) }

@@ -48,8 +48,10 @@ struct ColumnInference {
         return .json
     }
 
-    /// `id` when unique and non-null in every record; else a unique key-like column (`…_id`, `…Id`, `…uuid`,
-    /// `…key`); else the first unique non-null integer or text column. Only keys directly in the record count.
+    /// `id` when unique and non-null in every record; else a unique, non-null key-like column (`…_id`, `…Id`,
+    /// `…uuid`, `…key`, `sku`, `slug`, `guid`, `code`); else none. Only keys directly in the record count. A column
+    /// that merely happens to be unique in the sample (`name`, a counter) is not proposed: a wrong key would merge
+    /// records, so the stanza says no key was found instead.
     var primaryKey: String? {
         let candidates = columns.indices.filter { position in
             let node = tree.nodes[columnNodes[position]]
@@ -57,9 +59,8 @@ struct ColumnInference {
                 && [.integer, .text, .timestamp].contains(columns[position].type)
         }
         if let id = candidates.first(where: { tree.nodes[columnNodes[$0]].name == "id" }) { return columns[id].name }
-        if let keyLike = candidates.first(where: { ShapeTree.isKeyLike(tree.nodes[columnNodes[$0]].key) }) {
-            return columns[keyLike].name
+        return candidates.first(where: { ShapeTree.isKeyLike(tree.nodes[columnNodes[$0]].key) }).map {
+            columns[$0].name
         }
-        return candidates.first(where: { columns[$0].type != .timestamp }).map { columns[$0].name }
     }
 }

@@ -32,7 +32,9 @@ package enum EndpointStanza {
         if let key = endpoint.primaryKey {
             lines.append("primary_key = [\(quoted(key))]")
         } else {
-            lines.append("# TODO: no column is unique and non-null in every record, and syncd needs a primary key:")
+            lines.append(
+                "# TODO: no key was found (an id-like column, unique and non-null in every record), and syncd needs "
+                    + "a primary key:")
             lines.append("# name the column(s) that identify a record, e.g. primary_key = [\"a\", \"b\"]")
         }
         lines.append("")

@@ -85,6 +85,6 @@ struct ShapeTree {
         let text = String(decoding: key, as: UTF8.self)
         let lower = text.lowercased()
         return lower == "id" || lower.hasSuffix("_id") || text.hasSuffix("Id") || text.hasSuffix("ID")
-            || lower.hasSuffix("uuid") || lower.hasSuffix("key")
+            || lower.hasSuffix("uuid") || lower.hasSuffix("key") || ["sku", "slug", "guid", "code"].contains(lower)
     }
 }

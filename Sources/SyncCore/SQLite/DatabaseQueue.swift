@@ -27,6 +27,23 @@ package final class DatabaseQueue: Sendable {
         }
     }
 
+    /// Runs `body` with the connection on the blocking thread pool even when the calling task is cancelled: for the
+    /// writes that record how a cancelled sync ended (its failure, the schedule), which ``perform(_:)`` would refuse
+    /// with a `CancellationError` as the daemon stops.
+    package func performEvenIfCancelled<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws
+        -> T
+    {
+        try await withCheckedThrowingContinuation { continuation in
+            NIOThreadPool.singleton.submit { state in
+                guard case .active = state else {
+                    continuation.resume(throwing: CancellationError())
+                    return
+                }
+                continuation.resume(with: Result { try self.connection.withLock { database in try body(database) } })
+            }
+        }
+    }
+
     /// Runs `body` with the connection on the calling thread: for commands that have nothing else to do meanwhile.
     package func performBlocking<T: Sendable>(_ body: @Sendable (Database) throws -> T) throws -> T {
         try connection.withLock { database in

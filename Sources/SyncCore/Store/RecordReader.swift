@@ -134,8 +134,9 @@ package struct RecordReader {
                 case "true": condition = "\(name) IS 1"
                 case "false": condition = "\(name) IS 0"
                 default:
-                    throw StoreError.badKey(
-                        filter.values.first ?? "", endpoint: endpoint.name.name, expected: "null, true or false")
+                    throw StoreError.badValue(
+                        filter.values.first ?? "", column: column.name, endpoint: endpoint.name.name,
+                        expected: "null, true or false")
                 }
             }
             if filter.negated { condition = "NOT (\(condition))" }
@@ -197,7 +198,7 @@ package struct RecordReader {
                 key.joined(separator: ","), endpoint: endpoint.name.name,
                 expected: "\(keyColumns.count) values separated by commas (\(table.keyNames.joined(separator: ",")))")
         }
-        let arguments = try zip(key, keyColumns).map { text, column in try value(text, for: column) }
+        let arguments = try zip(key, keyColumns).map { text, column in try value(text, for: column, isKey: true) }
         let rows = try database.rows(
             "SELECT \"_raw\", \"_version\", \"_changed_at\" FROM \(table.quotedName) WHERE \(table.keyPredicate)",
             arguments)
@@ -241,11 +242,18 @@ package struct RecordReader {
     }
 
     /// A value as written by a reader, converted as the column stores it.
-    private func value(_ text: String, for column: ColumnSpec) throws -> SQLiteValue {
+    /// - Parameter isKey: Whether the text is part of a record's key (`get`, `/records/{id}`) rather than a filter's
+    ///   value; the message says which.
+    private func value(_ text: String, for column: ColumnSpec, isKey: Bool = false) throws -> SQLiteValue {
+        func invalid(_ expected: String) -> StoreError {
+            isKey
+                ? .badKey(text, endpoint: endpoint.name.name, expected: "\(expected) for \(column.name)")
+                : .badValue(text, column: column.name, endpoint: endpoint.name.name, expected: expected)
+        }
         switch column.type {
         case .integer:
             guard let integer = Int64(text) else {
-                throw StoreError.badKey(text, endpoint: endpoint.name.name, expected: "an integer for \(column.name)")
+                throw invalid("an integer")
             }
             return .integer(integer)
         case .boolean:
@@ -253,12 +261,11 @@ package struct RecordReader {
             case "true", "1": return .integer(1)
             case "false", "0": return .integer(0)
             default:
-                throw StoreError.badKey(
-                    text, endpoint: endpoint.name.name, expected: "true or false for \(column.name)")
+                throw invalid("true or false")
             }
         case .real:
             guard let real = Double(text) else {
-                throw StoreError.badKey(text, endpoint: endpoint.name.name, expected: "a number for \(column.name)")
+                throw invalid("a number")
             }
             return .real(real)
         case .timestamp:

@@ -88,6 +88,13 @@ package struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         StoreError(.badKey, "\"\(text)\" is not a key of \"\(endpoint)\": expected \(expected)")
     }
 
+    /// A filter's value that the column cannot hold. It shares ``badKey``'s code: both are a reader's text that
+    /// does not fit a column.
+    package static func badValue(_ text: String, column: String, endpoint: String, expected: String) -> StoreError {
+        StoreError(
+            .badKey, "\"\(text)\" is not a value of column \"\(column)\" of \"\(endpoint)\": expected \(expected)")
+    }
+
     static func emptySnapshot(endpoint: String, stored: Int) -> StoreError {
         StoreError(
             .emptySnapshot,

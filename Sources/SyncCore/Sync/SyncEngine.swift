@@ -65,6 +65,9 @@ package struct SyncEngine: Sendable {
     }
 
     /// Syncs one endpoint.
+    ///
+    /// A failure is logged at debug only: the report carries it, and the caller says it once (`syncd run` logs a
+    /// warning, `syncd sync` prints the sentence).
     package func sync(_ endpoint: EndpointConfiguration) async -> SyncReport {
         var logger = self.logger
         logger[metadataKey: LogKey.endpointName] = "\(endpoint.name.name)"
@@ -73,12 +76,12 @@ package struct SyncEngine: Sendable {
         do {
             return try await run(endpoint, writer: writer, startedAt: startedAt, logger: logger)
         } catch let failure as SyncFailure {
-            logger.info("Sync failed", metadata: [LogKey.error: "\(failure.message)"])
+            logger.debug("Sync failed", metadata: [LogKey.error: "\(failure.message)"])
             return await record(failure, writer: writer, startedAt: startedAt)
         } catch let error as StoreError {
             // A store refusal outside a collection's apply (a document, a 304): its sentence, not "the database failed".
             let failure = SyncFailure(message: "\(endpoint.name.name): \(error)", status: nil, bytes: 0)
-            logger.info("Sync failed", metadata: [LogKey.error: "\(failure.message)"])
+            logger.debug("Sync failed", metadata: [LogKey.error: "\(failure.message)"])
             return await record(failure, writer: writer, startedAt: startedAt)
         } catch is CancellationError {
             let failure = SyncFailure(
@@ -89,7 +92,7 @@ package struct SyncEngine: Sendable {
             // The database itself failed (disk full, locked for too long): say so; nothing was applied.
             let failure = SyncFailure(
                 message: "\(endpoint.name.name): the database failed: \(error)", status: nil, bytes: 0)
-            logger.info("Sync failed", metadata: [LogKey.error: "\(failure.message)"])
+            logger.debug("Sync failed", metadata: [LogKey.error: "\(failure.message)"])
             return await record(failure, writer: writer, startedAt: startedAt)
         }
     }
@@ -99,7 +102,8 @@ package struct SyncEngine: Sendable {
             startedAt: startedAt, finishedAt: now(), httpStatus: failure.status, bytes: failure.bytes,
             pages: failure.pages)
         do {
-            var report = try await database.perform { database in
+            // Even when cancelled (the daemon stopping): how the run ended is recorded.
+            var report = try await database.performEvenIfCancelled { database in
                 try writer.recordFailure(failure.message, outcome: failure.outcome, facts: facts, database: database)
             }
             report.retryAfter = failure.retryAfter

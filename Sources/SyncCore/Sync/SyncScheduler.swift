@@ -178,7 +178,7 @@ package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duratio
         group.addTask { [engine, wake] in
             let rows = batch.map { ($0.name, $0.nextDue.map(Timestamp.format)) }
             do {
-                try await engine.database.perform { database in
+                try await engine.database.performEvenIfCancelled { database in
                     try database.transaction {
                         let update = try database.makeStatement(
                             "UPDATE syncd_endpoints SET next_due_at = ? WHERE name = ?")

@@ -8,7 +8,8 @@ struct CheckConfigCommand: AsyncParsableCommand {
         abstract: "Validate the configuration, and compare it with the database when there is one.",
         discussion: """
             Prints one line per problem, with the file, the line and the key, and exits 78; prints a summary and \
-            exits 0 when the configuration is valid. With a database, a table whose primary key or primary-key \
+            exits 0 when the configuration is valid. A [server] token that cannot be read is a problem, as `run` \
+            refuses to start without it. With a database, a table whose primary key or primary-key \
             type differs from the configuration is a problem too. Columns still in a table but no longer \
             configured, and secrets that cannot be read now, are reported as notes.
             """
@@ -19,7 +20,7 @@ struct CheckConfigCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingErrors {
             let configuration = try options.loadConfiguration()
-            let conflicts = try databaseConflicts(configuration)
+            let conflicts = serverTokenProblems(configuration) + (try databaseConflicts(configuration))
             guard conflicts.isEmpty else {
                 throw CLIError(conflicts.joined(separator: "\n"), exitCode: .configurationInvalid)
             }
@@ -27,7 +28,8 @@ struct CheckConfigCommand: AsyncParsableCommand {
             text += configuration.endpoints.count == 1 ? "\n" : "s\n"
             for endpoint in configuration.endpoints {
                 let kind =
-                    endpoint.isDocument ? "document" : "\(endpoint.mode.rawValue), \(endpoint.columns.count) columns"
+                    endpoint.isDocument
+                    ? "document" : "\(endpoint.mode.rawValue), \(ReportText.counted(endpoint.columns.count, "column"))"
                 text +=
                     "  \(endpoint.name.name): \(kind), every \(DurationText.format(endpoint.interval)), \(endpoint.redactedURL)\n"
             }
@@ -35,6 +37,21 @@ struct CheckConfigCommand: AsyncParsableCommand {
             for note in try notes(configuration) {
                 Terminal.standardError.write("note: \(TerminalText.escaped(note))\n")
             }
+        }
+    }
+
+    /// The read API's token, read as `run` reads it at start: one problem naming the key's line when it cannot be.
+    private func serverTokenProblems(_ configuration: Configuration) -> [String] {
+        let server = configuration.server
+        guard let source = server.tokenSource else { return [] }
+        do {
+            _ = try source.resolve(environment: ProcessInfo.processInfo.environment)
+            return []
+        } catch {
+            let key = server.tokenFile != nil ? "token_file" : "token_credential"
+            let problem = ConfigurationError.Problem(
+                file: options.configPath, line: server.tokenLine, context: "[server]", message: "\(key): \(error)")
+            return [problem.description]
         }
     }
 

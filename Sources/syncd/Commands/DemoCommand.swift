@@ -56,27 +56,25 @@ struct DemoCommand: AsyncParsableCommand {
                     toFile: configPath, atomically: true, encoding: .utf8)
                 let configuration = try GlobalOptions.parse(["--config", configPath]).loadConfiguration()
                 let databasePath = configuration.database ?? (folder as NSString).appendingPathComponent("cache.db")
+                let earlier = FileManager.default.fileExists(atPath: databasePath)
                 let database = try DatabaseAccess.openForWriting(databasePath)
                 let out = Terminal.standardOutput
                 out.write("syncd demo: a sample upstream is serving \(users) users at \(server.baseURL)/users\n")
                 out.write("configuration and database: \(folder)\n\n")
-                out.write("Pass 1, the first load:\n")
+                out.write(
+                    earlier
+                        ? "Pass 1, into the database an earlier demo left there:\n" : "Pass 1, the first load:\n")
                 try await pass(configuration, database: database)
                 upstream.advance()
                 out.write("\nPass 2, after the upstream changed a few users, dropped one and added one:\n")
                 try await pass(configuration, database: database)
                 out.write("\nPass 3, nothing changed upstream, so it answers 304:\n")
                 try await pass(configuration, database: database)
-                let city = SampleUsers.aCity(count: users)
+                let example = try DemoExample.pick(database, endpoint: try Self.users(configuration), users: users)
                 out.write(
-                    "\n" + DemoConfiguration.nextSteps(binary: Self.binaryPath, config: configPath, city: city))
+                    "\n" + DemoConfiguration.nextSteps(binary: Self.binaryPath, config: configPath, example: example))
                 if !once {
-                    let etag = try database.performBlocking { database in
-                        try RecordReader(database: database, endpoint: try Self.users(configuration)).record(key: ["3"]
-                        )?
-                        .etag
-                    }
-                    try await serve(configuration, configPath: configPath, city: city, etag: etag ?? "\"\"")
+                    try await serve(configuration, configPath: configPath, example: example)
                 }
             } catch {
                 try? await server.shutdown()  // best effort: the demo's error is the one to report
@@ -87,7 +85,7 @@ struct DemoCommand: AsyncParsableCommand {
     }
 
     /// Runs the daemon on the demo's configuration until Ctrl-C, printing what to try once the API listens.
-    private func serve(_ configuration: Configuration, configPath: String, city: String, etag: String) async throws {
+    private func serve(_ configuration: Configuration, configPath: String, example: DemoExample) async throws {
         let environment = ProcessInfo.processInfo.environment
         let daemon = Daemon(
             options: try GlobalOptions.parse(["--config", configPath]), configuration: configuration,
@@ -95,7 +93,7 @@ struct DemoCommand: AsyncParsableCommand {
             notifier: SystemdNotifier(environment: environment),
             onListening: { address in
                 Terminal.standardOutput.write(
-                    DemoConfiguration.curlSteps(address: "\(address)", city: city, etag: etag))
+                    DemoConfiguration.curlSteps(address: "\(address)", example: example))
             },
             onReport: { report in
                 Terminal.standardOutput.write(
@@ -178,15 +176,17 @@ enum DemoConfiguration {
         """
     }
 
-    static func nextSteps(binary: String, config: String, city: String) -> String {
+    static func nextSteps(binary: String, config: String, example: DemoExample) -> String {
         let syncd = binary.contains(" ") ? "\"\(binary)\"" : binary
+        let city = example.city
+        let key = example.key
         let options = "--config \(config)"
         return """
             Try next:
               \(syncd) query users --where city=\(city.contains(" ") ? "'\(city)'" : city) \(options)
               \(syncd) query users --order name --limit 5 --format json \(options)
-              \(syncd) get users 3 \(options)
-              \(syncd) get users 3 --if-none-match "$(\(syncd) get users 3 \(options) 2>&1 >/dev/null | sed 's/^ETag: //')" \(options); echo "exit $?"
+              \(syncd) get users \(key) \(options)
+              \(syncd) get users \(key) --if-none-match "$(\(syncd) get users \(key) \(options) 2>&1 >/dev/null | sed 's/^ETag: //')" \(options); echo "exit $?"
               \(syncd) get flags \(options)
               \(syncd) sql "SELECT city, count(*) AS users FROM users GROUP BY city ORDER BY 2 DESC LIMIT 5" \(options)
               \(syncd) sql "SELECT endpoint, outcome, http_status, inserted, updated, deleted FROM syncd_runs" \(options)
@@ -196,8 +196,11 @@ enum DemoConfiguration {
     }
 
     /// The read API's routes as curl commands, a 304 revalidation among them.
-    static func curlSteps(address: String, city: String, etag: String) -> String {
+    static func curlSteps(address: String, example: DemoExample) -> String {
         let base = "http://\(address)"
+        let city = example.city
+        let key = example.key
+        let etag = example.etag
         let encodedCity = city.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? city
         return """
 
@@ -205,8 +208,8 @@ enum DemoConfiguration {
             Try, in another terminal:
               curl -s \(base)/v1/endpoints
               curl -s '\(base)/v1/endpoints/users/records?city=eq.\(encodedCity)&select=id,name,email&order=name'
-              curl -si \(base)/v1/endpoints/users/records/3
-              curl -si -H 'If-None-Match: \(etag)' \(base)/v1/endpoints/users/records/3    # 304 Not Modified
+              curl -si \(base)/v1/endpoints/users/records/\(key)
+              curl -si -H 'If-None-Match: \(etag)' \(base)/v1/endpoints/users/records/\(key)    # 304 Not Modified
               curl -s '\(base)/rest/users?select=name,city&order=name.desc&limit=3'
               curl -s '\(base)/v1/endpoints/users/changes?since=1'
               curl -s \(base)/v1/endpoints/flags/document

@@ -7,7 +7,9 @@ struct QueryCommand: AsyncParsableCommand {
         abstract: "Print an endpoint's cached records.",
         discussion: """
             Filters and order use the endpoint's configured columns. `table` and `csv` print those columns; \
-            `json` and `ndjson` print the original records exactly as the upstream sent them.
+            `json` prints the original records exactly as the upstream sent them, in an array; `ndjson` prints \
+            one record a line, each line break of a multi-line record (whitespace between tokens) turned into a \
+            space.
             """
     )
 
@@ -23,10 +25,12 @@ struct QueryCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Order by a column; append .desc to reverse (default: the primary key).", valueName: "column[.desc]"))
+            "Order by a column; append .desc to reverse, then .nullsfirst or .nullslast (default: the primary key).",
+            valueName: "column[.asc|.desc][.nullsfirst|.nullslast]"))
     var order: String?
 
-    @Option(help: ArgumentHelp("Print at most this many records.", valueName: "n"))
+    // Unconditional, so that `--limit -1` reaches validate() instead of being taken for an option.
+    @Option(parsing: .unconditional, help: ArgumentHelp("Print at most this many records.", valueName: "n"))
     var limit: Int?
 
     @Option(help: "How to print the records.")
@@ -34,6 +38,7 @@ struct QueryCommand: AsyncParsableCommand {
 
     func validate() throws {
         if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more.") }
+        if let order { _ = try Self.order(order) }
         for condition in conditions where !condition.contains("=") {
             throw ValidationError("--where takes column=value, not \"\(condition)\".")
         }
@@ -52,20 +57,33 @@ struct QueryCommand: AsyncParsableCommand {
                 query.filters.append(
                     .init(column: String(parts[0]), op: .eq, values: [String(parts.dropFirst().first ?? "")]))
             }
-            if let order {
-                let descending = order.hasSuffix(".desc")
-                let column =
-                    order.hasSuffix(".desc")
-                    ? String(order.dropLast(5)) : order.hasSuffix(".asc") ? String(order.dropLast(4)) : order
-                query.order = [.init(column: column, descending: descending)]
-            }
+            if let order { query.order = [try Self.order(order)] }
             let page = try RecordReader(database: database, endpoint: endpoint).records(query)
             switch format {
             case .table: Terminal.standardOutput.write(TableText.table(columns: page.columns, rows: page.rows))
             case .csv: Terminal.standardOutput.write(TableText.csv(columns: page.columns, rows: page.rows))
-            case .json: Terminal.standardOutput.write(TableText.jsonArray(page.raws.map(JSONText.singleLine)))
+            case .json: Terminal.standardOutput.write(TableText.jsonArray(page.raws))
             case .ndjson: Terminal.standardOutput.write(page.raws.map { JSONText.singleLine($0) + "\n" }.joined())
             }
         }
+    }
+
+    /// `column[.asc|.desc][.nullsfirst|.nullslast]`, as the read API's `order=` takes it.
+    static func order(_ text: String) throws -> RecordQuery.Order {
+        var parts = text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        var order = RecordQuery.Order(column: parts.removeFirst())
+        if let first = parts.first, first == "asc" || first == "desc" {
+            order.descending = first == "desc"
+            parts.removeFirst()
+        }
+        if let first = parts.first, first == "nullsfirst" || first == "nullslast" {
+            order.nullsFirst = first == "nullsfirst"
+            parts.removeFirst()
+        }
+        guard !order.column.isEmpty, parts.isEmpty else {
+            throw ValidationError(
+                "--order takes column[.asc|.desc][.nullsfirst|.nullslast], not \"\(text)\".")
+        }
+        return order
     }
 }

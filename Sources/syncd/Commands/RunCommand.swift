@@ -12,7 +12,8 @@ struct RunCommand: AsyncParsableCommand {
             the schedule survives restarts. SIGHUP reloads the configuration (an invalid one is refused and the old \
             one kept); SIGTERM or SIGINT stops scheduling, lets running syncs commit or roll back, and exits 0. \
             Under systemd (Type=notify) it reports READY, STATUS, RELOADING, STOPPING and WATCHDOG; logs go to \
-            stderr, with priorities when that is the journal. SYNCD_LOG_LEVEL sets the level (default info). \
+            stderr, with priorities when that is the journal. SYNCD_LOG_LEVEL sets the level: trace, debug, info (the default), notice, \
+            warning, error or critical. \
             The read API listens where [server] listen says (default 127.0.0.1:8787; "off" disables it) and serves \
             /v1/endpoints, records with PostgREST filters, changes, documents, /rest/{name}, /healthz and /metrics.
             """
@@ -23,9 +24,10 @@ struct RunCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingErrors {
             let environment = ProcessInfo.processInfo.environment
-            let level = environment["SYNCD_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
-            JournalLogHandler.bootstrap(level: level, environment: environment)
+            let setting = LogLevelSetting(environment: environment, default: .info)
+            JournalLogHandler.bootstrap(level: setting.level, environment: environment)
             let logger = Logger(label: "syncd")
+            setting.warnIfRejected(logger)
             let notifier = SystemdNotifier(environment: environment)
 
             let configuration = try options.loadConfiguration()

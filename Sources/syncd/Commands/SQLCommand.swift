@@ -21,6 +21,12 @@ struct SQLCommand: AsyncParsableCommand {
     @Option(help: "How to print the rows.")
     var format: OutputFormat = .table
 
+    func validate() throws {
+        guard sql.contains(where: { !$0.isWhitespace && $0 != ";" }) else {
+            throw ValidationError("Give at least one SQL statement.")
+        }
+    }
+
     func run() async throws {
         try await reportingErrors {
             let configuration = try? options.loadConfiguration()

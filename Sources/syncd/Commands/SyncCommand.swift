@@ -72,7 +72,10 @@ enum ReportText {
         var text: String
         switch report.outcome {
         case .failed, .refused:
-            return "\(report.endpoint): failed: \(TerminalText.escaped(report.error ?? "unknown error"))\n"
+            // The error names the endpoint already (it is logged and stored alone): once is enough here.
+            var error = report.error ?? "unknown error"
+            if error.hasPrefix("\(report.endpoint): ") { error.removeFirst(report.endpoint.count + 2) }
+            return "\(report.endpoint): failed: \(TerminalText.escaped(error))\n"
         case .notModified where report.isDocument:
             text = "\(report.endpoint): 304 not modified, version \(report.version)"
         case .notModified:

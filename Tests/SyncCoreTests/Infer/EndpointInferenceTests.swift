@@ -70,12 +70,14 @@ struct EndpointInferenceTests {
     }
 
     @Test(
-        "the primary key is id, else a key-like unique column, else the first unique integer or text",
+        "the primary key is id, else a key-like unique column, else none: a merely unique column is no key",
         arguments: [
             (#"[{"name": "a", "id": 1}, {"name": "b", "id": 2}]"#, "id"),
             (#"[{"id": 1, "user_id": 5}, {"id": 1, "user_id": 6}]"#, "user_id"),
             (#"[{"n": 1, "userId": 5}, {"n": 2, "userId": 6}]"#, "user_id"),
-            (#"[{"ok": true, "n": 1, "name": "a"}, {"ok": false, "n": 1, "name": "b"}]"#, "name"),
+            (#"[{"ok": true, "n": 1, "name": "a"}, {"ok": false, "n": 1, "name": "b"}]"#, nil),
+            (#"[{"id": 1, "x": 1}, {"id": 1, "x": 2}]"#, nil),
+            (#"[{"sku": "a", "qty": 1}, {"sku": "b", "qty": 2}]"#, "sku"),
             (#"[{"n": 1}, {"n": 1}]"#, nil),
             (#"[{"id": 1}, {"id": null}]"#, nil),
         ] as [(String, String?)])

@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+
+/// Every fenced `toml` block of the README passes `syncd check-config`, so the README's examples stay true.
+///
+/// A block is a whole file unless an HTML comment on the line before its fence says otherwise:
+/// `<!-- readme-test: in an endpoint -->` checks it as the last keys of an endpoint, and
+/// `<!-- readme-test: each line in an endpoint -->` checks each of its statements alone in one (alternatives).
+@Suite("README examples")
+struct READMEExampleTests {
+    struct Block {
+        var line: Int
+        var marker: String?
+        var text: String
+    }
+
+    /// An endpoint for fragments to complete: the columns the README's fragments name.
+    static let endpoint = """
+        [[endpoint]]
+        name = "items"
+        url = "https://example.com/api/items"
+        records = "data"
+        primary_key = ["id"]
+        columns = { id = { path = "id", type = "integer" }, updated_at = { path = "updated_at", type = "timestamp" }, deleted = { path = "deleted", type = "boolean" } }
+
+        """
+
+    static func blocks() throws -> [Block] {
+        let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("README.md")
+        let lines = try String(contentsOf: readme, encoding: .utf8).components(separatedBy: "\n")
+        var blocks: [Block] = []
+        var index = 0
+        while index < lines.count {
+            guard lines[index] == "```toml" else {
+                index += 1
+                continue
+            }
+            let previous = index > 0 ? lines[index - 1] : ""
+            let marker =
+                previous.hasPrefix("<!-- readme-test: ")
+                ? String(previous.dropFirst("<!-- readme-test: ".count).dropLast(" -->".count)) : nil
+            let start = index + 1
+            var end = start
+            while end < lines.count, lines[end] != "```" { end += 1 }
+            blocks.append(Block(line: start, marker: marker, text: lines[start..<end].joined(separator: "\n")))
+            index = end + 1
+        }
+        return blocks
+    }
+
+    /// The files to check for one block.
+    static func files(_ block: Block, scratch: String) throws -> [String] {
+        switch block.marker {
+        case nil:
+            // The example's token file is the operator's; check-config reads it, so one stands in for it.
+            try "example-token\n".write(toFile: scratch + "/read.token", atomically: true, encoding: .utf8)
+            return [block.text.replacingOccurrences(of: "/etc/syncd/read.token", with: scratch + "/read.token")]
+        case "in an endpoint":
+            return [endpoint + block.text + "\n"]
+        case "each line in an endpoint":
+            return block.text.components(separatedBy: "\n")
+                .filter { !$0.isEmpty && !$0.hasPrefix(" ") && !$0.hasPrefix("#") }
+                .map { endpoint + $0 + "\n" }
+        default:
+            Issue.record("README.md:\(block.line): unknown readme-test marker \"\(block.marker ?? "")\"")
+            return []
+        }
+    }
+
+    @Test("every toml block of the README passes check-config")
+    func tomlBlocks() async throws {
+        let blocks = try Self.blocks()
+        #expect(blocks.count >= 4)
+        let workspace = try CLITests.Workspace(toml: "")
+        defer { workspace.remove() }
+        for block in blocks {
+            for file in try Self.files(block, scratch: workspace.path) {
+                try file.write(toFile: workspace.config, atomically: true, encoding: .utf8)
+                let result = try await SyncdProcess.run(
+                    ["check-config", "--config", workspace.config, "--database", workspace.path + "/none.db"])
+                #expect(result.status == 0, "README.md:\(block.line): \(result.standardError)\n\(file)")
+            }
+        }
+    }
+}

@@ -57,9 +57,9 @@ package struct CacheFreshness: Sendable, Hashable {
 
     package init(schedule: Schedule, interval: Duration, timeout: Duration, now: Double) {
         let lastSuccess = schedule.lastSuccess
-        age = lastSuccess.map { max(0, Int((now - $0).rounded(.down))) } ?? 0
+        age = lastSuccess.map { max(0, Self.wholeSeconds(now - $0)) } ?? 0
         let due = schedule.nextDue ?? lastSuccess.map { $0 + interval.scheduleSeconds }
-        ttl = due.map { Int(($0 - now).rounded(.down)) } ?? 0
+        ttl = due.map { Self.wholeSeconds($0 - now) } ?? 0
         if lastSuccess == nil {
             staleReason = .neverSynced
         } else if schedule.lastPollFailed {
@@ -69,5 +69,13 @@ package struct CacheFreshness: Sendable, Hashable {
         } else {
             staleReason = nil
         }
+    }
+
+    /// Whole seconds, rounded down; the times come from the database file, so a value no clock could reach (or NaN)
+    /// is clamped instead of trapping in `Int(_:)`.
+    static func wholeSeconds(_ seconds: Double) -> Int {
+        guard seconds.isFinite else { return 0 }
+        let limit = Double(1 << 53)
+        return Int(min(max(seconds.rounded(.down), -limit), limit))
     }
 }

@@ -83,4 +83,31 @@ struct READMEExampleTests {
             }
         }
     }
+
+    /// The README's `syncd infer` session: the `$ cat` file, then the command, then exactly what it printed.
+    @Test("the README's syncd infer session prints what the README shows")
+    func inferSession() async throws {
+        let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("README.md")
+        let lines = try String(contentsOf: readme, encoding: .utf8).components(separatedBy: "\n")
+        let start = try #require(lines.firstIndex(of: "$ cat users.json"))
+        let command = try #require(lines[start...].firstIndex(of: "$ syncd infer users.json"))
+        let end = try #require(lines[command...].firstIndex(of: "```"))
+        let input = lines[(start + 1)..<command].joined(separator: "\n") + "\n"
+        let printed = Array(lines[(command + 1)..<end])
+        let summary = try #require(printed.first)
+        #expect(summary.hasPrefix("syncd: "))
+
+        let workspace = try CLITests.Workspace(toml: "")
+        defer { workspace.remove() }
+        let file = workspace.path + "/users.json"
+        try input.write(toFile: file, atomically: true, encoding: .utf8)
+        let result = try await SyncdProcess.run(["infer", "users.json"], directory: workspace.path)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardError == summary + "\n")
+        let expected = printed.dropFirst().joined(separator: "\n") + "\n"
+        let output = result.standardOutput.replacingOccurrences(
+            of: "file://" + file, with: "file:///tmp/demo/users.json")
+        #expect(output == expected)
+    }
 }

@@ -6,6 +6,9 @@ extension TOMLLineIndex {
         /// A bare value that is not `true`, `false` or a decimal number: toml++'s date, time and special-number
         /// parsers assert on some malformed ones (`parse_time` on `1979-05-27Tx`).
         case unusualValue(Int)
+        /// A bare value run straight into `[`, `{`, a quote or `=`: toml++ looks past it for a date and asserts
+        /// (`parse_value` on `1["-----Aa 8 1[-`, found by the config fuzz target).
+        case unseparatedValue(Int)
     }
 
     /// Follows values across lines: strings, multi-line strings, arrays and inline tables, and checks bare values.
@@ -65,6 +68,9 @@ extension TOMLLineIndex {
                     }
                     if !inKey, !Self.isPlainValue(token) { return .unusualValue(token.startIndex) }
                     rest = rest.dropFirst(token.count)
+                    if !inKey, let next = rest.first, "[{\"'=".utf8.contains(next) {
+                        return .unseparatedValue(rest.startIndex)
+                    }
                 }
             }
             return nil

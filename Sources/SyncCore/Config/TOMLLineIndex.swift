@@ -83,6 +83,8 @@ struct TOMLLineIndex {
         switch scanner.scan(bytes) {
         case .braceInArray(let index):
             flag(line, index + 1, "expected a value or ']' in an array, saw '}'")
+        case .unseparatedValue(let index):
+            flag(line, index + 1, "expected a space, ',', ']' or '}' after a value")
         case .unusualValue(let index):
             flag(line, index + 1, "a bare value must be true, false or a decimal number: quote text, as in \"5m\"")
         case nil:

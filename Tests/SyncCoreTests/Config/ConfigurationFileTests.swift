@@ -59,6 +59,12 @@ struct ConfigurationFileTests {
             ("a = { b = inf }\n", "syncd.toml:1:11: invalid TOML: \(bareValue)"),
             ("a = 01\n", "syncd.toml:1:5: invalid TOML: \(bareValue)"),
             ("a = 1__0\n", "syncd.toml:1:5: invalid TOML: \(bareValue)"),
+            // Found by the config fuzz target (Fuzz/corpus/config/regression-unseparated-value).
+            (
+                "data = 1[\"-----Aa 8 1[-\n",
+                "syncd.toml:1:9: invalid TOML: expected a space, ',', ']' or '}' after a value"
+            ),
+            ("a = [1{b = 2}]\n", "syncd.toml:1:7: invalid TOML: expected a space, ',', ']' or '}' after a value"),
         ]
     )
     func refusedBeforeTOMLKit(text: String, message: String) {

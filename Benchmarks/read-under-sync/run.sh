@@ -9,9 +9,8 @@
 #           smallest write there is (freshness and a run record) — how long it takes is how long a write waits.
 # wrk (-t2 -cCONNECTIONS, check.lua) asks for whole tables (capped by max_rows), pages of 200 and single records.
 # Reported: answers other than 200/304 (must be 0), list answers that mixed two generations (must be 0), wrk's
-# p50/p99 latency, and for each phase the sync durations and the schedule lag (how late a run started after its due
-# time, the previous run's end + interval) from syncd_runs, plus the daemon's peak RSS. syncd_runs stamps a run's
-# end when its transaction begins, so the users' lag includes the previous run's own commit.
+# p50/p99 latency, and for each phase the sync durations and the schedule lag (how late a run started after the due
+# time the scheduler gave it: syncd_runs.started_at - due_at), plus the daemon's peak RSS.
 #
 #   Benchmarks/read-under-sync/run.sh        # DURATION=60 QUIET=20 USERS=100000 CONNECTIONS=32 by default
 #
@@ -93,20 +92,18 @@ wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" --timeout 10s -s "$HERE/check.lua" "ht
 LOAD_END=$(mark)
 RSS=$(awk '/VmHWM/ { print $2 }' "/proc/$SYNCD_PID/status")
 
-# phase FROM TO ENDPOINT INTERVAL_MS: "runs failed duration_p50 duration_max lag_p50 lag_p99 lag_max" (ms)
+# phase FROM TO ENDPOINT INTERVAL_MS: "runs failed duration_p50 duration_max lag_p50 lag_p99 lag_max on_time" (ms;
+# on_time: the runs that started within 10% of the interval after their due time)
 phase() {
     sqlite3 -separator ' ' "$WORK/cache.db" "
-        SELECT r.duration_ms, r.outcome = 'failed',
-               (julianday(r.started_at) - julianday(p.finished_at)) * 86400000 - $4
-        FROM syncd_runs r JOIN syncd_runs p ON p.endpoint = r.endpoint
-         AND p.id = (SELECT max(id) FROM syncd_runs q WHERE q.endpoint = r.endpoint AND q.id < r.id)
-        WHERE r.endpoint = '$3' AND r.id > $1 AND r.id <= $2;" > "$WORK/phase"
-    if [ ! -s "$WORK/phase" ]; then echo "0 0 - - - - -"; return; fi
+        SELECT duration_ms, outcome = 'failed', (julianday(started_at) - julianday(due_at)) * 86400000
+        FROM syncd_runs WHERE endpoint = '$3' AND id > $1 AND id <= $2 AND due_at IS NOT NULL;" > "$WORK/phase"
+    if [ ! -s "$WORK/phase" ]; then echo "0 0 - - - - - 0"; return; fi
     pct() { sort -n | awk -v p="$1" '{ v[NR] = $1 } END { i = int(NR * p + 0.999); if (i < 1) i = 1; printf "%.0f", v[i] }'; }
     echo "$(wc -l < "$WORK/phase") $(awk '{ f += $2 } END { print f }' "$WORK/phase")" \
         "$(cut -d' ' -f1 "$WORK/phase" | pct 0.5) $(cut -d' ' -f1 "$WORK/phase" | pct 1)" \
         "$(cut -d' ' -f3 "$WORK/phase" | pct 0.5) $(cut -d' ' -f3 "$WORK/phase" | pct 0.99)" \
-        "$(cut -d' ' -f3 "$WORK/phase" | pct 1)"
+        "$(cut -d' ' -f3 "$WORK/phase" | pct 1) $(awk -v i="$4" '$3 <= i / 10 { n++ } END { print n + 0 }' "$WORK/phase")"
 }
 
 grep RESULT "$WORK/wrk.out" | tr ' ' '\n' | grep = > "$WORK/result"
@@ -118,14 +115,16 @@ printf '  wrk: %s requests (%.0f/s), answers other than 200/304: %s, socket erro
     "$(get socket_errors)"
 printf '  lists checked: %s, mixing two generations: %s;  latency p50 %s ms, p99 %s ms, max %s ms\n' \
     "$(get lists)" "$(get mixed)" "$(get p50)" "$(get p99)" "$(get max)"
-printf '  %-22s %6s %7s %22s %30s\n' "" "runs" "failed" "duration p50 / max" "schedule lag p50 / p99 / max"
+printf '  %-22s %6s %7s %22s %30s %9s\n' "" "runs" "failed" "duration p50 / max" "schedule lag p50 / p99 / max" \
+    "on time"
 for endpoint in users:5000 probe:1000; do
     name=${endpoint%%:*}
     for which in quiet loaded; do
         if [ "$which" = quiet ]; then range=("$QUIET_START" "$LOAD_START"); else range=("$LOAD_START" "$LOAD_END"); fi
-        read -r runs failed dp50 dmax lp50 lp99 lmax < <(phase "${range[0]}" "${range[1]}" "$name" "${endpoint##*:}")
-        printf '  %-22s %6s %7s %11s / %6s ms %13s / %5s / %5s ms\n' "$name, $which" "$runs" "$failed" "$dp50" \
-            "$dmax" "$lp50" "$lp99" "$lmax"
+        read -r runs failed dp50 dmax lp50 lp99 lmax on_time < <(
+            phase "${range[0]}" "${range[1]}" "$name" "${endpoint##*:}")
+        printf '  %-22s %6s %7s %11s / %6s ms %13s / %5s / %5s ms %5s/%s\n' "$name, $which" "$runs" "$failed" \
+            "$dp50" "$dmax" "$lp50" "$lp99" "$lmax" "$on_time" "$runs"
     done
 done
 printf '  syncd peak RSS: %d MB\n' $((RSS / 1024))

@@ -8,4 +8,10 @@ static inline int syncd_sqlite3_db_config_defensive(sqlite3 *db, int enable) {
     return sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, enable, (int *)0);
 }
 
+/// Off: a double-quoted name that matches no column is an error in DML, not the string literal SQLite's legacy
+/// rule makes of it (https://sqlite.org/quirks.html#dblquote).
+static inline int syncd_sqlite3_db_config_dqs_dml(sqlite3 *db, int enable) {
+    return sqlite3_db_config(db, SQLITE_DBCONFIG_DQS_DML, enable, (int *)0);
+}
+
 #endif

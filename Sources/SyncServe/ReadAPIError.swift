@@ -10,8 +10,10 @@ package enum ReadAPIError: Error, Sendable, Equatable {
     case notFound(_ sentence: String)
     /// 401: no token, or the wrong one. The sentence never repeats what was sent.
     case unauthorized
-    /// 503: the database cannot be read.
-    case unavailable(_ sentence: String)
+    /// 503: the database cannot be read, or too many reads wait for it. The answer says `Retry-After: 1`; `cause`,
+    /// when there is one, is what went wrong inside (an SQLite message, a path): the daemon logs it, the answer does
+    /// not carry it.
+    case unavailable(_ sentence: String, cause: String? = nil)
     /// 405: a method other than GET and HEAD.
     case methodNotAllowed
 
@@ -37,7 +39,7 @@ package enum ReadAPIError: Error, Sendable, Equatable {
 
     var detail: String {
         switch self {
-        case .badParameter(_, let sentence), .notFound(let sentence), .unavailable(let sentence): sentence
+        case .badParameter(_, let sentence), .notFound(let sentence), .unavailable(let sentence, _): sentence
         case .unauthorized: "This read API requires a bearer token: send Authorization: Bearer <token>."
         case .methodNotAllowed: "The read API is read-only: it answers GET and HEAD."
         }
@@ -80,6 +82,11 @@ package enum ReadAPIError: Error, Sendable, Equatable {
         } else {
             self = .unavailable(Self.sentence(error.description))
         }
+    }
+
+    /// What a reader is told when the database failed underneath a read; the error itself goes to the log only.
+    static func databaseFailed(_ error: any Error) -> ReadAPIError {
+        .unavailable("The database cannot be read right now; the daemon's log says why.", cause: "\(error)")
     }
 
     /// A store error's clause as a sentence: capitalised, with a full stop.

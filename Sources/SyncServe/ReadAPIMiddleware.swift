@@ -1,6 +1,7 @@
 internal import CoreMetrics
 internal import HTTPTypes
 internal import Hummingbird
+internal import Logging
 internal import NIOCore
 internal import Synchronization
 
@@ -16,6 +17,10 @@ struct ReadAPIMiddleware<Context: RequestContext>: RouterMiddleware {
         do {
             response = try await next(request, context)
         } catch let error as ReadAPIError {
+            if case .unavailable(_, let cause?) = error {
+                context.logger.warning(
+                    "A read failed in the database", metadata: ["path": "\(request.uri.path)", "error": "\(cause)"])
+            }
             response = Self.problem(error)
         } catch let error as any HTTPResponseError {
             switch error.status {
@@ -31,7 +36,9 @@ struct ReadAPIMiddleware<Context: RequestContext>: RouterMiddleware {
                     .badParameter("request", "The request is malformed."), status: error.status.code)
             }
         } catch {
-            response = Self.problem(.unavailable("The request could not be answered: \(error)."))
+            context.logger.warning(
+                "A request could not be answered", metadata: ["path": "\(request.uri.path)", "error": "\(error)"])
+            response = Self.problem(.unavailable("The request could not be answered; the daemon's log says why."))
         }
         // Hummingbird names a request no route took "NotFound", whatever the answer (a 405 too): "unmatched".
         let route = context.endpointPath.flatMap { $0 == "NotFound" ? nil : $0 } ?? "unmatched"
@@ -50,7 +57,12 @@ struct ReadAPIMiddleware<Context: RequestContext>: RouterMiddleware {
         var headers = HTTPFields()
         headers[.contentType] = "application/problem+json"
         headers[.cacheControl] = "no-store"
-        if case .unauthorized = error { headers[.wwwAuthenticate] = "Bearer realm=\"syncd\"" }
+        switch error {
+        case .unauthorized: headers[.wwwAuthenticate] = "Bearer realm=\"syncd\""
+        // Both causes pass within moments (a queue drains, a writer's lock goes): a client may ask again at once.
+        case .unavailable: headers[.retryAfter] = "1"
+        default: break
+        }
         return Response(
             status: HTTPResponse.Status(code: status ?? error.status), headers: headers,
             body: ResponseBody(byteBuffer: ByteBuffer(string: error.body)))

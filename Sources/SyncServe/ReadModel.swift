@@ -93,22 +93,16 @@ package final class ReadModel: Sendable {
         do {
             generation = try pool.dataVersion()
         } catch {
-            throw .unavailable("The database cannot be read: \(error).")
+            throw ReadAPIError.databaseFailed(error)
         }
         if let snapshot = snapshot.withLock({ $0 }), snapshot.generation == generation { return snapshot }
-        let fresh: Snapshot
-        do {
-            fresh = try await pool.read { database in
-                let instance = try RecordReader.instance(of: database)
-                let states = try EndpointState.all(database)
-                return Snapshot(
-                    generation: generation, instance: instance,
-                    states: Dictionary(
-                        states.map { ($0.name, Served($0, instance: instance)) },
-                        uniquingKeysWith: { first, _ in first }))
-            }
-        } catch {
-            throw .unavailable("The database cannot be read: \(error).")
+        let fresh = try await read { database in
+            let instance = try RecordReader.instance(of: database)
+            let states = try EndpointState.all(database)
+            return Snapshot(
+                generation: generation, instance: instance,
+                states: Dictionary(
+                    states.map { ($0.name, Served($0, instance: instance)) }, uniquingKeysWith: { first, _ in first }))
         }
         snapshot.withLock { $0 = fresh }
         return fresh
@@ -142,7 +136,7 @@ package final class ReadModel: Sendable {
         } catch let error as ReadConnectionPool.Busy {
             throw .unavailable(ReadAPIError.sentence("\(error)"))
         } catch {
-            throw .unavailable("The database cannot be read: \(error).")
+            throw ReadAPIError.databaseFailed(error)
         }
     }
 }

@@ -52,6 +52,9 @@ package final class Database {
         self.mode = mode
         sqlite3_extended_result_codes(handle, 1)
         sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
+        // Every identifier syncd writes is double-quoted: one that names nothing (a column dropped or renamed behind
+        // syncd's back) must fail, not read back as its own name in every row.
+        syncd_sqlite3_db_config_dqs_dml(handle, 0)
         // A file that is not a database opens fine and fails on first read: fail now, with SQLITE_NOTADB.
         try execute("SELECT count(*) FROM sqlite_schema")
         if mode == .readWrite {

@@ -39,6 +39,8 @@ package struct SyncReport: Sendable {
     package var error: String?
     /// Seconds the upstream asked to wait (Retry-After on a 429 or 503), for the scheduler.
     package var retryAfter: Double?
+    /// How late the run started after the scheduler's due time, in seconds; `nil` for a run nobody scheduled.
+    package var lateSeconds: Double?
     /// How long the run took, from its start to its commit or failure; set by the scheduler.
     package var durationSeconds: Double = 0
     /// The endpoint's failures in a row after this run (0 after a success); set by the scheduler.

@@ -8,8 +8,8 @@ extension SyncWriter {
         try database.execute(
             """
             INSERT INTO syncd_runs (endpoint, started_at, finished_at, duration_ms, outcome, http_status, bytes, pages,
-            records, inserted, updated, deleted, rejected, version, error)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            records, inserted, updated, deleted, rejected, version, error, due_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .text(endpoint.name.name), .text(Timestamp.format(facts.startedAt)),
@@ -19,6 +19,7 @@ extension SyncWriter {
                 .integer(Int64(report.records)),
                 .integer(Int64(report.inserted)), .integer(Int64(report.updated)), .integer(Int64(report.deleted)),
                 .integer(Int64(report.rejected)), .integer(report.version), report.error.map(SQLiteValue.text) ?? .null,
+                dueAt.map { .text(Timestamp.format($0)) } ?? .null,
             ]
         )
         let runID = database.lastInsertRowID

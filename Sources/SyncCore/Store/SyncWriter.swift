@@ -10,9 +10,13 @@ package struct SyncWriter: Sendable {
     package static let retainedRuns = 1000
 
     package var endpoint: EndpointConfiguration
+    /// When the scheduler wanted the run to start, in seconds since 1970; recorded as syncd_runs.due_at. `nil` for
+    /// a run nobody scheduled (`syncd sync`, a library's sync).
+    package var dueAt: Double?
 
-    package init(endpoint: EndpointConfiguration) {
+    package init(endpoint: EndpointConfiguration, dueAt: Double? = nil) {
         self.endpoint = endpoint
+        self.dueAt = dueAt
     }
 
     /// A collection body on disk, validated and decoded once as it streamed in, before the transaction.

@@ -68,11 +68,19 @@ package struct SyncEngine: Sendable {
     ///
     /// A failure is logged at debug only: the report carries it, and the caller says it once (`syncd run` logs a
     /// warning, `syncd sync` prints the sentence).
-    package func sync(_ endpoint: EndpointConfiguration) async -> SyncReport {
+    ///
+    /// - Parameter dueAt: When the scheduler wanted the run to start, for syncd_runs.due_at and the report's
+    ///   ``SyncReport/lateSeconds``; `nil` when nobody scheduled it.
+    package func sync(_ endpoint: EndpointConfiguration, dueAt: Double? = nil) async -> SyncReport {
+        let startedAt = now()
+        var report = await sync(endpoint, writer: SyncWriter(endpoint: endpoint, dueAt: dueAt), startedAt: startedAt)
+        report.lateSeconds = dueAt.map { max(0, startedAt - $0) }
+        return report
+    }
+
+    private func sync(_ endpoint: EndpointConfiguration, writer: SyncWriter, startedAt: Double) async -> SyncReport {
         var logger = self.logger
         logger[metadataKey: LogKey.endpointName] = "\(endpoint.name.name)"
-        let startedAt = now()
-        let writer = SyncWriter(endpoint: endpoint)
         do {
             return try await run(endpoint, writer: writer, startedAt: startedAt, logger: logger)
         } catch let failure as SyncFailure {

@@ -12,6 +12,7 @@ internal import Synchronization
 /// | `syncd_records_rejected_total` | counter | endpoint |
 /// | `syncd_response_bytes_total` | counter | endpoint |
 /// | `syncd_sync_duration_seconds` | timer | endpoint |
+/// | `syncd_schedule_lag_seconds` | timer | endpoint (how late a scheduled run started after its due time) |
 /// | `syncd_consecutive_failures` | gauge | endpoint |
 package final class SyncMetrics: Sendable {
     private let factory: any MetricsFactory
@@ -24,6 +25,7 @@ package final class SyncMetrics: Sendable {
         var rejected: Counter
         var bytes: Counter
         var duration: Timer
+        var lag: Timer
         var consecutiveFailures: Gauge
     }
 
@@ -45,6 +47,7 @@ package final class SyncMetrics: Sendable {
                     rejected: Counter(label: "syncd_records_rejected_total", dimensions: dimensions, factory: factory),
                     bytes: Counter(label: "syncd_response_bytes_total", dimensions: dimensions, factory: factory),
                     duration: Timer(label: "syncd_sync_duration_seconds", dimensions: dimensions, factory: factory),
+                    lag: Timer(label: "syncd_schedule_lag_seconds", dimensions: dimensions, factory: factory),
                     consecutiveFailures: Gauge(
                         label: "syncd_consecutive_failures", dimensions: dimensions, factory: factory))
             let outcome =
@@ -59,8 +62,17 @@ package final class SyncMetrics: Sendable {
             endpoint.deleted.increment(by: report.deleted)
             endpoint.rejected.increment(by: report.rejected)
             endpoint.bytes.increment(by: report.bytes)
-            endpoint.duration.recordNanoseconds(Int64(max(0, report.durationSeconds) * 1e9))
+            endpoint.duration.recordNanoseconds(Self.nanoseconds(report.durationSeconds))
+            if let late = report.lateSeconds { endpoint.lag.recordNanoseconds(Self.nanoseconds(late)) }
             endpoint.consecutiveFailures.record(report.consecutiveFailures)
         }
+    }
+
+    /// Seconds as nanoseconds for a timer, clamped to what Int64 holds (a due time restored from an edited database
+    /// can be anything).
+    static func nanoseconds(_ seconds: Double) -> Int64 {
+        let nanoseconds = seconds * 1e9
+        guard nanoseconds.isFinite, nanoseconds > 0 else { return 0 }
+        return nanoseconds >= 9.2e18 ? Int64.max : Int64(nanoseconds)
     }
 }

@@ -142,9 +142,10 @@ package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duratio
             case .run(let names):
                 for name in names {
                     guard let endpoint = endpoints[name] else { continue }
+                    let due = machine.state(of: name)?.nextDue
                     group.addTask { [engine, wake] in
                         let started = engine.now()
-                        var report = await engine.sync(endpoint)
+                        var report = await engine.sync(endpoint, dueAt: due)
                         report.durationSeconds = engine.now() - started
                         wake.yield(.finished(name, report))
                     }

@@ -18,11 +18,11 @@ struct ReadAPIHarness {
 
     static func with(
         _ fixture: SyncFixture, token: String? = nil, listen: ServerConfiguration.Listen? = nil,
-        _ body: (ReadAPIHarness) async throws -> Void
+        pool: ReadConnectionPool? = nil, _ body: (ReadAPIHarness) async throws -> Void
     ) async throws {
         let clock = fixture.clock
         let model = ReadModel(
-            pool: try ReadConnectionPool(path: fixture.directory.file("cache.db")),
+            pool: try pool ?? ReadConnectionPool(path: fixture.directory.file("cache.db")),
             configuration: fixture.configuration, now: { clock.now })
         let registry = PrometheusCollectorRegistry()
         let server = ReadServer(model: model, registry: registry, token: token, logger: Logger(label: "read-api"))

@@ -92,6 +92,30 @@ struct SyncSchedulerTests {
         }
     }
 
+    @Test("each scheduled run records its due time and how late it started; a run nobody scheduled records none")
+    func dueTime() async throws {
+        try await withTestUpstream { upstream in
+            upstream.setJSON("/a", #"[{"id": 1}]"#)
+            let fixture = try SyncFixture(toml: Self.toml(upstream, names: ["a"]))
+            #expect(try await fixture.sync("a").lateSeconds == nil)
+            let clock = ManualClock()
+            let start = clock.wallNow
+            // Due 7 s before the scheduler starts, as after a daemon was down: the first run is 7 s late.
+            let persisted = ["a": ScheduleStateMachine.PersistedState(nextDue: start - 7, consecutiveFailures: 0)]
+            try await Self.withScheduler(fixture, clock: clock, persisted: persisted) { _, reports in
+                var reports = reports
+                let late = try #require(await reports.next()?.lateSeconds)
+                #expect(abs(late - 7) < 0.001)
+                clock.advance(by: .seconds(10))
+                let onTime = try #require(await reports.next()?.lateSeconds)
+                #expect(abs(onTime) < 0.001)
+            }
+            let runs = try fixture.rows("SELECT started_at, due_at FROM syncd_runs ORDER BY id")
+            #expect(runs.map { $0.text("due_at") } == [nil, Timestamp.format(start - 7), Timestamp.format(start + 10)])
+            #expect(runs.last?.text("started_at") == Timestamp.format(start + 10))
+        }
+    }
+
     @Test("a 429's Retry-After delays the next attempt; a failure backs off, then success resumes the interval")
     func retryAfter() async throws {
         try await withTestUpstream { upstream in

@@ -121,4 +121,54 @@ struct ReadAPIDaemonTests {
         try await server.shutdown()
         #expect(result.status == 0, "\(result.standardError)")
     }
+
+    @Test(
+        "through the Python postgrest client, NULLs sort last ascending and first descending; nullsfirst flips them",
+        .enabled(if: hasPythonClient || ProcessInfo.processInfo.environment["CI"] != nil))
+    func postgrestNullOrder() async throws {
+        let workspace = try CLITests.Workspace(toml: "")
+        defer { workspace.remove() }
+        // Record 3 has no score at all, record 2 an explicit null: both are NULL in the column.
+        try #"[{"id": 1, "score": 2.5}, {"id": 2, "score": null}, {"id": 3}, {"id": 4, "score": -1}]"#
+            .write(toFile: workspace.path + "/scores.json", atomically: true, encoding: .utf8)
+        try """
+        database = "cache.db"
+
+        [server]
+        listen = "127.0.0.1:0"
+
+        [[endpoint]]
+        name = "scores"
+        url = "file://\(workspace.path)/scores.json"
+        records = "$"
+        primary_key = ["id"]
+
+        [endpoint.columns]
+        id = { path = "id", type = "integer" }
+        score = { path = "score", type = "real" }
+        """.write(toFile: workspace.config, atomically: true, encoding: .utf8)
+        let script = workspace.path + "/client.py"
+        try """
+        import sys
+        from postgrest import SyncPostgrestClient
+
+        with SyncPostgrestClient(sys.argv[1]) as client:
+            def ids(**order):
+                rows = client.from_("scores").select("id").order("score", **order).order("id").execute().data
+                return " ".join(str(row["id"]) for row in rows)
+            print(ids())
+            print(ids(desc=True))
+            print(ids(nullsfirst=True))
+            print(ids(desc=True, nullsfirst=False))
+        """.write(toFile: script, atomically: true, encoding: .utf8)
+        let result = try await DaemonProcess.run(workspace) { notify, signal in
+            let messages = await notify.waitFor("READY=1", "STATUS=scores: 200")
+            let address = try #require(Self.address(in: messages), "\(messages)")
+            let client = try await SyncdProcess.shell("python3 \(script) http://\(address)/rest")
+            #expect(client.status == 0, "\(client.standardError)")
+            #expect(client.standardOutput == "4 1 2 3\n2 3 1 4\n2 3 4 1\n1 4 2 3\n")
+            signal(SIGTERM)
+        }
+        #expect(result.status == 0, "\(result.standardError)")
+    }
 }

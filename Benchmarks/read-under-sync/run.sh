@@ -93,11 +93,15 @@ LOAD_END=$(mark)
 RSS=$(awk '/VmHWM/ { print $2 }' "/proc/$SYNCD_PID/status")
 
 # phase FROM TO ENDPOINT INTERVAL_MS: "runs failed duration_p50 duration_max lag_p50 lag_p99 lag_max on_time" (ms;
-# on_time: the runs that started within 10% of the interval after their due time)
+# on_time: the runs that started within 10% of the interval after their due time). A run's duration is from its start
+# to its commit: with jitter 0 the scheduler makes the next run due exactly an interval after the commit, so it is
+# the next run's due_at - interval - started_at (syncd_runs.duration_ms ends when the transaction begins).
 phase() {
     sqlite3 -separator ' ' "$WORK/cache.db" "
-        SELECT duration_ms, outcome = 'failed', (julianday(started_at) - julianday(due_at)) * 86400000
-        FROM syncd_runs WHERE endpoint = '$3' AND id > $1 AND id <= $2 AND due_at IS NOT NULL;" > "$WORK/phase"
+        SELECT coalesce((julianday((SELECT due_at FROM syncd_runs n WHERE n.endpoint = r.endpoint AND n.id > r.id
+                                    ORDER BY n.id LIMIT 1)) - julianday(started_at)) * 86400000 - $4, duration_ms),
+               outcome = 'failed', (julianday(started_at) - julianday(due_at)) * 86400000
+        FROM syncd_runs r WHERE endpoint = '$3' AND id > $1 AND id <= $2 AND due_at IS NOT NULL;" > "$WORK/phase"
     if [ ! -s "$WORK/phase" ]; then echo "0 0 - - - - - 0"; return; fi
     pct() { sort -n | awk -v p="$1" '{ v[NR] = $1 } END { i = int(NR * p + 0.999); if (i < 1) i = 1; printf "%.0f", v[i] }'; }
     echo "$(wc -l < "$WORK/phase") $(awk '{ f += $2 } END { print f }' "$WORK/phase")" \
@@ -115,7 +119,7 @@ printf '  wrk: %s requests (%.0f/s), answers other than 200/304: %s, socket erro
     "$(get socket_errors)"
 printf '  lists checked: %s, mixing two generations: %s;  latency p50 %s ms, p99 %s ms, max %s ms\n' \
     "$(get lists)" "$(get mixed)" "$(get p50)" "$(get p99)" "$(get max)"
-printf '  %-22s %6s %7s %22s %30s %9s\n' "" "runs" "failed" "duration p50 / max" "schedule lag p50 / p99 / max" \
+printf '  %-22s %6s %7s %25s %30s %9s\n' "" "runs" "failed" "run to commit p50 / max" "schedule lag p50 / p99 / max" \
     "on time"
 for endpoint in users:5000 probe:1000; do
     name=${endpoint%%:*}
@@ -123,7 +127,7 @@ for endpoint in users:5000 probe:1000; do
         if [ "$which" = quiet ]; then range=("$QUIET_START" "$LOAD_START"); else range=("$LOAD_START" "$LOAD_END"); fi
         read -r runs failed dp50 dmax lp50 lp99 lmax on_time < <(
             phase "${range[0]}" "${range[1]}" "$name" "${endpoint##*:}")
-        printf '  %-22s %6s %7s %11s / %6s ms %13s / %5s / %5s ms %5s/%s\n' "$name, $which" "$runs" "$failed" \
+        printf '  %-22s %6s %7s %14s / %6s ms %13s / %5s / %5s ms %5s/%s\n' "$name, $which" "$runs" "$failed" \
             "$dp50" "$dmax" "$lp50" "$lp99" "$lmax" "$on_time" "$runs"
     done
 done

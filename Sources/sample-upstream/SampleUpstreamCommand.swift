@@ -30,7 +30,8 @@ struct SampleUpstreamCommand: AsyncParsableCommand {
     struct Serve: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract:
-                "Serve /users (the base set) and /users-churned on 127.0.0.1, with ETags and 304s, until stdin closes.",
+                "Serve /users (the base set), /users-churned and /flags.json (the demo's document) on 127.0.0.1, with "
+                + "ETags and 304s, until stdin closes.",
             discussion: """
                 /users-paged?page=N (from 1) serves the base set in pages of --page-size users, each with a \
                 Link rel="next" header to the next page but the last. With --stamped, /users-stamped?stamp=1 and \
@@ -74,6 +75,7 @@ struct SampleUpstreamCommand: AsyncParsableCommand {
                     switch request.path {
                     case "/users": (base, "\"base\"")
                     case "/users-churned": (churned, "\"churned\"")
+                    case "/flags.json": (DemoUpstream.flags, "\"flags-v1\"")
                     default: ([], "")
                     }
                 guard !etag.isEmpty else { return UpstreamResponse(status: 404) }

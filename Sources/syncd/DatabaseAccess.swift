@@ -34,14 +34,13 @@ enum DatabaseAccess {
 }
 
 enum LoggingSetup {
-    /// stderr, at SYNCD_LOG_LEVEL (default `warning`). Called once per process.
+    /// stderr, at SYNCD_LOG_LEVEL (default `warning`), one line per message with control characters escaped, as
+    /// `syncd run` logs: a value from upstream never reaches the terminal as an escape sequence. Called once per
+    /// process.
     static func bootstrap() {
-        let setting = LogLevelSetting(environment: ProcessInfo.processInfo.environment, default: .warning)
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = setting.level
-            return handler
-        }
+        let environment = ProcessInfo.processInfo.environment
+        let setting = LogLevelSetting(environment: environment, default: .warning)
+        JournalLogHandler.bootstrap(level: setting.level, environment: environment)
         setting.warnIfRejected(logger)
     }
 

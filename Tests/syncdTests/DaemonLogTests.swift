@@ -40,7 +40,7 @@ struct DaemonLogTests {
     }
 
     @Test(
-        "an unknown SYNCD_LOG_LEVEL is one warning naming the accepted levels, in run and sync",
+        "an unknown SYNCD_LOG_LEVEL is one warning naming the accepted levels, its control characters escaped, in run and sync",
         arguments: ["run", "sync"])
     func unknownLevel(_ command: String) async throws {
         let workspace = try CLITests.Workspace(toml: "")
@@ -50,8 +50,10 @@ struct DaemonLogTests {
             of: "listen = \"off\"", with: "listen = \"off\"\ntoken_file = \"missing-token\"")
         try toml.write(toFile: workspace.config, atomically: true, encoding: .utf8)
         let result = try await SyncdProcess.run(
-            [command, "--config", workspace.config], environment: ["SYNCD_LOG_LEVEL": "bogus"])
+            [command, "--config", workspace.config], environment: ["SYNCD_LOG_LEVEL": "bogus\u{1B}[31m\nred"])
         #expect(result.status != 0)
+        #expect(!result.standardError.contains("\u{1B}"), "an escape sequence reached the terminal")
+        #expect(result.standardError.contains(#"bogus\x1b[31m\nred"#), "\(result.standardError)")
         let lines = result.standardError.split(separator: "\n").filter { $0.contains("SYNCD_LOG_LEVEL") }
         #expect(lines.count == 1, "\(result.standardError)")
         #expect(lines.first?.contains("trace, debug, info, notice, warning, error, critical") == true)

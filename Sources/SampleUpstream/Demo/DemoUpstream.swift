@@ -30,7 +30,8 @@ package final class DemoUpstream: Sendable {
     /// `Last-Modified` of generation 0 and of the flags: 2026-01-01T00:00:00Z.
     private static let epoch = 1_767_225_600
 
-    private static let flags = Array(
+    /// The flags document at `/flags.json` (also served by `sample-upstream serve`).
+    package static let flags = Array(
         """
         {
           "version": 1,

@@ -87,7 +87,10 @@ public final class Syncer: Service, Sendable {
     ///
     /// - Parameter onSync: Called after each sync.
     public func run(onSync: @escaping @Sendable (SyncSummary) -> Void) async throws {
-        let persisted = try await engine.database.perform { try SyncScheduler<ContinuousClock>.loadPersistedState($0) }
+        let endpoints = configuration.endpoints
+        let persisted = try await engine.database.perform {
+            try SyncScheduler<ContinuousClock>.loadPersistedState($0, endpoints: endpoints)
+        }
         let scheduler = SyncScheduler(
             configuration: configuration, engine: engine, clock: ContinuousClock(), persisted: persisted,
             onReport: { [store] report in

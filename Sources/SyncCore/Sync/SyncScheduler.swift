@@ -34,7 +34,7 @@ package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duratio
     private let wake: AsyncStream<Wake>.Continuation
 
     /// - Parameters:
-    ///   - persisted: Each endpoint's next due time and failures, from ``loadPersistedState(_:)``.
+    ///   - persisted: Each endpoint's next due time and failures, from ``loadPersistedState(_:endpoints:)``.
     ///   - onReport: Called after each sync, once its next due time is stored.
     package init(
         configuration: Configuration,
@@ -73,13 +73,22 @@ package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duratio
     package func heartbeat() {}
 
     /// The stored next due times and failure counts, so that a restart resumes instead of stampeding.
-    package static func loadPersistedState(_ database: Database) throws -> [String: ScheduleStateMachine.PersistedState]
-    {
+    ///
+    /// An endpoint whose stored column specs differ from `endpoints`' (columns added or retyped while the daemon was
+    /// down, or marked by a migration) is due at once instead: its first run, even a 304, re-reads its rows from
+    /// `_raw`, so reads and filters do not wait a whole interval for the new columns.
+    package static func loadPersistedState(
+        _ database: Database, endpoints: [EndpointConfiguration]
+    ) throws -> [String: ScheduleStateMachine.PersistedState] {
+        let signatures = Dictionary(
+            endpoints.filter { !$0.isDocument }.map { ($0.name.name, RecordTable($0).columnsSignature) },
+            uniquingKeysWith: { first, _ in first })
         var states: [String: ScheduleStateMachine.PersistedState] = [:]
-        for row in try database.rows("SELECT name, next_due_at, consecutive_failures FROM syncd_endpoints") {
+        for row in try database.rows("SELECT name, next_due_at, consecutive_failures, columns FROM syncd_endpoints") {
             guard let name = row.text("name") else { continue }
+            let stale = row.text("columns").map { $0 != signatures[name] } ?? false
             states[name] = ScheduleStateMachine.PersistedState(
-                nextDue: row.text("next_due_at").flatMap(Timestamp.parse),
+                nextDue: stale ? nil : row.text("next_due_at").flatMap(Timestamp.parse),
                 consecutiveFailures: Int(row.integer("consecutive_failures") ?? 0))
         }
         return states

@@ -26,7 +26,9 @@ struct Daemon {
         let onReport = self.onReport
         let databasePath = options.databasePath(configuration)
         let database = try DatabaseAccess.openForWriting(databasePath)
-        let persisted = try database.performBlocking { try SyncScheduler<ContinuousClock>.loadPersistedState($0) }
+        let persisted = try database.performBlocking {
+            try SyncScheduler<ContinuousClock>.loadPersistedState($0, endpoints: configuration.endpoints)
+        }
         let readToken = try Self.readToken(configuration.server, environment: environment)
         let registry = PrometheusCollectorRegistry()
         let metrics = SyncMetrics(factory: PrometheusMetricsFactory(registry: registry))

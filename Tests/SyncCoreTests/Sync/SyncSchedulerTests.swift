@@ -116,6 +116,37 @@ struct SyncSchedulerTests {
         }
     }
 
+    @Test("an endpoint whose columns changed while the daemon was down is due at once; the others keep their time")
+    func columnsChangedWhileDown() async throws {
+        try await withTestUpstream { upstream in
+            upstream.setJSON("/a", #"[{"id": 1, "seen": "2024-05-01T10:00:00Z"}]"#)
+            upstream.setJSON("/b", #"[{"id": 2}]"#)
+            var fixture = try SyncFixture(toml: Self.toml(upstream))
+            _ = try await fixture.sync("a")
+            _ = try await fixture.sync("b")
+            let later = Timestamp.format(fixture.clock.now + 3600)
+            try fixture.database.performBlocking {
+                try $0.execute("UPDATE syncd_endpoints SET next_due_at = ?", [.text(later)])
+            }
+            let before = fixture.configuration.endpoints
+            let unchanged = try fixture.database.performBlocking {
+                try SyncScheduler<ManualClock>.loadPersistedState($0, endpoints: before)
+            }
+            #expect(unchanged["a"]?.nextDue == Timestamp.parse(later))
+            #expect(unchanged["b"]?.nextDue == Timestamp.parse(later))
+            let idColumn = #"id = { path = "id", type = "integer" }"#
+            let withSeen = Self.toml(upstream, names: ["a"]).replacingOccurrences(
+                of: idColumn, with: idColumn + "\n" + #"seen = { path = "seen", type = "timestamp" }"#)
+            try fixture.reconfigure(withSeen + "\n" + Self.toml(upstream, names: ["b"]))
+            let after = fixture.configuration.endpoints
+            let changed = try fixture.database.performBlocking {
+                try SyncScheduler<ManualClock>.loadPersistedState($0, endpoints: after)
+            }
+            #expect(changed["a"]?.nextDue == nil)
+            #expect(changed["b"]?.nextDue == Timestamp.parse(later))
+        }
+    }
+
     @Test("a 429's Retry-After delays the next attempt; a failure backs off, then success resumes the interval")
     func retryAfter() async throws {
         try await withTestUpstream { upstream in

@@ -6,15 +6,6 @@ package enum SQLiteValue: Sendable, Hashable {
     case text(String)
     case blob([UInt8])
 
-    package init(_ value: ColumnValue) {
-        switch value {
-        case .null: self = .null
-        case .integer(let integer): self = .integer(integer)
-        case .real(let real): self = .real(real)
-        case .text(let text): self = .text(text)
-        }
-    }
-
     package var isNull: Bool {
         if case .null = self { return true }
         return false
@@ -36,17 +27,4 @@ extension SQLiteValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, 
     package init(stringLiteral value: String) { self = .text(value) }
     package init(integerLiteral value: Int64) { self = .integer(value) }
     package init(nilLiteral: ()) { self = .null }
-}
-
-extension ColumnValue {
-    /// A value read back from SQLite; a BLOB (which syncd never writes into a record column) reads as text.
-    package init(_ value: SQLiteValue) {
-        switch value {
-        case .null: self = .null
-        case .integer(let integer): self = .integer(integer)
-        case .real(let real): self = .real(real)
-        case .text(let text): self = .text(text)
-        case .blob(let bytes): self = .text(String(decoding: bytes, as: UTF8.self))
-        }
-    }
 }

@@ -85,18 +85,6 @@ package final class Statement {
         try check(code)
     }
 
-    /// Binds a value extracted from a record.
-    package func bind(_ value: ColumnValue, at index: Int32) throws(SQLiteError) {
-        let code: Int32
-        switch value {
-        case .null: code = sqlite3_bind_null(pointer, index)
-        case .integer(let integer): code = sqlite3_bind_int64(pointer, index, integer)
-        case .real(let real): code = sqlite3_bind_double(pointer, index, real)
-        case .text(let text): return try bind(SQLiteValue.text(text), at: index)
-        }
-        try check(code)
-    }
-
     /// Advances to the next row.
     ///
     /// - Returns: `true` when a row is available, `false` when the statement is done.

@@ -21,3 +21,11 @@ extension Duration {
         return Swift.min(Swift.max(seconds, 0), longestWaitSeconds)
     }
 }
+
+extension Duration {
+    /// The duration in seconds, as the scheduler's `Double` time unit.
+    var scheduleSeconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) * 1e-18
+    }
+}

@@ -43,11 +43,3 @@ extension ScheduledEndpoint {
         jitter.isNaN ? 0 : min(1, max(0, jitter))
     }
 }
-
-extension Duration {
-    /// The duration in seconds, as the scheduler's `Double` time unit.
-    var scheduleSeconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) * 1e-18
-    }
-}

@@ -59,7 +59,7 @@ struct RetryAfterTests {
         ]
     )
     func exactTime(header: String, expected: Double) {
-        #expect(RetryAfter.date(Array(header.utf8)[...], now: Self.now) == expected)
+        #expect(HTTPDate.parse(Array(header.utf8)[...], now: Self.now) == expected)
     }
 
     @Test(
@@ -71,7 +71,7 @@ struct RetryAfterTests {
         ]
     )
     func twoDigitYear(header: String, expected: Double) {
-        #expect(RetryAfter.date(Array(header.utf8)[...], now: Self.now) == expected)
+        #expect(HTTPDate.parse(Array(header.utf8)[...], now: Self.now) == expected)
     }
 
     @Test(

@@ -35,31 +35,8 @@ package enum RetryAfter {
             }
             return min(seconds, .greatestFiniteMagnitude)
         }
-        guard let date = date(bytes, now: now) else { return nil }
+        guard let date = HTTPDate.parse(bytes, now: now) else { return nil }
         return max(0, date - now)
-    }
-
-    /// An HTTP-date in any of its three forms, in seconds since 1970; `now` places a two-digit year.
-    static func date(_ bytes: ArraySlice<UInt8>, now: Double) -> Double? {
-        // The weekday tells the forms apart: "Sun," IMF-fixdate, "Sunday," rfc850-date, "Sun " asctime-date.
-        var scanner = DateScanner(bytes: bytes)
-        if scanner.name(in: DateScanner.weekdays) != nil, scanner.literal(",") {
-            return scanner.imfFixdateRest()
-        }
-        scanner = DateScanner(bytes: bytes)
-        if scanner.name(in: DateScanner.longWeekdays) != nil, scanner.literal(",") {
-            return scanner.rfc850Rest(currentYear: year(at: now))
-        }
-        scanner = DateScanner(bytes: bytes)
-        if scanner.name(in: DateScanner.weekdays) != nil {
-            return scanner.asctimeRest()
-        }
-        return nil
-    }
-
-    private static func year(at time: Double) -> Int {
-        let days = time.isFinite ? Int64(max(-1e15, min(1e15, time / 86_400)).rounded(.down)) : 0
-        return CivilDate.fromDays(days).year
     }
 
     private static func trimmed(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
@@ -70,7 +47,7 @@ package enum RetryAfter {
         return bytes
     }
 
-    static func isDigit(_ byte: UInt8) -> Bool {
+    private static func isDigit(_ byte: UInt8) -> Bool {
         byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
     }
 }

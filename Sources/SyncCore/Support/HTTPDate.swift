@@ -30,34 +30,29 @@ package enum HTTPDate {
         var bytes = Array(text.utf8)[...]
         while let first = bytes.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") { bytes.removeFirst() }
         while let last = bytes.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") { bytes.removeLast() }
-        return RetryAfter.date(bytes, now: now)
-    }
-}
-
-/// Proleptic Gregorian calendar arithmetic (Howard Hinnant's days_from_civil and civil_from_days).
-package enum CivilDate {
-    /// Days since 1970-01-01.
-    package static func days(year: Int, month: Int, day: Int) -> Int64 {
-        let y = Int64(month <= 2 ? year - 1 : year)
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let m = Int64(month)
-        let doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + Int64(day) - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
+        return parse(bytes, now: now)
     }
 
-    /// The civil date of a count of days since 1970-01-01.
-    package static func fromDays(_ days: Int64) -> (year: Int, month: Int, day: Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = Int(doy - (153 * mp + 2) / 5 + 1)
-        let month = Int(mp < 10 ? mp + 3 : mp - 9)
-        let year = Int(yoe + era * 400) + (month <= 2 ? 1 : 0)
-        return (year, month, day)
+    /// An HTTP-date in any of its three forms, in seconds since 1970; `now` places a two-digit year.
+    static func parse(_ bytes: ArraySlice<UInt8>, now: Double) -> Double? {
+        // The weekday tells the forms apart: "Sun," IMF-fixdate, "Sunday," rfc850-date, "Sun " asctime-date.
+        var scanner = DateScanner(bytes: bytes)
+        if scanner.name(in: DateScanner.weekdays) != nil, scanner.literal(",") {
+            return scanner.imfFixdateRest()
+        }
+        scanner = DateScanner(bytes: bytes)
+        if scanner.name(in: DateScanner.longWeekdays) != nil, scanner.literal(",") {
+            return scanner.rfc850Rest(currentYear: year(at: now))
+        }
+        scanner = DateScanner(bytes: bytes)
+        if scanner.name(in: DateScanner.weekdays) != nil {
+            return scanner.asctimeRest()
+        }
+        return nil
+    }
+
+    private static func year(at time: Double) -> Int {
+        let days = time.isFinite ? Int64(max(-1e15, min(1e15, time / 86_400)).rounded(.down)) : 0
+        return CivilDate.fromDays(days).year
     }
 }

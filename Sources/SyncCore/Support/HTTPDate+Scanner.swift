@@ -1,4 +1,4 @@
-extension RetryAfter {
+extension HTTPDate {
     /// A cursor over the bytes of an HTTP-date (RFC 9110 §5.6.7), after the weekday that tells its form.
     struct DateScanner {
         static let weekdays = names("Mon Tue Wed Thu Fri Sat Sun")
@@ -73,7 +73,7 @@ extension RetryAfter {
             guard bytes.count >= digits else { return nil }
             var value = 0
             for byte in bytes.prefix(digits) {
-                guard RetryAfter.isDigit(byte) else { return nil }
+                guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") else { return nil }
                 value = value * 10 + Int(byte - UInt8(ascii: "0"))
             }
             bytes.removeFirst(digits)

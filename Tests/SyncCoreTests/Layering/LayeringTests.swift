@@ -1,0 +1,155 @@
+import Foundation
+import Testing
+
+/// SyncCore's folders depend one way only, lowest first: a folder's code may use names declared in folders below it,
+/// never in a folder above it or beside it (README › Layout). The compiler sees one module, so this test enforces
+/// the order by name: every type, function, constant and extension member declared at a folder's top level is owned
+/// by that folder, and a use of it from a folder that may not see it fails here, naming the file and the name.
+@Suite("SyncCore's layering")
+struct LayeringTests {
+    /// Each folder's rank: a folder may use folders of a lower rank only (so two folders of one rank never meet).
+    static let ranks: [String: Int] = [
+        "Support": 0,  // pure helpers: calendar and HTTP dates, trimming, percent-decoding, durations, logging
+        "SQLite": 1, "Decoding": 1,  // the SQLite wrapper (SQLite values only); the record decoders
+        "Model": 2,  // the domain model: configuration, endpoints, columns, credentials, pagination, bounds
+        "Config": 3, "HTTP": 3,  // TOML into the model; fetching
+        "Store": 4,  // all SQL: tables, the atomic apply, reads, changes, state
+        "Sync": 5,  // one run, and the scheduler
+        "Client": 6,  // typed fetches
+        "Library": 7,  // the public front door
+        "Infer": 8,  // configuration inference
+    ]
+
+    static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Sources/SyncCore")
+
+    struct Use: Hashable, CustomStringConvertible {
+        var folder: String
+        var file: String
+        var name: String
+        var owner: String
+
+        var description: String { "\(folder)/\(file) uses \(name) from \(owner)/" }
+    }
+
+    @Test("no folder uses a folder of its own rank or above it")
+    func oneWay() throws {
+        let files = try Self.files()
+        #expect(Set(files.map(\.folder)) == Set(Self.ranks.keys), "a folder was added or removed: rank it here")
+        let violations = Self.uses(in: files).filter { use in
+            guard let user = Self.ranks[use.folder], let owner = Self.ranks[use.owner] else { return true }
+            return owner >= user
+        }
+        #expect(violations.isEmpty, "\(violations.map(\.description).sorted().joined(separator: "\n"))")
+    }
+
+    @Test("the check sees uses: the date scanner's folder is used by HTTP, Store and Decoding, never the reverse")
+    func seesUses() throws {
+        let uses = Self.uses(in: try Self.files())
+        #expect(uses.contains { $0.name == "CivilDate" && $0.owner == "Support" && $0.folder == "Decoding" })
+        #expect(uses.contains { $0.name == ".trimmingASCIISpaces" && $0.owner == "Support" && $0.folder == "HTTP" })
+        #expect(uses.contains { $0.name == "ColumnValue" && $0.owner == "Decoding" && $0.folder == "Store" })
+    }
+
+    struct File {
+        var folder: String
+        var name: String
+        var text: String
+    }
+
+    static func files() throws -> [File] {
+        var files: [File] = []
+        let manager = FileManager.default
+        for folder in try manager.contentsOfDirectory(atPath: sources.path).sorted() {
+            let path = sources.appendingPathComponent(folder).path
+            var isDirectory: ObjCBool = false
+            guard manager.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue,
+                !folder.hasSuffix(".docc")
+            else { continue }
+            for name in try manager.contentsOfDirectory(atPath: path).sorted() where name.hasSuffix(".swift") {
+                let text = try String(contentsOfFile: path + "/" + name, encoding: .utf8)
+                files.append(File(folder: folder, name: name, text: Self.code(text)))
+            }
+        }
+        return files
+    }
+
+    /// Every use of a name owned by another folder. Names declared in more than one folder are nobody's.
+    static func uses(in files: [File]) -> Set<Use> {
+        var owners: [String: Set<String>] = [:]
+        var memberOwners: [String: Set<String>] = [:]
+        for file in files {
+            for name in topLevelNames(file.text) { owners[name, default: []].insert(file.folder) }
+        }
+        for file in files {
+            for name in externalMembers(file.text, known: owners) {
+                memberOwners[name, default: []].insert(file.folder)
+            }
+        }
+        var uses = Set<Use>()
+        for file in files {
+            for word in words(file.text) {
+                if let folders = owners[word], folders.count == 1, let owner = folders.first, owner != file.folder {
+                    uses.insert(Use(folder: file.folder, file: file.name, name: word, owner: owner))
+                }
+            }
+            for member in members(file.text) {
+                if let folders = memberOwners[member], folders.count == 1, let owner = folders.first,
+                    owner != file.folder
+                {
+                    uses.insert(Use(folder: file.folder, file: file.name, name: "." + member, owner: owner))
+                }
+            }
+        }
+        return uses
+    }
+
+    static let modifiers =
+        #"(?:@[\w.]+(?:\([^)\n]*\))?\s+)*(?:(?:public|package|internal|fileprivate|private|final|indirect|nonisolated|static|mutating)\s+)*"#
+
+    /// Types, functions and constants declared at the top level (no indentation).
+    static func topLevelNames(_ text: String) -> [String] {
+        matches(
+            #"(?m)^"# + modifiers + #"(?:struct|enum|class|actor|protocol|typealias|func|let|var)\s+([A-Za-z_]\w*)"#,
+            text)
+    }
+
+    /// Members that a file adds to a type declared outside SyncCore (`extension Duration { var seconds … }`).
+    static func externalMembers(_ text: String, known: [String: Set<String>]) -> [String] {
+        var names: [String] = []
+        let blocks = try? NSRegularExpression(
+            pattern: #"(?ms)^"# + modifiers + #"extension\s+([A-Za-z_][\w.]*)[^{]*\{(.*?)^\}"#)
+        let range = NSRange(text.startIndex..., in: text)
+        for match in blocks?.matches(in: text, range: range) ?? [] {
+            guard let typeRange = Range(match.range(at: 1), in: text),
+                let bodyRange = Range(match.range(at: 2), in: text)
+            else { continue }
+            let type = String(text[typeRange].split(separator: ".").first ?? "")
+            guard known[type] == nil else { continue }
+            names += matches(#"(?m)^    "# + modifiers + #"(?:func|var|let)\s+([A-Za-z_]\w*)"#, String(text[bodyRange]))
+        }
+        return names
+    }
+
+    static func words(_ text: String) -> Set<String> { Set(matches(#"\b([A-Za-z_]\w*)\b"#, text)) }
+
+    static func members(_ text: String) -> Set<String> { Set(matches(#"\.([A-Za-z_]\w*)\b"#, text)) }
+
+    static func matches(_ pattern: String, _ text: String) -> [String] {
+        guard let regex = try? NSRegularExpression(pattern: pattern) else { return [] }
+        return regex.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap { match in
+            Range(match.range(at: 1), in: text).map { String(text[$0]) }
+        }
+    }
+
+    /// The text without comments and string literals, whose words are not uses.
+    static func code(_ text: String) -> String {
+        var text = text
+        for pattern in [#"//[^\n]*"#, #"(?s)/\*.*?\*/"#, ##"(?s)#?""".*?"""#?"##, ##"#?"(?:\\.|[^"\\\n])*"#?"##] {
+            text =
+                (try? NSRegularExpression(pattern: pattern))?.stringByReplacingMatches(
+                    in: text, range: NSRange(text.startIndex..., in: text), withTemplate: "\"\"") ?? text
+        }
+        return text
+    }
+}

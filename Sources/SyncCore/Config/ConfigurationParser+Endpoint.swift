@@ -108,28 +108,20 @@ extension ConfigurationParser {
             report("name must be a string", at: field)
             return nil
         }
-        guard let name = identifier(text, kind: "endpoint name", at: field) else { return nil }
-        guard !text.hasPrefix("syncd_"), !text.hasPrefix("sqlite_") else {
-            report(
-                "\"\(text)\" is not a valid endpoint name: names starting with \"syncd_\" or \"sqlite_\" are reserved",
-                at: field)
+        if let problem = NameRules.endpointProblem(text) {
+            report(problem, at: field)
             return nil
         }
-        return name
+        return try? SQLIdentifier(validating: text)
     }
 
     /// A name that must be an SQL identifier: the endpoint's or a column's.
     mutating func identifier(_ text: String, kind: String, at field: Field) -> SQLIdentifier? {
-        do {
-            return try SQLIdentifier(validating: text)
-        } catch {
-            let rule =
-                text.hasPrefix("_")
-                ? "names starting with \"_\" are syncd's own (_raw, _version, _changed_at, _created_version)"
-                : "use a lowercase letter, then up to 62 lowercase letters, digits or underscores"
-            report("\"\(text)\" is not a valid \(kind): \(rule)", at: field)
+        if let problem = NameRules.identifierProblem(text, kind: kind) {
+            report(problem, at: field)
             return nil
         }
+        return try? SQLIdentifier(validating: text)
     }
 
     /// An absolute http, https or file URL. The URL itself is never quoted: it may carry a key in its query.

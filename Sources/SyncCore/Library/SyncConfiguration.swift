@@ -115,8 +115,9 @@ public struct SyncEndpoint: Sendable, Hashable {
         func refuse(_ sentence: String) -> SyncConfigurationError {
             SyncConfigurationError(description: "endpoint \"\(name)\": \(sentence)")
         }
+        if let problem = NameRules.endpointProblem(name) { throw refuse(problem) }
         guard let identifier = try? SQLIdentifier(validating: name) else {
-            throw refuse("the name must match ^[a-z][a-z0-9_]{0,62}$ (it is also the table's name)")
+            throw SyncConfigurationError(description: "\"\(name)\" is not a valid endpoint name")
         }
         let lowered = url.lowercased()
         guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://") || lowered.hasPrefix("file://") else {
@@ -136,9 +137,7 @@ public struct SyncEndpoint: Sendable, Hashable {
         }
         var specs: [ColumnSpec] = []
         for column in columns {
-            guard (try? SQLIdentifier(validating: column.name)) != nil else {
-                throw refuse("column \"\(column.name)\" must match ^[a-z][a-z0-9_]{0,62}$")
-            }
+            if let problem = NameRules.identifierProblem(column.name, kind: "column name") { throw refuse(problem) }
             guard let path = try? JSONPath(parsing: column.path ?? column.name) else {
                 throw refuse("column \"\(column.name)\": \(column.path ?? column.name) is not a JSON path")
             }

@@ -103,6 +103,28 @@ struct ConfigurationBoundsTests {
         #expect(DurationText.format(.milliseconds(Int64.max - 807)) == "106751991167d7h12m55s")
     }
 
+    @Test(
+        "an endpoint built in Swift is refused the reserved names the TOML file is refused, with the same sentence",
+        arguments: ["syncd_runs", "sqlite_master", "Users"])
+    func reservedNames(_ name: String) throws {
+        let toml = """
+            [[endpoint]]
+            name = "\(name)"
+            url = "https://example.com/users"
+            """
+        var fromFile = ""
+        do { _ = try Configuration.parse(toml, sourcePath: "syncd.toml") } catch { fromFile = "\(error)" }
+        var fromSwift = ""
+        do {
+            _ = try SyncConfiguration(endpoints: [SyncEndpoint(name: name, url: "https://example.com/users")])
+        } catch {
+            fromSwift = "\(error)"
+        }
+        let clause = try #require(NameRules.endpointProblem(name))
+        #expect(fromFile.hasSuffix(": " + clause), "\(fromFile)")
+        #expect(fromSwift == "endpoint \"\(name)\": " + clause)
+    }
+
     @Test("an embedder's endpoint built in Swift is held to the same ranges")
     func library() {
         let endpoint = SyncEndpoint(

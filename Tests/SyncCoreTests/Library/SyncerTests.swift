@@ -75,7 +75,7 @@ struct SyncerTests {
     @Test(
         "an invalid endpoint built in Swift is refused in one sentence",
         arguments: [
-            (SyncEndpoint(name: "Users", url: "https://example.com"), "the name must match"),
+            (SyncEndpoint(name: "Users", url: "https://example.com"), "use a lowercase letter"),
             (SyncEndpoint(name: "users", url: "ftp://example.com"), "url must be an http, https or file URL"),
             (SyncEndpoint(name: "users", url: "https://example.com", records: "$"), "a collection needs a primary key"),
             (

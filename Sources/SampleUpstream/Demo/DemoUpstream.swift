@@ -1,4 +1,11 @@
+import SyncCore
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The upstream `syncd demo` syncs from: ``SampleUsers`` at `/users` and a small flags document at `/flags.json`, both
 /// with validators, so the demo shows full fetches, 304s and, after ``advance()``, changed data.
@@ -93,7 +100,7 @@ package final class DemoUpstream: Sendable {
         }
         let validators = [
             ("ETag", resource.entityTag),
-            ("Last-Modified", HTTPDate.format(secondsSince1970: resource.lastModified)),
+            ("Last-Modified", HTTPDate.format(seconds: Double(resource.lastModified))),
         ]
         if Self.isNotModified(request, resource: resource) {
             return UpstreamResponse(status: 304, headers: validators)
@@ -121,10 +128,14 @@ package final class DemoUpstream: Sendable {
     /// RFC 9110 §13.2.2: `If-None-Match` decides when present; otherwise `If-Modified-Since`, if it is a valid date.
     private static func isNotModified(_ request: UpstreamRequest, resource: Resource) -> Bool {
         if let ifNoneMatch = request.header("If-None-Match") {
-            return EntityTagCondition.noneMatchHits(ifNoneMatch, current: resource.entityTag)
+            return EntityTag.ifNoneMatch(ifNoneMatch, matches: resource.entityTag)
         }
-        if let ifModifiedSince = request.header("If-Modified-Since"), let date = HTTPDate.parse(ifModifiedSince) {
-            return resource.lastModified <= date
+        // Any of the three HTTP-date forms, as RFC 9110 §5.6.7 asks of a recipient; the clock only places a two-digit
+        // rfc850 year.
+        if let ifModifiedSince = request.header("If-Modified-Since"),
+            let date = HTTPDate.parse(ifModifiedSince, now: Double(time(nil)))
+        {
+            return Double(resource.lastModified) <= date
         }
         return false
     }

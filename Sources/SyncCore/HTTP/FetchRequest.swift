@@ -25,8 +25,8 @@ package struct FetchRequest: Sendable {
         headers: [(name: String, value: String)] = [],
         etag: String? = nil,
         lastModified: String? = nil,
-        timeout: Duration = .seconds(30),
-        maxBody: Int = 64 << 20
+        timeout: Duration = EndpointConfiguration.defaultTimeout,
+        maxBody: Int = EndpointConfiguration.defaultMaxBody
     ) {
         self.url = url
         self.headers = headers

@@ -19,7 +19,8 @@ package enum InferenceSource {
     /// - Throws: ``FetchError`` when no answer came or the status is not 2xx (never quoting the URL, which may
     ///   carry a secret in its query); ``InferenceError`` when the body gives no endpoint.
     package static func infer(
-        url: String, _ inference: EndpointInference, timeout: Duration = .seconds(30), maxBody: Int = 64 << 20
+        url: String, _ inference: EndpointInference, timeout: Duration = EndpointConfiguration.defaultTimeout,
+        maxBody: Int = EndpointConfiguration.defaultMaxBody
     ) async throws -> (endpoint: InferredEndpoint, shapes: InferredShapes) {
         let request = FetchRequest(url: url, timeout: timeout, maxBody: maxBody)
         let response: FetchResponse

@@ -8,7 +8,7 @@ package enum PageURL {
     ///
     /// - Returns: an absolute http or https URL, or nil when the reference is not one.
     package static func resolve(_ reference: String, against base: String) -> String? {
-        let trimmed = reference.trimmingCharacters(in: .whitespaces)
+        let trimmed = String(reference.trimmingASCIISpaces)
         guard !trimmed.isEmpty, let baseURL = URL(string: base),
             let url = URL(string: trimmed, relativeTo: baseURL)?.absoluteURL,
             let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host?.isEmpty == false
@@ -37,7 +37,7 @@ package enum PageURL {
         var pending = parameters
         for item in items {
             let rawName = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-            let name = String(rawName).removingPercentEncoding ?? String(rawName)
+            let name = PercentDecoding.decode(rawName)
             guard parameters.contains(where: { $0.name == name }) else {
                 query.append(String(item))
                 continue
@@ -65,7 +65,7 @@ package enum PageURL {
         guard let question = base.firstIndex(of: "?") else { return url }
         let kept = base[base.index(after: question)...].split(separator: "&").filter { item in
             let rawName = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-            return !names.contains(String(rawName).removingPercentEncoding ?? String(rawName))
+            return !names.contains(PercentDecoding.decode(rawName))
         }
         let stem = base[..<question]
         return kept.isEmpty ? String(stem + fragment) : stem + "?" + kept.joined(separator: "&") + fragment

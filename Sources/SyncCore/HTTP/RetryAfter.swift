@@ -26,7 +26,7 @@ package enum RetryAfter {
     /// - Returns: The seconds to wait, at least 0 (a date in the past gives 0); `nil` when the value is neither
     ///   form. A delay too large for a `Double` gives `Double.greatestFiniteMagnitude`.
     package static func seconds(_ header: String, now: Double) -> Double? {
-        let bytes = trimmed(Array(header.utf8)[...])
+        let bytes = Array(header.utf8)[...].trimmingASCIISpaces
         guard let firstByte = bytes.first else { return nil }
         if isDigit(firstByte) {
             // Only digits, so Double's parser sees no sign, exponent or "inf": just its correct rounding.
@@ -37,14 +37,6 @@ package enum RetryAfter {
         }
         guard let date = HTTPDate.parse(bytes, now: now) else { return nil }
         return max(0, date - now)
-    }
-
-    private static func trimmed(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
-        func isSpace(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
-        var bytes = bytes
-        while let first = bytes.first, isSpace(first) { bytes.removeFirst() }
-        while let last = bytes.last, isSpace(last) { bytes.removeLast() }
-        return bytes
     }
 
     private static func isDigit(_ byte: UInt8) -> Bool {

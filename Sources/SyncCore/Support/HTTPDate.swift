@@ -27,10 +27,7 @@ package enum HTTPDate {
     /// Seconds since 1970 of an HTTP-date in any of its three forms (If-Modified-Since); `nil` when it is none.
     /// `now` places an rfc850 two-digit year.
     package static func parse(_ text: String, now: Double) -> Double? {
-        var bytes = Array(text.utf8)[...]
-        while let first = bytes.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") { bytes.removeFirst() }
-        while let last = bytes.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") { bytes.removeLast() }
-        return parse(bytes, now: now)
+        parse(Array(text.utf8)[...].trimmingASCIISpaces, now: now)
     }
 
     /// An HTTP-date in any of its three forms, in seconds since 1970; `now` places a two-digit year.

@@ -59,22 +59,7 @@ package struct ScheduleStateMachine: Sendable {
     }
 
     /// An endpoint's schedule as stored, so that a restart resumes it.
-    package struct PersistedState: Sendable, Hashable {
-        /// When the endpoint is next due, in seconds since 1970; `nil` when it never ran (due at once).
-        package var nextDue: Double?
-        /// The failures since the last success.
-        package var consecutiveFailures: Int
-
-        /// Creates a stored state.
-        ///
-        /// - Parameters:
-        ///   - nextDue: When the endpoint is next due, in seconds since 1970, if known.
-        ///   - consecutiveFailures: The failures since the last success.
-        package init(nextDue: Double? = nil, consecutiveFailures: Int = 0) {
-            self.nextDue = nextDue
-            self.consecutiveFailures = consecutiveFailures
-        }
-    }
+    package typealias PersistedState = StoredSchedule
 
     /// One configured endpoint's schedule.
     struct Entry {

@@ -72,26 +72,12 @@ package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duratio
     /// Returns when the scheduler's actor is free to answer: the watchdog's proof of life.
     package func heartbeat() {}
 
-    /// The stored next due times and failure counts, so that a restart resumes instead of stampeding.
-    ///
-    /// An endpoint whose stored column specs differ from `endpoints`' (columns added or retyped while the daemon was
-    /// down, or marked by a migration) is due at once instead: its first run, even a 304, re-reads its rows from
-    /// `_raw`, so reads and filters do not wait a whole interval for the new columns.
+    /// The stored next due times and failure counts, so that a restart resumes instead of stampeding
+    /// (``StoredSchedule/load(_:endpoints:)``).
     package static func loadPersistedState(
         _ database: Database, endpoints: [EndpointConfiguration]
     ) throws -> [String: ScheduleStateMachine.PersistedState] {
-        let signatures = Dictionary(
-            endpoints.filter { !$0.isDocument }.map { ($0.name.name, RecordTable($0).columnsSignature) },
-            uniquingKeysWith: { first, _ in first })
-        var states: [String: ScheduleStateMachine.PersistedState] = [:]
-        for row in try database.rows("SELECT name, next_due_at, consecutive_failures, columns FROM syncd_endpoints") {
-            guard let name = row.text("name") else { continue }
-            let stale = row.text("columns").map { $0 != signatures[name] } ?? false
-            states[name] = ScheduleStateMachine.PersistedState(
-                nextDue: stale ? nil : row.text("next_due_at").flatMap(Timestamp.parse),
-                consecutiveFailures: Int(row.integer("consecutive_failures") ?? 0))
-        }
-        return states
+        try StoredSchedule.load(database, endpoints: endpoints)
     }
 
     private func loop() async {
@@ -186,17 +172,10 @@ package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duratio
         let batch = unstored
         unstored = []
         group.addTask { [engine, wake] in
-            let rows = batch.map { ($0.name, $0.nextDue.map(Timestamp.format)) }
+            let rows = batch.map { (name: $0.name, nextDue: $0.nextDue) }
             do {
                 try await engine.database.performEvenIfCancelled { database in
-                    try database.transaction {
-                        let update = try database.makeStatement(
-                            "UPDATE syncd_endpoints SET next_due_at = ? WHERE name = ?")
-                        for (name, nextDue) in rows {
-                            try update.bind([nextDue.map(SQLiteValue.text) ?? .null, .text(name)])
-                            _ = try update.step()
-                        }
-                    }
+                    try StoredSchedule.storeNextDue(rows, database)
                 }
             } catch {
                 // The schedule in memory is right; a restart would only run these endpoints early.

@@ -51,13 +51,38 @@ struct LayeringTests {
         #expect(uses.contains { $0.name == "ColumnValue" && $0.owner == "Decoding" && $0.folder == "Store" })
     }
 
+    /// The folders whose string literals may hold SQL: the SQLite wrapper and the store.
+    static let sqlFolders: Set<String> = ["SQLite", "Store"]
+
+    @Test("SQL is written in Store/ and SQLite/ only")
+    func sqlInStore() throws {
+        var outside: [String] = []
+        var seen = Set<String>()
+        for file in try Self.files(keepingStrings: true) {
+            let statements = Self.sqlLiterals(file.text)
+            if !statements.isEmpty { seen.insert(file.folder) }
+            if !statements.isEmpty, !Self.sqlFolders.contains(file.folder) {
+                outside.append("\(file.folder)/\(file.name): \(statements[0])")
+            }
+        }
+        #expect(outside.isEmpty, "\(outside.joined(separator: "\n"))")
+        #expect(seen.isSuperset(of: Self.sqlFolders), "the SQL check finds no SQL at all: \(seen)")
+    }
+
+    /// The string literals that start an SQL statement (`"SELECT …"`, a multi-line literal whose first line does).
+    static func sqlLiterals(_ text: String) -> [String] {
+        let keywords =
+            "SELECT|INSERT|UPDATE|DELETE|REPLACE|CREATE|ALTER|DROP|PRAGMA|WITH|BEGIN|COMMIT|ROLLBACK|SAVEPOINT"
+        return matches(#"(?m)(?:"|""\"\n\s*)((?:"# + keywords + #")\s[^"\n]*)"#, text)
+    }
+
     struct File {
         var folder: String
         var name: String
         var text: String
     }
 
-    static func files() throws -> [File] {
+    static func files(keepingStrings: Bool = false) throws -> [File] {
         var files: [File] = []
         let manager = FileManager.default
         for folder in try manager.contentsOfDirectory(atPath: sources.path).sorted() {
@@ -68,7 +93,8 @@ struct LayeringTests {
             else { continue }
             for name in try manager.contentsOfDirectory(atPath: path).sorted() where name.hasSuffix(".swift") {
                 let text = try String(contentsOfFile: path + "/" + name, encoding: .utf8)
-                files.append(File(folder: folder, name: name, text: Self.code(text)))
+                let kept = keepingStrings ? Self.withoutComments(text) : Self.code(text)
+                files.append(File(folder: folder, name: name, text: kept))
             }
         }
         return files
@@ -142,13 +168,23 @@ struct LayeringTests {
         }
     }
 
+    /// The text without comments.
+    static func withoutComments(_ text: String) -> String {
+        replacing([#"//[^\n]*"#, #"(?s)/\*.*?\*/"#], in: text, with: "")
+    }
+
     /// The text without comments and string literals, whose words are not uses.
     static func code(_ text: String) -> String {
+        replacing(
+            [##"(?s)#?""".*?"""#?"##, ##"#?"(?:\\.|[^"\\\n])*"#?"##], in: withoutComments(text), with: "\"\"")
+    }
+
+    static func replacing(_ patterns: [String], in text: String, with template: String) -> String {
         var text = text
-        for pattern in [#"//[^\n]*"#, #"(?s)/\*.*?\*/"#, ##"(?s)#?""".*?"""#?"##, ##"#?"(?:\\.|[^"\\\n])*"#?"##] {
+        for pattern in patterns {
             text =
                 (try? NSRegularExpression(pattern: pattern))?.stringByReplacingMatches(
-                    in: text, range: NSRange(text.startIndex..., in: text), withTemplate: "\"\"") ?? text
+                    in: text, range: NSRange(text.startIndex..., in: text), withTemplate: template) ?? text
         }
         return text
     }

@@ -56,6 +56,15 @@ let package = Package(
             swiftSettings: swiftSettings,
             plugins: ["EmbedMigrations"]
         ),
+        // What only the daemon needs from its host: journald-aware log lines and systemd's notify protocol. A target
+        // of its own, so that a program embedding SyncCore does not compile them.
+        .target(
+            name: "SyncSystemd",
+            dependencies: [
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // The local HTTP read API over SyncCore's reads. A target of its own, so that a program embedding
         // SyncCore does not compile an HTTP server it does not run.
         .target(
@@ -89,6 +98,7 @@ let package = Package(
             dependencies: [
                 "SyncCore",
                 "SyncServe",
+                "SyncSystemd",
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 "SampleUpstream",
@@ -143,6 +153,7 @@ let package = Package(
             dependencies: [
                 "SyncCore",
                 "SyncServe",
+                "SyncSystemd",
                 "SampleUpstream",
                 "FuzzTargets",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import SyncCore
+import SyncSystemd
 
 /// Opening the database the way each kind of command needs it.
 enum DatabaseAccess {

@@ -4,6 +4,7 @@ import Logging
 import SampleUpstream
 import SyncCore
 import SyncServe
+import SyncSystemd
 
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import SyncCore
+import SyncSystemd
 
 struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

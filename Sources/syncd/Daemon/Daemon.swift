@@ -4,6 +4,7 @@ import Prometheus
 import ServiceLifecycle
 import SyncCore
 import SyncServe
+import SyncSystemd
 import UnixSignals
 
 /// The daemon's services — the scheduler, the read API, SIGHUP reloads, the watchdog — run together until

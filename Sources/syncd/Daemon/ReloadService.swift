@@ -2,6 +2,7 @@ import Logging
 import ServiceLifecycle
 import SyncCore
 import SyncServe
+import SyncSystemd
 import UnixSignals
 
 /// SIGHUP reloads the configuration: a valid one reaches the scheduler, an invalid one is refused with one

@@ -3,7 +3,7 @@ import Logging
 import Synchronization
 import Testing
 
-@testable import SyncCore
+@testable import SyncSystemd
 
 #if canImport(Glibc)
     import Glibc

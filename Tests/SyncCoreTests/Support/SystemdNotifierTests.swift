@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import SyncCore
+@testable import SyncSystemd
 
 #if canImport(Glibc)
     import Glibc

@@ -61,7 +61,7 @@ let package = Package(
         .target(
             name: "SyncSystemd",
             dependencies: [
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log")
             ],
             swiftSettings: swiftSettings
         ),

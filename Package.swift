@@ -61,7 +61,8 @@ let package = Package(
         .target(
             name: "SyncSystemd",
             dependencies: [
-                .product(name: "Logging", package: "swift-log")
+                "SyncCore",
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -1,0 +1,38 @@
+/// Control characters written as escapes, so that text from outside neither splits a log line nor drives a terminal
+/// (moves the cursor, recolours, retitles the window, fakes a prompt). One scan for the daemon's log lines and for the
+/// commands' terminal output; only the spelling of the escapes differs.
+package enum ControlCharacters {
+    /// How escapes are spelt.
+    package enum Style: Sendable {
+        /// Log lines: `\n`, `\r`, and `\xHH` for the rest of C0, DEL and C1; a tab stays.
+        case log
+        /// Terminal output: `\u001b` for every C0 character (tab and line breaks too), DEL and C1.
+        case terminal
+    }
+
+    /// `text` with its control characters escaped in `style`; the text itself when it has none.
+    package static func escaped(_ text: String, _ style: Style) -> String {
+        guard text.unicodeScalars.contains(where: { needsEscape($0, style) }) else { return text }
+        var result = ""
+        result.reserveCapacity(text.utf8.count + 8)
+        for scalar in text.unicodeScalars {
+            guard needsEscape(scalar, style) else {
+                result.unicodeScalars.append(scalar)
+                continue
+            }
+            let hex = String(scalar.value, radix: 16)
+            switch (style, scalar) {
+            case (.log, "\n"): result += "\\n"
+            case (.log, "\r"): result += "\\r"
+            case (.log, _): result += "\\x" + (hex.count < 2 ? "0" : "") + hex
+            case (.terminal, _): result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            }
+        }
+        return result
+    }
+
+    /// C0 (but the tab in a log line), DEL and C1.
+    private static func needsEscape(_ scalar: Unicode.Scalar, _ style: Style) -> Bool {
+        (scalar.value < 0x20 && !(style == .log && scalar == "\t")) || (0x7F...0x9F).contains(scalar.value)
+    }
+}

@@ -1,3 +1,5 @@
+import SyncCore
+
 /// Which users exist at a generation, and how often each was changed: the history behind ``SampleUsers``.
 ///
 /// Generation 0 holds ids `1...count`. Each generation `k >= 1`

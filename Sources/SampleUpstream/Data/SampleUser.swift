@@ -1,3 +1,5 @@
+import SyncCore
+
 /// One sample user, held as indices into ``SampleWords`` and plain numbers so that a hundred thousand of them cost no
 /// string allocations; `SampleUser+JSON.swift` renders it.
 ///

@@ -1,25 +1,11 @@
-/// A small seeded pseudo-random generator (SplitMix64), so sample data is the same on every run and platform.
-///
-/// The standard library's `random(in:using:)` is free to change its algorithm between releases; `below(_:)` is ours
-/// and does not.
-struct SplitMix64 {
-    private var state: UInt64
+import SyncCore
 
-    init(seed: UInt64) {
-        self.state = seed
-    }
-
+/// Sample data's use of SyncCore's seeded generator. The standard library's `random(in:using:)` is free to change its
+/// algorithm between releases; `below(_:)` is ours and does not.
+extension SplitMix64 {
     /// A generator for one of several independent streams derived from the same key, e.g. a user's id.
     init(key: Int, stream: UInt64) {
         self.init(seed: (UInt64(truncatingIfNeeded: key) &* 0x9E37_79B9_7F4A_7C15) ^ (stream &* 0xD1B5_4A32_D192_ED03))
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 
     /// A number in `0..<bound` (multiply-shift; the bias is far below anything sample data cares about).

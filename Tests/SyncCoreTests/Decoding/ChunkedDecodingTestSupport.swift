@@ -2,18 +2,8 @@ import Testing
 
 @testable import SyncCore
 
-/// A small deterministic generator (SplitMix64), so that random chunkings repeat from run to run.
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// A small deterministic generator, so that random chunkings repeat from run to run.
+typealias SeededRandom = SplitMix64
 
 /// Everything a decoder says about one body: the records it yielded, then the count or the error.
 struct DecodingOutcome: Equatable, CustomStringConvertible {
@@ -66,7 +56,7 @@ enum Chunking: CustomStringConvertible {
         case .bytes:
             return Array(repeating: 1, count: count)
         case .random(let seed, let maximum):
-            var random = SeededRandom(state: seed)
+            var random = SeededRandom(seed: seed)
             var sizes: [Int] = []
             var left = count
             while left > 0 {
@@ -76,7 +66,7 @@ enum Chunking: CustomStringConvertible {
             }
             return sizes
         case .randomWithEmpty(let seed, let maximum):
-            var random = SeededRandom(state: seed)
+            var random = SeededRandom(seed: seed)
             var sizes: [Int] = [0]
             var left = count
             while left > 0 {

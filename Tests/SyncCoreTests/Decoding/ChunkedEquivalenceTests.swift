@@ -104,7 +104,7 @@ struct ChunkedEquivalenceTests {
 
     @Test("random bodies built from JSON fragments behave alike", arguments: 0..<8)
     func randomBodies(_ seed: Int) throws {
-        var random = SeededRandom(state: UInt64(seed) &* 1_000_003)
+        var random = SeededRandom(seed: UInt64(seed) &* 1_000_003)
         let fragments = [
             "[", "]", "{", "}", ",", ":", " ", "\n", "\"id\"", "\"name\"", "\"data\"", "1", "-0.5e3", "0", "true",
             "null", "\"x\\u00e9\"", "\"é\"", "{\"id\": 1}", "[{\"id\": 2}]", "\"\\\"\"",

@@ -161,7 +161,7 @@ struct ChunkedRecordDecoderTests {
 
     /// A body of jsonplaceholder-like users under `data`, and the size of its largest record.
     static func makeUsers(count: Int) -> (body: [UInt8], largestRecord: Int) {
-        var random = SeededRandom(state: 7)
+        var random = SeededRandom(seed: 7)
         var text = "{\"data\": [\n"
         var largest = 0
         for id in 1...count {

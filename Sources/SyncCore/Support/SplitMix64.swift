@@ -1,6 +1,6 @@
 /// A small seeded pseudo-random generator (SplitMix64): the same numbers from a seed on every run and platform, for
 /// the sample data, the fuzz targets' choices and the tests' random chunkings.
-package struct SplitMix64: RandomNumberGenerator, Sendable {
+package struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {
     private var state: UInt64
 
     package init(seed: UInt64) {

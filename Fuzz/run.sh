@@ -26,10 +26,9 @@ fi
 echo "--- building syncd-fuzz for libFuzzer (.build-fuzz)"
 # The flags reach every executable built, MigrationEmbedder (the build tool that embeds migrations) too, which then
 # runs sanitized during the build: hence no leak checks there either.
-# toml++ (C++, under TOMLKit) is instrumented too, for the config target.
 set +e
 ASAN_OPTIONS=detect_leaks=0 swift build -c release --scratch-path .build-fuzz --product syncd-fuzz \
-    -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING -Xcxx -fsanitize=fuzzer-no-link,address 2>&1 \
+    -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING 2>&1 \
     | grep -v "Cannot export local symbol"
 status=${PIPESTATUS[0]}
 set -e
@@ -43,17 +42,12 @@ for name in "${chosen[@]}"; do
     work=$(mktemp -d)
     mkdir "$work/corpus"
     cp Fuzz/corpus/"$name"/* "$work/corpus/"
-    # TOMLKit 0.6.0 never frees a parsed document (nor its key lists and error messages): the config target grows by
-    # about 600 bytes per input, past libFuzzer's default 2 GiB after some 3 M inputs. Until syncd reads TOML itself,
-    # that target gets more room; the others keep the default, so any growth of theirs still fails the run.
-    rss=2048
-    [ "$name" = config ] && rss=10240
     echo "--- fuzzing $name for $seconds s"
     set +e
     # symbolize=0: after a trap the symbolizer can take minutes. Leak checks are off: the Swift runtime's caches
     # look like leaks to it. The outer timeout only guards against a hang libFuzzer's own limits miss.
     SYNCD_FUZZ_TARGET=$name ASAN_OPTIONS=symbolize=0:detect_leaks=0 SWIFT_BACKTRACE=enable=no \
-        timeout -s KILL $((seconds + 300)) "$binary" -max_total_time="$seconds" -timeout=10 -rss_limit_mb="$rss" \
+        timeout -s KILL $((seconds + 300)) "$binary" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
         -print_final_stats=1 -artifact_prefix="$crashes/$name-" -dict="Fuzz/dictionaries/$name.dict" "$work/corpus" \
         > "$work/log" 2>&1
     status=$?

@@ -1,5 +1,3 @@
-internal import TOMLKit
-
 extension ConfigurationParser {
     private static let authKinds = ["bearer", "basic", "header", "query"]
     private static let allAuthKeys: Set<String> = [

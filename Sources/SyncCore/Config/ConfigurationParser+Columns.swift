@@ -1,5 +1,3 @@
-internal import TOMLKit
-
 extension ConfigurationParser {
     /// `[endpoint.columns]`, in file order: `col = "json.path"` or
     /// `col = { path = "…", type = "…", required = true }`.
@@ -10,11 +8,8 @@ extension ConfigurationParser {
             return []
         }
         let scope = Scope(path: field.path, context: context)
-        // Tables come back in key order; the file's order is the lines'.
-        let ordered = fields(of: table, in: scope).enumerated().sorted {
-            (index.line(of: $0.element.path) ?? 0, $0.offset) < (index.line(of: $1.element.path) ?? 0, $1.offset)
-        }
-        return ordered.compactMap { column($0.element) }
+        // Tables keep the file's order, and so do the columns.
+        return fields(of: table, in: scope).compactMap { column($0) }
     }
 
     private mutating func column(_ field: Field) -> ColumnSpec? {

@@ -1,10 +1,9 @@
 import Foundation
-internal import TOMLKit
 
 extension ConfigurationParser {
     /// Reads one `[[endpoint]]`, starting from `defaults`; nil when it has problems (all reported).
     mutating func endpoint(_ table: TOMLTable, position: Int, defaults: EndpointSettings) -> EndpointConfiguration? {
-        let path: [TOMLLineIndex.Segment] = [.key("endpoint"), .index(position)]
+        let path: [TOMLDocument.Segment] = [.key("endpoint"), .index(position)]
         let rawName = table["name"]?.string
         let context = rawName.map { "[[endpoint]] \"\($0)\"" } ?? "[[endpoint]] #\(position + 1)"
         let scope = Scope(path: path, context: context)
@@ -64,7 +63,7 @@ extension ConfigurationParser {
                 report("missing \"primary_key\": an endpoint with \"records\" needs one", at: path, context: context)
             }
             if let pagination = settings.pagination, let records {
-                let paginationPath: [TOMLLineIndex.Segment] =
+                let paginationPath: [TOMLDocument.Segment] =
                     table["pagination"] == nil ? [.key("defaults"), .key("pagination")] : path + [.key("pagination")]
                 checkPaginationPaths(pagination, records: records, at: paginationPath, context: context)
             }
@@ -78,7 +77,7 @@ extension ConfigurationParser {
         return EndpointConfiguration(
             name: name,
             url: url,
-            line: index.line(of: path) ?? 0,
+            line: document.line(of: path) ?? 0,
             interval: settings.interval,
             jitter: settings.jitter,
             timeout: settings.timeout,

@@ -1,5 +1,3 @@
-internal import TOMLKit
-
 /// `incremental` as read from the file, before the endpoint's columns are known.
 struct IncrementalSetting {
     var param: String

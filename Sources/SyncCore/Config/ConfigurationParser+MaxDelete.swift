@@ -1,5 +1,3 @@
-internal import TOMLKit
-
 extension ConfigurationParser {
     /// `max_delete`: a percentage string (`"50%"`, whole percents from 0 to 100) or a whole number of rows.
     mutating func deletionLimit(_ field: Field) -> DeletionLimit? {

@@ -1,5 +1,3 @@
-internal import TOMLKit
-
 extension ConfigurationParser {
     private static let paginationKinds = ["link", "cursor", "next_url", "page", "offset"]
     /// Keys every kind takes besides `type`.
@@ -80,7 +78,7 @@ extension ConfigurationParser {
     ///
     /// - Parameter path: where `pagination` is set: in the endpoint or in `[defaults]`.
     mutating func checkPaginationPaths(
-        _ pagination: PaginationConfiguration, records: JSONPath, at path: [TOMLLineIndex.Segment], context: String
+        _ pagination: PaginationConfiguration, records: JSONPath, at path: [TOMLDocument.Segment], context: String
     ) {
         for (key, value) in pagination.keyedPaths where value.components.starts(with: records.components) {
             report(

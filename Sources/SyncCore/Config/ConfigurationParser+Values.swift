@@ -1,5 +1,3 @@
-internal import TOMLKit
-
 /// Readers for single values: each returns nil after reporting what was expected.
 extension ConfigurationParser {
     /// A non-empty string.

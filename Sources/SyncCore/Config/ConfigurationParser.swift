@@ -1,13 +1,13 @@
-internal import TOMLKit
-
-/// Walks a parsed TOML document into a ``Configuration``, collecting every problem with its line.
+/// Walks a TOML document, read by ``TOMLReader``, into a ``Configuration``, collecting every problem with its line.
 ///
-/// TOMLKit's decoder is not used: its errors carry no line and report a mistyped value as a missing key.
-/// Types are checked here, value by value, and ``TOMLLineIndex`` supplies the lines.
+/// Types are checked here, value by value, so that each message says what the key takes.
 struct ConfigurationParser {
+    /// The largest configuration file read: a few hundred endpoints take a few hundred KiB.
+    static let maximumSize = 4 << 20
+
     /// Where values are in the document, for messages.
     struct Scope {
-        var path: [TOMLLineIndex.Segment]
+        var path: [TOMLDocument.Segment]
         /// `[server]`, `[[endpoint]] "users"`…; nil at the top level.
         var context: String?
     }
@@ -15,72 +15,58 @@ struct ConfigurationParser {
     /// A value, its key and where it is.
     struct Field {
         var key: String
-        var value: any TOMLValueConvertible
+        var value: TOMLValue
         var scope: Scope
 
-        var path: [TOMLLineIndex.Segment] { scope.path + [.key(key)] }
+        var path: [TOMLDocument.Segment] { scope.path + [.key(key)] }
     }
 
     let file: String
     /// The absolute directory of the configuration file: relative paths in it are resolved against it.
     let directory: String
-    let index: TOMLLineIndex
+    let document: TOMLDocument
     private(set) var problems: [ConfigurationError.Problem] = []
 
     static func parse(_ text: String, sourcePath: String) throws(ConfigurationError) -> Configuration {
+        guard text.utf8.count <= maximumSize else {
+            let problem = ConfigurationError.Problem(
+                file: sourcePath,
+                message: "the file is larger than \(ByteCount.format(maximumSize)): is it the configuration?")
+            throw ConfigurationError(code: .unreadable, problems: [problem])
+        }
         if let nul = text.utf8.firstIndex(of: 0) {
             let line = text.utf8[..<nul].count(where: { $0 == UInt8(ascii: "\n") }) + 1
             let problem = ConfigurationError.Problem(file: sourcePath, line: line, message: "the file holds a NUL byte")
             throw ConfigurationError(code: .syntax, problems: [problem])
         }
-        let index = TOMLLineIndex(text: text)
-        if let unsafe = index.unsafeSyntax {
+        let document: TOMLDocument
+        do {
+            document = try TOMLReader.read(text)
+        } catch {
             let problem = ConfigurationError.Problem(
                 file: sourcePath,
-                line: unsafe.line,
-                column: unsafe.column,
-                message: "invalid TOML: \(unsafe.message)"
+                line: error.line,
+                column: error.column,
+                message: "invalid TOML: \(error.message)"
             )
-            throw ConfigurationError(code: .syntax, problems: [problem])
-        }
-        let root: TOMLTable
-        do {
-            root = try TOMLTable(string: text)
-        } catch let error as TOMLParseError {
-            throw syntaxError(error, file: sourcePath)
-        } catch {
-            let problem = ConfigurationError.Problem(file: sourcePath, message: "invalid TOML: \(error)")
             throw ConfigurationError(code: .syntax, problems: [problem])
         }
         var parser = ConfigurationParser(
             file: sourcePath,
             directory: PathResolution.directory(of: sourcePath),
-            index: index
+            document: document
         )
-        let configuration = parser.configuration(from: root)
+        let configuration = parser.configuration(from: document.root)
         guard parser.problems.isEmpty else {
             throw ConfigurationError(code: .invalid, problems: parser.sortedProblems)
         }
         return configuration
     }
 
-    private static func syntaxError(_ error: TOMLParseError, file: String) -> ConfigurationError {
-        // toml++ says "Error while parsing key-value pair: expected value, saw '\n'".
-        var message = error.description
-        if let first = message.first { message = first.lowercased() + message.dropFirst() }
-        let problem = ConfigurationError.Problem(
-            file: file,
-            line: error.source.begin.line,
-            column: error.source.begin.column,
-            message: "invalid TOML: \(message)"
-        )
-        return ConfigurationError(code: .syntax, problems: [problem])
-    }
-
-    private init(file: String, directory: String, index: TOMLLineIndex) {
+    private init(file: String, directory: String, document: TOMLDocument) {
         self.file = file
         self.directory = directory
-        self.index = index
+        self.document = document
     }
 
     /// Problems without a line first, then by line; in the order found within a line.
@@ -90,9 +76,9 @@ struct ConfigurationParser {
             .map(\.element)
     }
 
-    mutating func report(_ message: String, at path: [TOMLLineIndex.Segment], context: String?) {
+    mutating func report(_ message: String, at path: [TOMLDocument.Segment], context: String?) {
         problems.append(
-            ConfigurationError.Problem(file: file, line: index.line(of: path), context: context, message: message)
+            ConfigurationError.Problem(file: file, line: document.line(of: path), context: context, message: message)
         )
     }
 
@@ -104,18 +90,9 @@ struct ConfigurationParser {
         report("unknown key \"\(field.key)\"", at: field)
     }
 
-    /// The fields of a table, keys in the table's (sorted) order.
-    mutating func fields(of table: TOMLTable, in scope: Scope) -> [Field] {
-        var fields: [Field] = []
-        for key in table.keys {
-            guard let value = table[key] else {
-                // TOMLKit passes keys as C strings: one with an escaped NUL (`"a\u0000b"`) comes back cut short.
-                report("unknown key \"\(key)\"", at: scope.path + [.key(key)], context: scope.context)
-                continue
-            }
-            fields.append(Field(key: key, value: value, scope: scope))
-        }
-        return fields
+    /// The fields of a table, keys in the document's order.
+    func fields(of table: TOMLTable, in scope: Scope) -> [Field] {
+        table.keys.compactMap { key in table[key].map { Field(key: key, value: $0, scope: scope) } }
     }
 
     // MARK: - The top level
@@ -166,7 +143,7 @@ struct ConfigurationParser {
                 if let allow = bool(field) { server.allowRemote = allow }
             case "token_file":
                 server.tokenFile = path(field, what: "token_file must be a path to a file holding the token")
-                server.tokenLine = index.line(of: field.path)
+                server.tokenLine = document.line(of: field.path)
                 if server.tokenCredential != nil { report("set token_file or token_credential, not both", at: field) }
             case "token_credential":
                 guard let name = field.value.string, !name.isEmpty, name != ".", name != "..", !name.contains("/")
@@ -176,7 +153,7 @@ struct ConfigurationParser {
                     continue
                 }
                 server.tokenCredential = name
-                server.tokenLine = index.line(of: field.path)
+                server.tokenLine = document.line(of: field.path)
                 if server.tokenFile != nil { report("set token_file or token_credential, not both", at: field) }
             case "max_rows":
                 if let value = wholeNumber(field, in: ConfigurationBounds.maxRows) { server.maxRows = value }
@@ -216,7 +193,7 @@ struct ConfigurationParser {
     }
 
     private mutating func parseEndpoints(_ field: Field, defaults: EndpointSettings) -> [EndpointConfiguration] {
-        guard let array = field.value.array, array.allSatisfy({ $0.type == .table }) else {
+        guard let array = field.value.array, array.allSatisfy({ $0.table != nil }) else {
             report("endpoint must be an array of tables: write [[endpoint]]", at: field)
             return []
         }
@@ -224,7 +201,7 @@ struct ConfigurationParser {
         var lines: [String: Int] = [:]
         for (position, element) in array.enumerated() {
             guard let table = element.table else { continue }
-            let path: [TOMLLineIndex.Segment] = [.key("endpoint"), .index(position)]
+            let path: [TOMLDocument.Segment] = [.key("endpoint"), .index(position)]
             if let name = table["name"]?.string {
                 if let first = lines[name] {
                     report(
@@ -233,7 +210,7 @@ struct ConfigurationParser {
                         context: "[[endpoint]] \"\(name)\""
                     )
                 } else {
-                    lines[name] = index.line(of: path) ?? 0
+                    lines[name] = document.line(of: path) ?? 0
                 }
             }
             if let endpoint = self.endpoint(table, position: position, defaults: defaults) {

@@ -1,5 +1,3 @@
-internal import TOMLKit
-
 /// The endpoint keys that `[defaults]` may set: the built-in defaults, overridden by `[defaults]`, overridden by
 /// each `[[endpoint]]`. A key set in `[[endpoint]]` replaces the default as a whole (`headers` too).
 struct EndpointSettings {

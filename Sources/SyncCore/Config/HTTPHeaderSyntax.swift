@@ -1,5 +1,3 @@
-internal import TOMLKit
-
 /// The syntax of header names and values (RFC 9110 §5.1, §5.5), for headers taken from the configuration.
 enum HTTPHeaderSyntax {
     /// Whether `name` is a token: one or more of `!#$%&'*+-.^_`|~`, digits and letters.

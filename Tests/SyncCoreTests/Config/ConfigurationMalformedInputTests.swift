@@ -24,7 +24,7 @@ struct ConfigurationMalformedInputTests {
     func mutatedExample(seed: UInt64) {
         var generator = SeededGenerator(state: seed)
         let example = Array(ConfigurationExampleTests.example)
-        // The characters that make TOML structure, and the ones toml++'s value parsers branch on.
+        // The characters that make TOML structure, and the ones its value readers branch on.
         let alphabet = Array("[]{}=\"'.,#\n \t_-:\\0123456789eE+Tx")
         for _ in 0..<700 {
             var characters = example

@@ -93,8 +93,8 @@ struct ConfigurationValueTests {
         let problems = configurationProblems(text)
         #expect(
             problems == [
-                #"syncd.toml:4: [[endpoint]] "a": headers: the value of "Accept" must be a string"#,
                 #"syncd.toml:4: [[endpoint]] "a": headers: "Bad Name" is not a valid header name"#,
+                #"syncd.toml:4: [[endpoint]] "a": headers: the value of "Accept" must be a string"#,
                 #"syncd.toml:4: [[endpoint]] "a": headers: the value of "X-Token" must not contain CR, LF or NUL"#,
             ]
         )

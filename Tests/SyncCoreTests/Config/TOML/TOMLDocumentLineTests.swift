@@ -2,8 +2,8 @@ import Testing
 
 @testable import SyncCore
 
-@Suite("The line index of a TOML document")
-struct TOMLLineIndexTests {
+@Suite("The line of every key and table of a TOML document")
+struct TOMLDocumentLineTests {
     static let document = #"""
         title = "x"   # a comment with key = "value"
         [server]
@@ -33,12 +33,16 @@ struct TOMLLineIndexTests {
         id = { path = "id" }
         """#
 
-    let index = TOMLLineIndex(text: Self.document)
+    let index: TOMLDocument
+
+    init() throws {
+        index = try TOMLReader.read(Self.document)
+    }
 
     @Test(
         "keys and headers",
         arguments: [
-            ([TOMLLineIndex.Segment.key("title")], 1),
+            ([TOMLDocument.Segment.key("title")], 1),
             ([.key("server")], 2),
             ([.key("server"), .key("quoted key")], 3),
             ([.key("server"), .key("literal key")], 4),
@@ -57,11 +61,11 @@ struct TOMLLineIndexTests {
             ([.key("endpoint"), .index(1), .key("columns"), .key("id")], 26),
         ]
     )
-    func lines(path: [TOMLLineIndex.Segment], line: Int) {
+    func lines(path: [TOMLDocument.Segment], line: Int) {
         #expect(index.line(of: path) == line)
     }
 
-    @Test("keys inside inline tables and strings answer with the line of the key holding them")
+    @Test("keys inside inline tables have their own lines; paths that do not exist answer with their deepest part")
     func fallbacks() {
         #expect(index.line(of: [.key("endpoint"), .index(0), .key("auth"), .key("token_env")]) == 17)
         #expect(index.line(of: [.key("endpoint"), .index(1), .key("columns"), .key("id"), .key("path")]) == 26)
@@ -72,8 +76,18 @@ struct TOMLLineIndexTests {
     }
 
     @Test("CRLF line endings")
-    func crlf() {
-        let index = TOMLLineIndex(text: "a = 1\r\n[t]\r\nb = 2\r\n")
+    func crlf() throws {
+        let index = try TOMLReader.read("a = 1\r\n[t]\r\nb = 2\r\n")
         #expect(index.line(of: [.key("t"), .key("b")]) == 3)
+    }
+
+    @Test("inline tables over several lines of an array, and a table defined after its sub-table")
+    func inlineAndImplicit() throws {
+        let index = try TOMLReader.read("list = [\n  { a = 1 },\n  { b = 2 },\n]\n[x.y]\n[x]\nz = 1\n")
+        #expect(index.line(of: [.key("list"), .index(1), .key("b")]) == 3)
+        #expect(index.line(of: [.key("list"), .index(0)]) == 2)
+        #expect(index.line(of: [.key("x")]) == 6)
+        #expect(index.line(of: [.key("x"), .key("y")]) == 5)
+        #expect(index.line(of: [.key("x"), .key("z")]) == 7)
     }
 }

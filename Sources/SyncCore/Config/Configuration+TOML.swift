@@ -9,7 +9,7 @@ extension Configuration {
     package static func load(path: String) throws(ConfigurationError) -> Configuration {
         let text: String
         do {
-            text = try ConfigurationFile.readText(atPath: path)
+            text = try ConfigurationFile.readText(atPath: path, limit: ConfigurationParser.maximumSize)
         } catch {
             let code: ConfigurationError.Code = error.isNotFound ? .fileNotFound : .unreadable
             throw ConfigurationError(

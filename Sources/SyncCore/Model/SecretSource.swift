@@ -46,10 +46,14 @@ package enum SecretSource: Sendable, Hashable {
         }
     }
 
+    /// The largest secret file read: tokens and passwords are short, and a path to the wrong file (or to
+    /// `/dev/zero`) must not fill the memory.
+    static let maximumSize = 64 << 10
+
     private static func read(path: String, from source: SecretSource) throws(SecretError) -> String {
         var bytes: [UInt8]
         do {
-            bytes = try ConfigurationFile.readBytes(atPath: path)
+            bytes = try ConfigurationFile.readBytes(atPath: path, limit: maximumSize)
         } catch {
             throw SecretError(code: error.isNotFound ? .notFound : .unreadable, source: source, reason: error.reason)
         }

@@ -14,8 +14,9 @@ struct FileReadError: Error {
 
 /// Reads the small files the configuration names: the configuration itself and secret files.
 enum ConfigurationFile {
-    /// Reads a whole file.
-    static func readBytes(atPath path: String) throws(FileReadError) -> [UInt8] {
+    /// Reads a whole file of at most `limit` bytes: a longer one (or an endless one, such as `/dev/zero`) is refused
+    /// after `limit + 1` bytes, so a wrong path cannot fill the memory.
+    static func readBytes(atPath path: String, limit: Int) throws(FileReadError) -> [UInt8] {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw error(errno) }
         defer { close(descriptor) }
@@ -32,12 +33,15 @@ enum ConfigurationFile {
             }
             if count == 0 { return bytes }
             bytes.append(contentsOf: chunk[..<count])
+            guard bytes.count <= limit else {
+                throw FileReadError(isNotFound: false, reason: "is larger than \(ByteCount.format(limit))")
+            }
         }
     }
 
-    /// Reads a whole file that must be UTF-8 text.
-    static func readText(atPath path: String) throws(FileReadError) -> String {
-        let bytes = try readBytes(atPath: path)
+    /// Reads a whole file of at most `limit` bytes that must be UTF-8 text.
+    static func readText(atPath path: String, limit: Int) throws(FileReadError) -> String {
+        let bytes = try readBytes(atPath: path, limit: limit)
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw FileReadError(isNotFound: false, reason: "is not UTF-8 text")
         }

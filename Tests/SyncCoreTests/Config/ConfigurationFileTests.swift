@@ -114,6 +114,13 @@ struct ConfigurationFileTests {
         #expect(configurationProblems(inline).first?.hasSuffix("values nest more than 64 levels deep") == true)
     }
 
+    @Test("a configuration path to an endless file is refused after 4 MiB")
+    func endlessConfigurationFile() throws {
+        let error = try #require(throws: ConfigurationError.self) { try Configuration.load(path: "/dev/zero") }
+        #expect(error.code == .unreadable)
+        #expect(error.description == "/dev/zero: is larger than 4 MiB")
+    }
+
     @Test("a file larger than 4 MiB is not read as a configuration")
     func tooLarge() {
         let text = "# " + String(repeating: "x", count: 4 << 20) + "\n"

@@ -43,6 +43,15 @@ struct SecretSourceTests {
         }
     }
 
+    @Test("a file that never ends, or is longer than 64 KiB, is refused after 64 KiB")
+    func endlessFile() throws {
+        let error = try #require(throws: SecretError.self) {
+            try SecretSource.file("/dev/zero").resolve(environment: [:])
+        }
+        #expect(error.code == .unreadable)
+        #expect(error.description == "secret file /dev/zero: is larger than 64 KiB")
+    }
+
     @Test("a systemd credential in $CREDENTIALS_DIRECTORY")
     func credential() throws {
         try withTemporaryDirectory { directory in

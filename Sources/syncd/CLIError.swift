@@ -1,15 +1,23 @@
 import ArgumentParser
 import SyncCore
 
-/// A failure of a command: one sentence for stderr and the exit code `--help` documents.
+/// A failure of a command: one sentence for stderr — or one a line, for a configuration with several problems —
+/// and the exit code `--help` documents.
 struct CLIError: Error, CustomStringConvertible {
-    var description: String
+    /// The sentences, one a line.
+    var lines: [String]
     var exitCode: ExitCode
 
     init(_ description: String, exitCode: ExitCode = .failure) {
-        self.description = description
+        self.init(lines: [description], exitCode: exitCode)
+    }
+
+    init(lines: [String], exitCode: ExitCode = .failure) {
+        self.lines = lines
         self.exitCode = exitCode
     }
+
+    var description: String { lines.joined(separator: "\n") }
 }
 
 extension ExitCode {
@@ -36,7 +44,8 @@ func reportingErrors(_ body: () async throws -> Void) async throws {
     do {
         try await body()
     } catch let error as CLIError {
-        Terminal.standardError.write("syncd: \(TerminalText.escaped(error.description))\n")
+        // Each line escaped on its own: the line breaks between problems are syncd's, any inside one are not.
+        Terminal.standardError.write("syncd: \(error.lines.map(TerminalText.escaped).joined(separator: "\n"))\n")
         throw error.exitCode
     } catch let error as ExitCode {
         throw error

@@ -24,7 +24,7 @@ struct GlobalOptions: ParsableArguments {
         do {
             return try Configuration.load(path: configPath)
         } catch {
-            throw CLIError(error.description, exitCode: .configurationInvalid)
+            throw CLIError(lines: error.problems.map(\.description), exitCode: .configurationInvalid)
         }
     }
 

@@ -28,4 +28,18 @@ struct ConfigBoundsCLITests {
                 "\(command)")
         }
     }
+
+    @Test("several problems print one a line; a line break inside a key stays escaped on its line")
+    func severalProblems() async throws {
+        let workspace = try CLITests.Workspace(
+            toml: CLITests.toml("http://127.0.0.1:9").replacingOccurrences(
+                of: "records = \"$\"", with: "records = \"$\"\ninterval = \"200000d\"\n\"x\\nsyncd: fake\" = 1"))
+        defer { workspace.remove() }
+        let result = try await workspace.run(["check-config"])
+        #expect(result.status == 78)
+        #expect(
+            result.standardError
+                == "syncd: \(workspace.config):10: [[endpoint]] \"users\": interval must be between 100ms and 30d\n"
+                + "\(workspace.config):11: [[endpoint]] \"users\": unknown key \"x\\u000asyncd: fake\"\n")
+    }
 }

@@ -22,7 +22,7 @@ struct CheckConfigCommand: AsyncParsableCommand {
             let configuration = try options.loadConfiguration()
             let conflicts = serverTokenProblems(configuration) + (try databaseConflicts(configuration))
             guard conflicts.isEmpty else {
-                throw CLIError(conflicts.joined(separator: "\n"), exitCode: .configurationInvalid)
+                throw CLIError(lines: conflicts, exitCode: .configurationInvalid)
             }
             var text = "\(options.configPath) is valid: \(configuration.endpoints.count) endpoint"
             text += configuration.endpoints.count == 1 ? "\n" : "s\n"

@@ -122,7 +122,7 @@ final class QueryFixture {
         let spool = try BodySpool(directory: directory)
         try spool.append(ByteBuffer(string: Self.records))
         _ = try SyncWriter(endpoint: endpoint).applyCollection(
-            SyncWriter.DecodedBody(spool: spool, records: Self.rowCount, rejected: 0, problems: []),
+            DecodedBody(spool: spool, records: Self.rowCount, rejected: 0, problems: []),
             facts: RunFacts(startedAt: 1_700_000_000, finishedAt: 1_700_000_001, httpStatus: 200),
             database: database)
     }

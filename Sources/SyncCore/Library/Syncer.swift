@@ -45,7 +45,8 @@ public final class Syncer: Service, Sendable {
         self.configuration = configuration.configuration
         transport = HTTPTransport()
         engine = SyncEngine(
-            database: database, transport: SchemeTransport(http: transport), environment: environment,
+            storage: SQLiteSyncStorage(database: database), transport: SchemeTransport(http: transport),
+            environment: environment,
             logger: Logger(label: "syncd"), now: { Date().timeIntervalSince1970 })
         store = try SyncStore(path: databasePath)
     }
@@ -88,9 +89,7 @@ public final class Syncer: Service, Sendable {
     /// - Parameter onSync: Called after each sync.
     public func run(onSync: @escaping @Sendable (SyncSummary) -> Void) async throws {
         let endpoints = configuration.endpoints
-        let persisted = try await engine.database.perform {
-            try SyncScheduler<ContinuousClock>.loadPersistedState($0, endpoints: endpoints)
-        }
+        let persisted = try await engine.storage.schedule(of: endpoints)
         let scheduler = SyncScheduler(
             configuration: configuration, engine: engine, clock: ContinuousClock(), persisted: persisted,
             onReport: { [store] report in

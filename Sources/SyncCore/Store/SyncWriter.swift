@@ -19,39 +19,8 @@ package struct SyncWriter: Sendable {
         self.dueAt = dueAt
     }
 
-    /// A collection body on disk, validated and decoded once as it streamed in, before the transaction.
-    package struct DecodedBody: Sendable {
-        package var spool: BodySpool
-        /// Where each page's body is in the spool, in the order fetched.
-        package var pages: [Range<Int>]
-        package var records: Int
-        package var rejected: Int
-        /// The first ``SyncWriter/storedProblemLimit`` problems.
-        package var problems: [DecodingProblem]
-
-        package init(
-            spool: BodySpool, pages: [Range<Int>]? = nil, records: Int, rejected: Int, problems: [DecodingProblem]
-        ) {
-            self.spool = spool
-            self.pages = pages ?? [0..<spool.count]
-            self.records = records
-            self.rejected = rejected
-            self.problems = problems
-        }
-    }
-
-    /// The endpoint's decoder; an incremental endpoint's deleted flag is read as one more column, after the
-    /// configured ones, which the table does not have.
-    var decoder: RecordDecoder {
-        var columns = endpoint.columns
-        if let flag = endpoint.incremental?.deletedFlag {
-            columns.append(ColumnSpec(name: "deleted_flag", path: flag, type: .boolean))
-        }
-        var decoder = RecordDecoder(
-            recordsPath: endpoint.records ?? .root, columns: columns, keyColumns: endpoint.primaryKey,
-            strict: endpoint.strict)
-        decoder.maxRecordBytes = endpoint.maxRecord
-        return decoder
+    package init(_ run: SyncRun) {
+        self.init(endpoint: run.endpoint, dueAt: run.dueAt)
     }
 
     // MARK: - Collections
@@ -62,7 +31,7 @@ package struct SyncWriter: Sendable {
     ///   primary-key type), ``SQLiteError``; the transaction is rolled back.
     package func applyCollection(_ decoded: DecodedBody, facts: RunFacts, database: Database) throws -> SyncReport {
         let table = RecordTable(endpoint)
-        let decoder = self.decoder
+        let decoder = endpoint.recordDecoder
         return try database.transaction(.immediate) {
             let state = try prepareEndpoint(database, kind: "collection")
             var report = SyncReport(endpoint: endpoint.name.name, outcome: .unchanged)
@@ -185,7 +154,7 @@ package struct SyncWriter: Sendable {
                 let table = RecordTable(endpoint)
                 // Prepared on every 304 too: a changed primary key or key type is refused here as on a 200.
                 if try table.prepare(database, storedSignature: state.columnsSignature) {
-                    _ = try table.refill(database, decoder: decoder)
+                    _ = try table.refill(database, decoder: endpoint.recordDecoder)
                     changed = true
                 }
                 if state.columnsSignature != table.columnsSignature { stored = try count(database, table) }

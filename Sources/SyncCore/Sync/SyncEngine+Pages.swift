@@ -14,7 +14,7 @@ extension SyncEngine {
         logger: Logger
     ) async throws -> PagedFetch {
         let name = endpoint.name.name
-        let decoder = SyncWriter(endpoint: endpoint).decoder
+        let decoder = endpoint.recordDecoder
         let captured = endpoint.pagination?.capturedPaths ?? []
         var walker = PageWalker(pagination: endpoint.pagination, url: firstURL)
         var url = walker.firstURL

@@ -3,10 +3,10 @@ package import Logging
 internal import NIOCore
 
 /// Runs syncs: for each endpoint, one conditional fetch, a decoding pass that validates the body,
-/// then one transaction that applies it (``SyncWriter``). Upstream problems never throw: they end as a
-/// failed run in the report and in syncd_runs, and the stored data stays exactly as it was.
+/// then one atomic apply in the storage (``SyncStorage``). Upstream problems never throw: they end as a
+/// failed run in the report and in the run history, and the stored data stays exactly as it was.
 package struct SyncEngine: Sendable {
-    package var database: DatabaseQueue
+    package var storage: any SyncStorage
     package var transport: any Transport
     /// Where secrets named by `*_env` come from.
     package var environment: [String: String]
@@ -21,14 +21,14 @@ package struct SyncEngine: Sendable {
     package var spoolLimit = BodySpool.runLimit
 
     package init(
-        database: DatabaseQueue,
+        storage: any SyncStorage,
         transport: any Transport,
         environment: [String: String],
         logger: Logger,
         now: @escaping @Sendable () -> Double,
         sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
     ) {
-        self.database = database
+        self.storage = storage
         self.transport = transport
         self.environment = environment
         self.logger = logger
@@ -73,68 +73,67 @@ package struct SyncEngine: Sendable {
     ///   ``SyncReport/lateSeconds``; `nil` when nobody scheduled it.
     package func sync(_ endpoint: EndpointConfiguration, dueAt: Double? = nil) async -> SyncReport {
         let startedAt = now()
-        var report = await sync(endpoint, writer: SyncWriter(endpoint: endpoint, dueAt: dueAt), startedAt: startedAt)
+        var report = await sync(endpoint, run: SyncRun(endpoint: endpoint, dueAt: dueAt), startedAt: startedAt)
         report.lateSeconds = dueAt.map { max(0, startedAt - $0) }
         return report
     }
 
-    private func sync(_ endpoint: EndpointConfiguration, writer: SyncWriter, startedAt: Double) async -> SyncReport {
+    private func sync(_ endpoint: EndpointConfiguration, run: SyncRun, startedAt: Double) async -> SyncReport {
         var logger = self.logger
         logger[metadataKey: LogKey.endpointName] = "\(endpoint.name.name)"
         do {
-            return try await run(endpoint, writer: writer, startedAt: startedAt, logger: logger)
+            return try await self.run(endpoint, run: run, startedAt: startedAt, logger: logger)
         } catch let failure as SyncFailure {
             logger.debug("Sync failed", metadata: [LogKey.error: "\(failure.message)"])
-            return await record(failure, writer: writer, startedAt: startedAt)
+            return await record(failure, run: run, startedAt: startedAt)
         } catch let error as StoreError {
             // A store refusal outside a collection's apply (a document, a 304): its sentence, not "the database failed".
             let failure = SyncFailure(message: "\(endpoint.name.name): \(error)", status: nil, bytes: 0)
             logger.debug("Sync failed", metadata: [LogKey.error: "\(failure.message)"])
-            return await record(failure, writer: writer, startedAt: startedAt)
+            return await record(failure, run: run, startedAt: startedAt)
         } catch is CancellationError {
             let failure = SyncFailure(
                 message: "\(endpoint.name.name): stopped before the sync finished; kept the stored data", status: nil,
                 bytes: 0)
-            return await record(failure, writer: writer, startedAt: startedAt)
+            return await record(failure, run: run, startedAt: startedAt)
         } catch {
             // The database itself failed (disk full, locked for too long): say so; nothing was applied.
             let failure = SyncFailure(
                 message: "\(endpoint.name.name): the database failed: \(error)", status: nil, bytes: 0)
             logger.debug("Sync failed", metadata: [LogKey.error: "\(failure.message)"])
-            return await record(failure, writer: writer, startedAt: startedAt)
+            return await record(failure, run: run, startedAt: startedAt)
         }
     }
 
-    private func record(_ failure: SyncFailure, writer: SyncWriter, startedAt: Double) async -> SyncReport {
+    private func record(_ failure: SyncFailure, run: SyncRun, startedAt: Double) async -> SyncReport {
         let facts = RunFacts(
             startedAt: startedAt, finishedAt: now(), httpStatus: failure.status, bytes: failure.bytes,
             pages: failure.pages)
         do {
             // Even when cancelled (the daemon stopping): how the run ended is recorded.
-            var report = try await database.performEvenIfCancelled { database in
-                try writer.recordFailure(failure.message, outcome: failure.outcome, facts: facts, database: database)
-            }
+            var report = try await storage.recordFailure(
+                failure.message, outcome: failure.outcome, run: run, facts: facts)
             report.retryAfter = failure.retryAfter
             return report
         } catch {
-            var report = SyncReport(endpoint: writer.endpoint.name.name, outcome: failure.outcome)
+            var report = SyncReport(endpoint: run.endpoint.name.name, outcome: failure.outcome)
             report.error = failure.message + " (and recording the failure failed too: \(error))"
             report.httpStatus = failure.status
             return report
         }
     }
 
-    private func run(_ endpoint: EndpointConfiguration, writer: SyncWriter, startedAt: Double, logger: Logger)
+    private func run(_ endpoint: EndpointConfiguration, run: SyncRun, startedAt: Double, logger: Logger)
         async throws
         -> SyncReport
     {
         let name = endpoint.name.name
-        let state = try await database.perform { database in try EndpointState.named(name, database) }
+        let state = try await storage.state(of: name)
         let validators = state.map { (etag: $0.etag, lastModified: $0.lastModified) }
         if endpoint.isDocument {
             let request = try self.request(endpoint.url, endpoint: endpoint, validators: validators)
             logger.debug("Fetching")
-            return try await fetchDocument(endpoint, request: request, writer: writer, startedAt: startedAt)
+            return try await fetchDocument(endpoint, request: request, run: run, startedAt: startedAt)
         }
         var url = endpoint.url
         if let incremental = endpoint.incremental,
@@ -148,7 +147,7 @@ package struct SyncEngine: Sendable {
         let response = pages.firstResponse
         let bytes = pages.spool?.count ?? 0
         let facts = self.facts(response, startedAt: startedAt, bytes: bytes, pages: pages.count)
-        if let answered = try await applyUnlessSuccess(response, endpoint: endpoint, writer: writer, facts: facts) {
+        if let answered = try await applyUnlessSuccess(response, endpoint: endpoint, run: run, facts: facts) {
             return answered
         }
         let body: BodySpool
@@ -157,13 +156,11 @@ package struct SyncEngine: Sendable {
         } catch {
             throw SyncFailure(message: "\(name): \(error); kept the stored data", status: response.status, bytes: bytes)
         }
-        let decoded = SyncWriter.DecodedBody(
+        let decoded = DecodedBody(
             spool: body, pages: pages.ranges, records: pages.records, rejected: pages.rejected,
             problems: pages.problems)
         do {
-            return try await database.perform { database in
-                try writer.applyCollection(decoded, facts: facts(), database: database)
-            }
+            return try await storage.applyCollection(decoded, run: run, facts: facts)
         } catch let error as StoreError where error == .emptySnapshot || error == .tooManyDeletions {
             throw SyncFailure(message: error.description, status: response.status, bytes: bytes, outcome: .refused)
         } catch let error as StoreError {
@@ -199,14 +196,12 @@ package struct SyncEngine: Sendable {
     /// What a 304 or a non-2xx answer does, for collections and documents alike: the report of a 304, a thrown
     /// failure for any other non-2xx, and `nil` for a 2xx, whose body the caller applies.
     func applyUnlessSuccess(
-        _ response: FetchResponse, endpoint: EndpointConfiguration, writer: SyncWriter,
+        _ response: FetchResponse, endpoint: EndpointConfiguration, run: SyncRun,
         facts: @escaping @Sendable () -> RunFacts
     ) async throws -> SyncReport? {
         if response.isNotModified {
             do {
-                return try await database.perform { database in
-                    try writer.applyNotModified(facts: facts(), database: database)
-                }
+                return try await storage.applyNotModified(run: run, facts: facts)
             } catch let error as StoreError {
                 throw SyncFailure(
                     message: "\(endpoint.name.name): \(error)", status: response.status, bytes: 0)
@@ -223,7 +218,7 @@ package struct SyncEngine: Sendable {
 
     /// A document endpoint: the whole body is one resource, read in full.
     private func fetchDocument(
-        _ endpoint: EndpointConfiguration, request: FetchRequest, writer: SyncWriter, startedAt: Double
+        _ endpoint: EndpointConfiguration, request: FetchRequest, run: SyncRun, startedAt: Double
     ) async throws -> SyncReport {
         let response = try await retrying(endpoint) {
             try await waitForTurn(endpoint)
@@ -234,7 +229,7 @@ package struct SyncEngine: Sendable {
             $0
         }
         let facts = self.facts(response, startedAt: startedAt, bytes: response.body.readableBytes)
-        if let answered = try await applyUnlessSuccess(response, endpoint: endpoint, writer: writer, facts: facts) {
+        if let answered = try await applyUnlessSuccess(response, endpoint: endpoint, run: run, facts: facts) {
             return answered
         }
         if JSONDocumentCheck.isJSON(contentType: response.contentType) {
@@ -246,10 +241,7 @@ package struct SyncEngine: Sendable {
                         + "document", status: response.status, bytes: response.body.readableBytes)
             }
         }
-        return try await database.perform { database in
-            try writer.applyDocument(
-                body: response.body, contentType: response.contentType, facts: facts(), database: database)
-        }
+        return try await storage.applyDocument(response.body, contentType: response.contentType, run: run, facts: facts)
     }
 
     /// The run's facts, timed when the transaction starts.
@@ -263,11 +255,8 @@ package struct SyncEngine: Sendable {
         }
     }
 
-    /// Bodies are spooled next to the database: the same disk, and a folder syncd may write.
-    var spoolDirectory: String {
-        let directory = (database.path as NSString).deletingLastPathComponent
-        return directory.isEmpty ? "." : directory
-    }
+    /// Bodies are spooled where the storage says: the same disk as the data.
+    var spoolDirectory: String { storage.spoolDirectory }
 
     static func statusSentence(_ status: Int, auth: AuthConfiguration?) -> String {
         let reason = HTTPStatusText.reason(status)

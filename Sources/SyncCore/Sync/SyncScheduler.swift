@@ -34,7 +34,7 @@ package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duratio
     private let wake: AsyncStream<Wake>.Continuation
 
     /// - Parameters:
-    ///   - persisted: Each endpoint's next due time and failures, from ``loadPersistedState(_:endpoints:)``.
+    ///   - persisted: Each endpoint's next due time and failures, from ``SyncStorage/schedule(of:)``.
     ///   - onReport: Called after each sync, once its next due time is stored.
     package init(
         configuration: Configuration,
@@ -71,14 +71,6 @@ package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duratio
 
     /// Returns when the scheduler's actor is free to answer: the watchdog's proof of life.
     package func heartbeat() {}
-
-    /// The stored next due times and failure counts, so that a restart resumes instead of stampeding
-    /// (``StoredSchedule/load(_:endpoints:)``).
-    package static func loadPersistedState(
-        _ database: Database, endpoints: [EndpointConfiguration]
-    ) throws -> [String: ScheduleStateMachine.PersistedState] {
-        try StoredSchedule.load(database, endpoints: endpoints)
-    }
 
     private func loop() async {
         // Discarding: finished syncs and timers must not pile up as results nobody awaits.
@@ -174,9 +166,7 @@ package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duratio
         group.addTask { [engine, wake] in
             let rows = batch.map { (name: $0.name, nextDue: $0.nextDue) }
             do {
-                try await engine.database.performEvenIfCancelled { database in
-                    try StoredSchedule.storeNextDue(rows, database)
-                }
+                try await engine.storage.storeNextDue(rows)
             } catch {
                 // The schedule in memory is right; a restart would only run these endpoints early.
                 engine.logger.info(

@@ -49,7 +49,7 @@ enum SyncRunner {
     ) async throws -> [SyncReport] {
         let transport = HTTPTransport()
         let engine = SyncEngine(
-            database: database, transport: SchemeTransport(http: transport),
+            storage: SQLiteSyncStorage(database: database), transport: SchemeTransport(http: transport),
             environment: ProcessInfo.processInfo.environment, logger: LoggingSetup.logger,
             now: { Date().timeIntervalSince1970 })
         let reports = await engine.sync(endpoints, concurrency: concurrency) { report in

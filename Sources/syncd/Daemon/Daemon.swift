@@ -27,15 +27,14 @@ struct Daemon {
         let onReport = self.onReport
         let databasePath = options.databasePath(configuration)
         let database = try DatabaseAccess.openForWriting(databasePath)
-        let persisted = try database.performBlocking {
-            try SyncScheduler<ContinuousClock>.loadPersistedState($0, endpoints: configuration.endpoints)
-        }
+        let storage = SQLiteSyncStorage(database: database)
+        let persisted = try await storage.schedule(of: configuration.endpoints)
         let readToken = try Self.readToken(configuration.server, environment: environment)
         let registry = PrometheusCollectorRegistry()
         let metrics = SyncMetrics(factory: PrometheusMetricsFactory(registry: registry))
         let transport = HTTPTransport()
         let engine = SyncEngine(
-            database: database, transport: SchemeTransport(http: transport), environment: environment,
+            storage: storage, transport: SchemeTransport(http: transport), environment: environment,
             logger: logger, now: { Date().timeIntervalSince1970 })
         let scheduler = SyncScheduler(
             configuration: configuration, engine: engine, clock: ContinuousClock(), persisted: persisted,

@@ -50,7 +50,8 @@ struct SyncFixture {
         let sleeps = self.sleeps
         let advances = sleepAdvancesClock
         return SyncEngine(
-            database: database, transport: SchemeTransport(http: SharedTransport.http), environment: environment,
+            storage: SQLiteSyncStorage(database: database), transport: SchemeTransport(http: SharedTransport.http),
+            environment: environment,
             logger: Logger(label: "test"), now: { clock.now },
             sleep: { duration in
                 sleeps.record(duration)

@@ -35,7 +35,9 @@ struct SyncSchedulerTests {
     ) async throws {
         let (reports, reported) = AsyncStream.makeStream(of: SyncReport.self)
         let engine = SyncEngine(
-            database: fixture.database, transport: SchemeTransport(http: SharedTransport.http), environment: [:],
+            storage: SQLiteSyncStorage(database: fixture.database),
+            transport: SchemeTransport(http: SharedTransport.http),
+            environment: [:],
             logger: Logger(label: "test"), now: { clock.wallNow })
         let scheduler = SyncScheduler(
             configuration: fixture.configuration, engine: engine, clock: clock, persisted: persisted,
@@ -129,9 +131,8 @@ struct SyncSchedulerTests {
                 try $0.execute("UPDATE syncd_endpoints SET next_due_at = ?", [.text(later)])
             }
             let before = fixture.configuration.endpoints
-            let unchanged = try fixture.database.performBlocking {
-                try SyncScheduler<ManualClock>.loadPersistedState($0, endpoints: before)
-            }
+            let storage = SQLiteSyncStorage(database: fixture.database)
+            let unchanged = try await storage.schedule(of: before)
             #expect(unchanged["a"]?.nextDue == Timestamp.parse(later))
             #expect(unchanged["b"]?.nextDue == Timestamp.parse(later))
             let idColumn = #"id = { path = "id", type = "integer" }"#
@@ -139,9 +140,7 @@ struct SyncSchedulerTests {
                 of: idColumn, with: idColumn + "\n" + #"seen = { path = "seen", type = "timestamp" }"#)
             try fixture.reconfigure(withSeen + "\n" + Self.toml(upstream, names: ["b"]))
             let after = fixture.configuration.endpoints
-            let changed = try fixture.database.performBlocking {
-                try SyncScheduler<ManualClock>.loadPersistedState($0, endpoints: after)
-            }
+            let changed = try await storage.schedule(of: after)
             #expect(changed["a"]?.nextDue == nil)
             #expect(changed["b"]?.nextDue == Timestamp.parse(later))
         }

@@ -1,0 +1,57 @@
+package import NIOCore
+
+/// Where the sync engine and the scheduler keep what they fetch: the one interface between a run and a database.
+///
+/// A run reads its endpoint's state (validators, cursor, version), fetches, then ends in exactly one of the four
+/// `apply…`/`record…` calls, each one atomic: readers see the stored data before it or after it, never a mix, and
+/// when a call throws, nothing of it is stored. The scheduler stores each endpoint's next due time, so that a
+/// restart resumes. ``SQLiteSyncStorage`` is syncd's implementation; `StorageConformanceTests` state what any
+/// implementation must do, and run against each.
+package protocol SyncStorage: Sendable {
+    /// A folder on the same disk as the data, where fetched bodies wait for the transaction that applies them.
+    var spoolDirectory: String { get }
+
+    /// The endpoint's state after its last run; nil before its first.
+    func state(of endpoint: String) async throws -> EndpointState?
+
+    /// Applies a 200 of a collection: upserts the records, deletes (with tombstones) what a snapshot no longer
+    /// holds, and records the run.
+    ///
+    /// - Parameter facts: The run's facts, asked for when the transaction starts (so that its finish time is then).
+    /// - Throws: ``StoreError`` (an empty snapshot, more deletions than `max_delete` allows, a changed primary key),
+    ///   or the database's error; nothing is stored.
+    func applyCollection(_ body: DecodedBody, run: SyncRun, facts: @escaping @Sendable () -> RunFacts) async throws
+        -> SyncReport
+
+    /// Applies a 304: the data stays, freshness moves.
+    func applyNotModified(run: SyncRun, facts: @escaping @Sendable () -> RunFacts) async throws -> SyncReport
+
+    /// Applies a 200 of a document endpoint: the body is stored when it differs from the stored one.
+    func applyDocument(
+        _ body: ByteBuffer, contentType: String?, run: SyncRun, facts: @escaping @Sendable () -> RunFacts
+    ) async throws -> SyncReport
+
+    /// Records a run that stored nothing; completes even when the calling task is cancelled (a daemon stopping
+    /// records how its runs ended).
+    func recordFailure(_ message: String, outcome: RunOutcome, run: SyncRun, facts: RunFacts) async throws
+        -> SyncReport
+
+    /// Each endpoint's stored next due time and failure count (see ``StoredSchedule/load(_:endpoints:)``).
+    func schedule(of endpoints: [EndpointConfiguration]) async throws -> [String: StoredSchedule]
+
+    /// Stores next due times (`nil`: due at once) together; completes even when the calling task is cancelled.
+    func storeNextDue(_ rows: [(name: String, nextDue: Double?)]) async throws
+}
+
+/// One run of one endpoint, as the storage records it.
+package struct SyncRun: Sendable {
+    package var endpoint: EndpointConfiguration
+    /// When the scheduler wanted the run to start, in seconds since 1970; `nil` for a run nobody scheduled
+    /// (`syncd sync`, a library's sync).
+    package var dueAt: Double?
+
+    package init(endpoint: EndpointConfiguration, dueAt: Double? = nil) {
+        self.endpoint = endpoint
+        self.dueAt = dueAt
+    }
+}

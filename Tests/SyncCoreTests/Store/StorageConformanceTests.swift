@@ -1,0 +1,154 @@
+import Foundation
+import NIOCore
+import Testing
+
+@testable import SyncCore
+
+/// What every ``SyncStorage`` must do, said through the protocol alone, and run against each implementation: a
+/// second storage (PostgreSQL) is added to ``Kind`` and must pass the same tests unchanged.
+@Suite("SyncStorage: what every implementation does")
+struct StorageConformanceTests {
+    enum Kind: CaseIterable, CustomStringConvertible {
+        case sqlite
+
+        var description: String { "SQLite" }
+
+        /// A fresh, empty storage in `directory`.
+        func make(in directory: TemporaryDirectory) throws -> any SyncStorage {
+            switch self {
+            case .sqlite:
+                let database = try DatabaseQueue(path: directory.file("cache.db"))
+                _ = try database.performBlocking { try Migrator.embedded.migrate($0) }
+                return SQLiteSyncStorage(database: database)
+            }
+        }
+    }
+
+    static let toml = """
+        [[endpoint]]
+        name = "users"
+        url = "https://example.com/users"
+        records = "$"
+        primary_key = "id"
+        [endpoint.columns]
+        id = { path = "id", type = "integer" }
+        name = "name"
+
+        [[endpoint]]
+        name = "flags"
+        url = "https://example.com/flags.json"
+        """
+
+    let directory: TemporaryDirectory
+    let users: SyncRun
+    let flags: SyncRun
+
+    init() throws {
+        directory = try TemporaryDirectory()
+        let configuration = try Configuration.parse(Self.toml, sourcePath: directory.file("syncd.toml"))
+        users = SyncRun(endpoint: try #require(configuration.endpoint(named: "users")))
+        flags = SyncRun(endpoint: try #require(configuration.endpoint(named: "flags")))
+    }
+
+    /// A body of users with these ids, as the engine hands it over: spooled where the storage says.
+    func body(_ ids: [Int], in storage: any SyncStorage) throws -> DecodedBody {
+        let spool = try BodySpool(directory: storage.spoolDirectory)
+        let json = "[" + ids.map { #"{"id": \#($0), "name": "user \#($0)"}"# }.joined(separator: ",") + "]"
+        try spool.append(ByteBuffer(string: json))
+        return DecodedBody(spool: spool, records: ids.count, rejected: 0, problems: [])
+    }
+
+    static func facts(status: Int = 200, etag: String? = nil) -> @Sendable () -> RunFacts {
+        { RunFacts(startedAt: 1_700_000_000, finishedAt: 1_700_000_001, httpStatus: status, etag: etag, bytes: 10) }
+    }
+
+    @Test(
+        "no state before the first run; a snapshot is stored with its validators and version", arguments: Kind.allCases)
+    func firstSnapshot(kind: Kind) async throws {
+        let storage = try kind.make(in: directory)
+        #expect(try await storage.state(of: "users") == nil)
+        let report = try await storage.applyCollection(
+            try body([1, 2, 3], in: storage), run: users, facts: Self.facts(etag: "\"v1\""))
+        #expect(report.outcome == .changed)
+        #expect((report.inserted, report.updated, report.deleted, report.version) == (3, 0, 0, 1))
+        let state = try #require(try await storage.state(of: "users"))
+        #expect((state.recordCount, state.version, state.etag, state.lastStatus) == (3, 1, "\"v1\"", 200))
+    }
+
+    @Test("the same snapshot again changes nothing; a smaller one deletes, a new version", arguments: Kind.allCases)
+    func resync(kind: Kind) async throws {
+        let storage = try kind.make(in: directory)
+        _ = try await storage.applyCollection(try body([1, 2, 3], in: storage), run: users, facts: Self.facts())
+        let same = try await storage.applyCollection(try body([1, 2, 3], in: storage), run: users, facts: Self.facts())
+        #expect((same.outcome, same.version) == (.unchanged, 1))
+        let smaller = try await storage.applyCollection(try body([1, 2], in: storage), run: users, facts: Self.facts())
+        #expect((smaller.outcome, smaller.deleted, smaller.version, smaller.storedRecords) == (.changed, 1, 2, 2))
+    }
+
+    @Test("a refused snapshot (empty, or deleting past max_delete) stores nothing", arguments: Kind.allCases)
+    func refusals(kind: Kind) async throws {
+        let storage = try kind.make(in: directory)
+        _ = try await storage.applyCollection(try body([1, 2, 3, 4], in: storage), run: users, facts: Self.facts())
+        let before = try await storage.state(of: "users")
+        await #expect(throws: StoreError.emptySnapshot) {
+            try await storage.applyCollection(try body([], in: storage), run: users, facts: Self.facts())
+        }
+        await #expect(throws: StoreError.tooManyDeletions) {
+            try await storage.applyCollection(try body([1], in: storage), run: users, facts: Self.facts())
+        }
+        #expect(try await storage.state(of: "users") == before)
+    }
+
+    @Test("a 304 keeps the data and the version, and records the status", arguments: Kind.allCases)
+    func notModified(kind: Kind) async throws {
+        let storage = try kind.make(in: directory)
+        _ = try await storage.applyCollection(try body([1, 2], in: storage), run: users, facts: Self.facts())
+        let report = try await storage.applyNotModified(run: users, facts: Self.facts(status: 304))
+        #expect((report.outcome, report.version) == (.notModified, 1))
+        let state = try #require(try await storage.state(of: "users"))
+        #expect((state.recordCount, state.version, state.lastStatus) == (2, 1, 304))
+    }
+
+    @Test("a failure keeps the data and counts, even from a cancelled task", arguments: Kind.allCases)
+    func failure(kind: Kind) async throws {
+        let storage = try kind.make(in: directory)
+        _ = try await storage.applyCollection(try body([1, 2], in: storage), run: users, facts: Self.facts())
+        let users = self.users
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await storage.recordFailure(
+                "users: HTTP 503", outcome: .failed, run: users, facts: Self.facts(status: 503)())
+        }
+        let report = try await task.value
+        #expect(report.outcome == .failed)
+        let state = try #require(try await storage.state(of: "users"))
+        #expect((state.recordCount, state.version, state.consecutiveFailures) == (2, 1, 1))
+        #expect(state.lastError == "users: HTTP 503")
+    }
+
+    @Test("a document is stored when it differs, and only then", arguments: Kind.allCases)
+    func document(kind: Kind) async throws {
+        let storage = try kind.make(in: directory)
+        let first = try await storage.applyDocument(
+            ByteBuffer(string: #"{"a": 1}"#), contentType: "application/json", run: flags, facts: Self.facts())
+        let again = try await storage.applyDocument(
+            ByteBuffer(string: #"{"a": 1}"#), contentType: "application/json", run: flags, facts: Self.facts())
+        let changed = try await storage.applyDocument(
+            ByteBuffer(string: #"{"a": 2}"#), contentType: "application/json", run: flags, facts: Self.facts())
+        #expect([first.outcome, again.outcome, changed.outcome] == [.changed, .unchanged, .changed])
+        #expect(try await storage.state(of: "flags")?.version == 2)
+    }
+
+    @Test("next due times are stored and read back; nil is due at once", arguments: Kind.allCases)
+    func schedule(kind: Kind) async throws {
+        let storage = try kind.make(in: directory)
+        _ = try await storage.applyCollection(try body([1], in: storage), run: users, facts: Self.facts())
+        _ = try await storage.applyDocument(
+            ByteBuffer(string: "{}"), contentType: "application/json", run: flags, facts: Self.facts())
+        try await storage.storeNextDue([(name: "users", nextDue: 1_700_000_600), (name: "flags", nextDue: nil)])
+        let schedule = try await storage.schedule(of: [users.endpoint, flags.endpoint])
+        #expect(schedule["users"]?.nextDue == 1_700_000_600)
+        #expect(schedule["flags"]?.nextDue == nil)
+        #expect(schedule["users"]?.consecutiveFailures == 0)
+    }
+}

@@ -30,9 +30,9 @@ extension ReadModel {
             // PostgREST's db-max-rows: no answer holds more than max_rows records, whatever `limit` asks.
             let parsed = try PostgRESTQuery(parsing: queryText, for: endpoint, maxRows: maxRows)
             // The body is built on the read thread too: the cooperative threads only send it.
-            let (page, count, body) = try await read(parameter: Self.parameter(for: parsed)) { database in
-                var page = try RecordReader(database: database, endpoint: endpoint).records(
-                    parsed.query, countingAll: counting, maxBytes: Self.maxAnswerBytes)
+            let (page, count, body) = try await read(parameter: Self.parameter(for: parsed)) { reader in
+                var page = try reader.records(
+                    of: endpoint, parsed.query, countingAll: counting, maxBytes: Self.maxAnswerBytes)
                 let body = Self.recordsBody(page, select: parsed.select, endpoint: endpoint)
                 let count = page.raws.count
                 page.rows = []
@@ -56,9 +56,7 @@ extension ReadModel {
             let parts =
                 endpoint.primaryKey.count == 1
                 ? [id] : id.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-            let record = try await read(parameter: "id") { database in
-                try RecordReader(database: database, endpoint: endpoint).record(key: parts)
-            }
+            let record = try await read(parameter: "id") { reader in try reader.record(of: endpoint, key: parts) }
             guard let record else {
                 throw .notFound("The endpoint \(name) has no record with the key \(id).")
             }
@@ -75,9 +73,10 @@ extension ReadModel {
         let feed = try ChangeFeedQuery(parsing: request.uri.query ?? "", maxRows: maxRows)
         let key = RepresentationCache.Key(endpoint: name, route: .changes, argument: feed.cacheArgument)
         return try await respond(key, endpoint, served, snapshot, request) { () async throws(ReadAPIError) in
-            let (changes, body) = try await read(parameter: "since") { database in
-                var changes = try RecordReader(database: database, endpoint: endpoint).changes(
-                    since: feed.since, after: feed.after, limit: feed.limit, maxBytes: Self.maxAnswerBytes)
+            let (changes, body) = try await read(parameter: "since") { reader in
+                var changes = try reader.changes(
+                    of: endpoint, since: feed.since, after: feed.after, limit: feed.limit,
+                    maxBytes: Self.maxAnswerBytes)
                 let body = Self.changesBody(changes, next: changes.next.map { feed.link(endpoint: name, after: $0) })
                 changes.changed = []
                 changes.changedKeys = []
@@ -96,9 +95,7 @@ extension ReadModel {
         guard endpoint.isDocument else { throw ReadAPIError(StoreError.notDocument(name), parameter: "name") }
         let key = RepresentationCache.Key(endpoint: name, route: .document, argument: "")
         return try await respond(key, endpoint, served, snapshot, request) { () async throws(ReadAPIError) in
-            let document = try await read { database in
-                try RecordReader(database: database, endpoint: endpoint).document()
-            }
+            let document = try await read { reader in try reader.document(of: endpoint) }
             guard let document else {
                 throw .notFound("The endpoint \(name) has not been synced yet: there is nothing cached to serve.")
             }
@@ -145,7 +142,7 @@ extension ReadModel {
     }
 
     /// `[record,…]` from the original JSON, or `[{"col":value,…},…]` for a `select` of columns.
-    static func recordsBody(_ page: RecordReader.Page, select: [String]?, endpoint: EndpointConfiguration)
+    static func recordsBody(_ page: RecordPage, select: [String]?, endpoint: EndpointConfiguration)
         -> ByteBuffer
     {
         var buffer: ByteBuffer
@@ -171,7 +168,7 @@ extension ReadModel {
     }
 
     /// `{"version":N,"changed":[record,…],"deleted":[key,…]}`, and `"next":"…"` when the feed goes on.
-    static func changesBody(_ changes: RecordReader.Changes, next: String? = nil) -> ByteBuffer {
+    static func changesBody(_ changes: ChangeBatch, next: String? = nil) -> ByteBuffer {
         var buffer = ByteBuffer()
         buffer.writeString("{\"version\":\(changes.version),\"changed\":[")
         for (number, raw) in changes.changed.enumerated() {

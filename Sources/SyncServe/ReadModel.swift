@@ -2,10 +2,10 @@ package import NIOCore
 package import SyncCore
 internal import Synchronization
 
-/// What the read API serves, built from SyncCore's ``RecordReader`` and kept while it holds.
+/// What the read API serves, read through SyncCore's ``ReadStorage`` and kept while it holds.
 ///
-/// Every request first asks SQLite's `data_version` whether anything committed since the last request (a
-/// shared-memory read). While nothing did, the endpoints' states come from memory, and a representation built
+/// Every request first asks the storage's generation whether anything committed since the last request (for
+/// SQLite, `data_version`: a shared-memory read). While nothing did, the endpoints' states come from memory, and a representation built
 /// earlier — a record, a page of records, a document — is sent again as it is: no SQL, no JSON encoding. A
 /// commit (a sync in this process or another) makes the next request re-read the states; a representation is
 /// rebuilt only when its endpoint's version moved.
@@ -34,7 +34,7 @@ package final class ReadModel: Sendable {
         }
     }
 
-    let pool: ReadConnectionPool
+    let storage: any ReadStorage
     let now: @Sendable () -> Double
     /// The most records one list or change-feed answer holds (`[server] max_rows`; a change needs a restart).
     let maxRows: Int
@@ -54,14 +54,14 @@ package final class ReadModel: Sendable {
     let cache: RepresentationCache
 
     /// - Parameters:
-    ///   - pool: Read-only connections to the database.
+    ///   - storage: Where the data is read.
     ///   - configuration: The endpoints to serve (``reload(_:)`` replaces them) and `[server] max_rows`.
     ///   - now: Seconds since 1970, injected so that freshness is tested without waiting.
     package init(
-        pool: ReadConnectionPool, configuration: Configuration, cacheBytes: Int = 32 << 20,
+        storage: any ReadStorage, configuration: Configuration, cacheBytes: Int = 32 << 20,
         now: @escaping @Sendable () -> Double
     ) {
-        self.pool = pool
+        self.storage = storage
         self.now = now
         self.maxRows = configuration.server.maxRows
         self.endpoints = Mutex(Endpoints(configuration))
@@ -91,14 +91,14 @@ package final class ReadModel: Sendable {
     package func currentSnapshot() async throws(ReadAPIError) -> Snapshot {
         let generation: Int64
         do {
-            generation = try pool.dataVersion()
+            generation = try storage.generation()
         } catch {
             throw ReadAPIError.databaseFailed(error)
         }
         if let snapshot = snapshot.withLock({ $0 }), snapshot.generation == generation { return snapshot }
-        let fresh = try await read { database in
-            let instance = try RecordReader.instance(of: database)
-            let states = try EndpointState.all(database)
+        let fresh = try await read { reader in
+            let instance = try reader.instance()
+            let states = try reader.states()
             return Snapshot(
                 generation: generation, instance: instance,
                 states: Dictionary(
@@ -123,18 +123,16 @@ package final class ReadModel: Sendable {
         CacheFreshness(schedule: served.schedule, interval: endpoint.interval, timeout: endpoint.timeout, now: now())
     }
 
-    /// Runs a read on a pooled connection, turning store errors into what a reader is told.
+    /// Runs a read where the storage reads, turning store errors into what a reader is told.
     func read<T: Sendable>(
-        parameter: String = "query", _ body: @escaping @Sendable (Database) throws -> T
+        parameter: String = "query", _ body: @escaping @Sendable (any StorageReader) throws -> T
     ) async throws(ReadAPIError) -> T {
         do {
-            return try await pool.read(body)
+            return try await storage.read(body)
         } catch let error as StoreError {
             throw ReadAPIError(error, parameter: parameter)
         } catch let error as ReadAPIError {
             throw error
-        } catch let error as ReadConnectionPool.Busy {
-            throw .unavailable(ReadAPIError.sentence("\(error)"))
         } catch {
             throw ReadAPIError.databaseFailed(error)
         }

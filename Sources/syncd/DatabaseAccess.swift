@@ -20,7 +20,13 @@ enum DatabaseAccess {
         return queue
     }
 
-    /// Read-only: for `query`, `get`, `sql` and `status`, which never write.
+    /// The stored data, read-only: for `query`, `get` and `status`, which read it as the read API does.
+    static func openStorageForReading(_ path: String) throws -> any ReadStorage {
+        _ = try openForReading(path)
+        return try SQLiteReadStorage(path: path, count: 1)
+    }
+
+    /// Read-only: for `sql`, which reads SQLite itself, and the checks of the other readers.
     static func openForReading(_ path: String) throws -> Database {
         guard FileManager.default.fileExists(atPath: path) else {
             throw CLIError("there is no database at \(path) yet: run `syncd sync` first", exitCode: .notFound)

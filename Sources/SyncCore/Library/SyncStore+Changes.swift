@@ -39,9 +39,8 @@ public struct ChangedRecord: Sendable, Hashable {
 extension SyncStore {
     /// The records changed and the keys deleted after `version` (0 is everything).
     public func changes(_ endpoint: String, since version: Int64) async throws(SyncStoreError) -> ChangeSet {
-        let changes = try await read { database in
-            try RecordReader(database: database, endpoint: try Self.endpoint(endpoint, database))
-                .changes(since: version)
+        let changes = try await read { reader in
+            try reader.changes(of: try Self.endpoint(endpoint, reader), since: version)
         }
         return ChangeSet(
             endpoint: endpoint, since: version, version: changes.version,
@@ -85,7 +84,7 @@ extension SyncStore {
                     }
                     var seen: Int64?
                     while !Task.isCancelled {
-                        let generation = try pool.dataVersion()
+                        let generation = try storage.generation()
                         if generation != seen {
                             seen = generation
                             if try await self.version(of: endpoint) != since {

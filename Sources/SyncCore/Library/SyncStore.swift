@@ -15,7 +15,7 @@ internal import Synchronization
 /// if try await store.isModified("users", since: oslo.etag) == false { /* nothing to do */ }
 /// ```
 public final class SyncStore: Sendable {
-    let pool: ReadConnectionPool
+    let storage: any ReadStorage
     /// Wakes the change streams at once when a ``Syncer`` of this process committed, instead of at their next look.
     let signal = ChangeSignal()
 
@@ -30,7 +30,7 @@ public final class SyncStore: Sendable {
             throw .cannotOpen("there is no database at \(path)")
         }
         do {
-            pool = try ReadConnectionPool(path: path, count: connections)
+            storage = try SQLiteReadStorage(path: path, count: connections)
         } catch {
             throw .cannotOpen("\(path) cannot be opened: \(error.message)")
         }
@@ -51,9 +51,7 @@ public final class SyncStore: Sendable {
     ) async throws(SyncStoreError) -> CachedRecords<T> {
         let query = RecordQuery(
             filters: filters.map(\.filter), order: order.map(\.order), limit: limit, offset: max(0, offset))
-        let page = try await read { database in
-            try RecordReader(database: database, endpoint: try Self.endpoint(endpoint, database)).records(query)
-        }
+        let page = try await read { reader in try reader.records(of: try Self.endpoint(endpoint, reader), query) }
         var values: [T] = []
         var failures: [RecordDecodingFailure] = []
         values.reserveCapacity(page.raws.count)
@@ -73,9 +71,7 @@ public final class SyncStore: Sendable {
     public func record<T: Decodable>(
         _ type: T.Type, from endpoint: String, key: String..., decoder: JSONDecoder = JSONDecoder()
     ) async throws(SyncStoreError) -> Cached<T>? {
-        let record = try await read { database in
-            try RecordReader(database: database, endpoint: try Self.endpoint(endpoint, database)).record(key: key)
-        }
+        let record = try await read { reader in try reader.record(of: try Self.endpoint(endpoint, reader), key: key) }
         guard let record else { return nil }
         return Cached(
             value: try Self.decode(T.self, Data(record.raw.utf8), decoder: decoder, what: "\(endpoint) \(key)"),
@@ -87,9 +83,7 @@ public final class SyncStore: Sendable {
     public func document<T: Decodable>(
         _ type: T.Type, from endpoint: String, decoder: JSONDecoder = JSONDecoder()
     ) async throws(SyncStoreError) -> Cached<T>? {
-        let document = try await read { database in
-            try RecordReader(database: database, endpoint: try Self.endpoint(endpoint, database)).document()
-        }
+        let document = try await read { reader in try reader.document(of: try Self.endpoint(endpoint, reader)) }
         guard let document else { return nil }
         return Cached(
             value: try Self.decode(T.self, Data(document.body), decoder: decoder, what: endpoint),
@@ -100,31 +94,27 @@ public final class SyncStore: Sendable {
     /// Whether an endpoint's data changed since the answer that carried `etag` (a list's, a document's or a
     /// ``CachedRecords``' tag): one small query, no records read. A tag from another database is always modified.
     public func isModified(_ endpoint: String, since etag: String) async throws(SyncStoreError) -> Bool {
-        let current = try await read { database -> String in
-            guard let state = try EndpointState.named(endpoint, database) else {
-                throw StoreError.unknownEndpoint(endpoint)
-            }
-            return EntityTag.make(instance: try RecordReader.instance(of: database), version: state.version)
+        let current = try await read { reader -> String in
+            guard let state = try reader.state(of: endpoint) else { throw StoreError.unknownEndpoint(endpoint) }
+            return EntityTag.make(instance: try reader.instance(), version: state.version)
         }
         return !EntityTag.ifNoneMatch(etag, matches: current)
     }
 
     /// The endpoint's current version: what a ``changes(_:since:)`` reader starts from.
     public func version(of endpoint: String) async throws(SyncStoreError) -> Int64 {
-        try await read { database in
-            guard let state = try EndpointState.named(endpoint, database) else {
-                throw StoreError.unknownEndpoint(endpoint)
-            }
+        try await read { reader in
+            guard let state = try reader.state(of: endpoint) else { throw StoreError.unknownEndpoint(endpoint) }
             return state.version
         }
     }
 
-    /// Runs a read on a pooled read-only connection, with errors as ``SyncStoreError``.
+    /// Runs a read where the storage reads, with errors as ``SyncStoreError``.
     func read<Result: Sendable>(
-        _ body: @escaping @Sendable (Database) throws -> Result
+        _ body: @escaping @Sendable (any StorageReader) throws -> Result
     ) async throws(SyncStoreError) -> Result {
         do {
-            return try await pool.read(body)
+            return try await storage.read(body)
         } catch let error as StoreError {
             throw SyncStoreError(error)
         } catch let error as SyncStoreError {
@@ -135,8 +125,8 @@ public final class SyncStore: Sendable {
     }
 
     /// The endpoint's configuration as its last sync applied it.
-    static func endpoint(_ name: String, _ database: Database) throws -> EndpointConfiguration {
-        guard let endpoint = try StoredEndpoint.load(name, database) else { throw StoreError.unknownEndpoint(name) }
+    static func endpoint(_ name: String, _ reader: any StorageReader) throws -> EndpointConfiguration {
+        guard let endpoint = try reader.storedEndpoint(named: name) else { throw StoreError.unknownEndpoint(name) }
         return endpoint
     }
 

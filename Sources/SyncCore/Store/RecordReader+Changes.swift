@@ -3,7 +3,7 @@ extension RecordReader {
     /// The records changed after version `since` and the keys deleted after it; `since` 0 is everything.
     ///
     /// Changes come in ``ChangePosition``'s order. With a `limit` (or `maxBytes`), an answer that stops early says
-    /// where the rest starts (``Changes/next``) and gives as ``Changes/version`` the highest version whose every
+    /// where the rest starts (``ChangeBatch/next``) and gives as ``ChangeBatch/version`` the highest version whose every
     /// change it (or an earlier part of the same walk) holds; the answer that reaches the end has no `next` and gives
     /// the endpoint's version. Each part is read in its own transaction, and both queries walk an index in the
     /// feed's order, so a part costs what it holds, not the table's size.
@@ -17,7 +17,7 @@ extension RecordReader {
     /// - Throws: ``StoreError`` when the endpoint is a document or not synced yet; ``SQLiteError``.
     package func changes(
         since: Int64, after: ChangePosition? = nil, limit: Int? = nil, maxBytes: Int = .max
-    ) throws -> Changes {
+    ) throws -> ChangeBatch {
         guard !endpoint.isDocument else { throw StoreError.notCollection(endpoint.name.name) }
         return try database.transaction(.deferred) {
             try readChanges(
@@ -26,7 +26,7 @@ extension RecordReader {
         }
     }
 
-    private func readChanges(since: Int64, after: ChangePosition?, limit: Int?, maxBytes: Int) throws -> Changes {
+    private func readChanges(since: Int64, after: ChangePosition?, limit: Int?, maxBytes: Int) throws -> ChangeBatch {
         let state = try state()
         let table = RecordTable(endpoint)
         // `_rowid_` rather than `rowid`: a configured column may be called rowid, never _rowid_.
@@ -58,7 +58,7 @@ extension RecordReader {
             try? rows.reset()
             try? deletions.reset()
         }
-        var changes = Changes(
+        var changes = ChangeBatch(
             version: state.version, endpointVersion: state.version, changed: [], changedKeys: [], inserted: [],
             deleted: [],
             etag: EntityTag.make(instance: try instance(), version: state.version), changedAt: state.changedAt)

@@ -97,14 +97,14 @@ package struct RecordReader {
     ///   - countingAll: Also count every record the filters match (``Page/total``), in the same snapshot.
     ///   - maxBytes: Stop once the records read hold this many bytes of JSON (at least one record is read): the
     ///     page is then shorter than `query.limit`.
-    package func records(_ query: RecordQuery, countingAll: Bool = false, maxBytes: Int = .max) throws -> Page {
+    package func records(_ query: RecordQuery, countingAll: Bool = false, maxBytes: Int = .max) throws -> RecordPage {
         guard !endpoint.isDocument else { throw StoreError.notCollection(endpoint.name.name) }
         return try database.transaction(.deferred) {
             try readRecords(query, countingAll: countingAll, maxBytes: maxBytes)
         }
     }
 
-    private func readRecords(_ query: RecordQuery, countingAll: Bool, maxBytes: Int) throws -> Page {
+    private func readRecords(_ query: RecordQuery, countingAll: Bool, maxBytes: Int) throws -> RecordPage {
         let state = try state()
         let table = RecordTable(endpoint)
         var conditions: [String] = []
@@ -174,7 +174,7 @@ package struct RecordReader {
             bytes += raw.utf8.count
             raws.append(raw)
         }
-        return Page(
+        return RecordPage(
             columns: endpoint.columns.map(\.name), rows: rows, raws: raws,
             etag: EntityTag.make(instance: try instance(), version: state.version), version: state.version,
             changedAt: state.changedAt, total: total
@@ -184,12 +184,12 @@ package struct RecordReader {
     /// One record by its key: one value per key column, as text (`3`, or `3,eu` for a composite key).
     ///
     /// - Returns: The record, or `nil` when no record has that key.
-    package func record(key: [String]) throws -> Record? {
+    package func record(key: [String]) throws -> StoredRecord? {
         guard !endpoint.isDocument else { throw StoreError.notCollection(endpoint.name.name) }
         return try database.transaction(.deferred) { try readRecord(key: key) }
     }
 
-    private func readRecord(key: [String]) throws -> Record? {
+    private func readRecord(key: [String]) throws -> StoredRecord? {
         let state = try state()
         let table = RecordTable(endpoint)
         let keyColumns = endpoint.primaryKey.map { endpoint.columns[$0] }
@@ -205,18 +205,18 @@ package struct RecordReader {
         guard let row = rows.first, let raw = row.text("_raw"), let version = row.integer("_version") else {
             return nil
         }
-        return Record(
+        return StoredRecord(
             raw: raw, etag: EntityTag.make(instance: try instance(), version: version), version: version,
             changedAt: row.text("_changed_at"), endpointVersion: state.version)
     }
 
     /// A document endpoint's body, or `nil` before it was first fetched.
-    package func document() throws -> Document? {
+    package func document() throws -> StoredDocument? {
         guard endpoint.isDocument else { throw StoreError.notDocument(endpoint.name.name) }
         return try database.transaction(.deferred) { try readDocument() }
     }
 
-    private func readDocument() throws -> Document? {
+    private func readDocument() throws -> StoredDocument? {
         let rows = try database.rows(
             "SELECT body, content_type, version, changed_at FROM syncd_documents WHERE endpoint = ?",
             [.text(endpoint.name.name)])
@@ -227,7 +227,7 @@ package struct RecordReader {
         case .text(let text): body = Array(text.utf8)
         default: body = []
         }
-        return Document(
+        return StoredDocument(
             body: body, contentType: row.text("content_type"),
             etag: EntityTag.make(instance: try instance(), version: version), version: version,
             changedAt: row.text("changed_at"),

@@ -13,6 +13,7 @@ package struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         case notDocument = "not_document"
         case notSynced = "not_synced"
         case versionExhausted = "version_exhausted"
+        case busy
     }
 
     private let code: Code
@@ -41,6 +42,8 @@ package struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     package static let notDocument = StoreError(.notDocument, "")
     package static let notSynced = StoreError(.notSynced, "")
     package static let versionExhausted = StoreError(.versionExhausted, "")
+    /// Too many reads wait already: the read is refused at once rather than queued without end.
+    package static let busy = StoreError(.busy, "too many reads are waiting for the database; try again in a moment")
 
     static func notSyncdTable(_ table: String) -> StoreError {
         StoreError(.notSyncdTable, "table \"\(table)\" exists but was not created by syncd (it has no _raw column)")

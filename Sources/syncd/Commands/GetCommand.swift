@@ -30,15 +30,14 @@ struct GetCommand: AsyncParsableCommand {
             guard let endpoint = configuration.endpoint(named: endpoint) else {
                 throw CLIError(StoreError.unknownEndpoint(self.endpoint).description, exitCode: .usage)
             }
-            let database = try DatabaseAccess.openForReading(options.databasePath(configuration))
-            let reader = RecordReader(database: database, endpoint: endpoint)
+            let storage = try DatabaseAccess.openStorageForReading(options.databasePath(configuration))
             let body: String
             let etag: String
             if endpoint.isDocument {
                 guard id == nil else {
                     throw CLIError(StoreError.notCollection(endpoint.name.name).description, exitCode: .usage)
                 }
-                guard let document = try reader.document() else {
+                guard let document = try await storage.read({ reader in try reader.document(of: endpoint) }) else {
                     throw CLIError(StoreError.notSynced(endpoint.name.name).description, exitCode: .notFound)
                 }
                 body = String(decoding: document.body, as: UTF8.self)
@@ -48,7 +47,8 @@ struct GetCommand: AsyncParsableCommand {
                     throw CLIError(StoreError.notDocument(endpoint.name.name).description, exitCode: .usage)
                 }
                 let key = id.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-                guard let record = try reader.record(key: key) else {
+                guard let record = try await storage.read({ reader in try reader.record(of: endpoint, key: key) })
+                else {
                     throw CLIError("\(endpoint.name.name) has no record with key \(id)", exitCode: .notFound)
                 }
                 body = record.raw

@@ -50,7 +50,7 @@ struct QueryCommand: AsyncParsableCommand {
             guard let endpoint = configuration.endpoint(named: endpoint) else {
                 throw CLIError(StoreError.unknownEndpoint(self.endpoint).description, exitCode: .usage)
             }
-            let database = try DatabaseAccess.openForReading(options.databasePath(configuration))
+            let storage = try DatabaseAccess.openStorageForReading(options.databasePath(configuration))
             var query = RecordQuery(limit: limit)
             for condition in conditions {
                 let parts = condition.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
@@ -58,7 +58,7 @@ struct QueryCommand: AsyncParsableCommand {
                     .init(column: String(parts[0]), op: .eq, values: [String(parts.dropFirst().first ?? "")]))
             }
             if let order { query.order = [try Self.order(order)] }
-            let page = try RecordReader(database: database, endpoint: endpoint).records(query)
+            let page = try await storage.read { [query] reader in try reader.records(of: endpoint, query) }
             switch format {
             case .table: Terminal.standardOutput.write(TableText.table(columns: page.columns, rows: page.rows))
             case .csv: Terminal.standardOutput.write(TableText.csv(columns: page.columns, rows: page.rows))

@@ -15,9 +15,10 @@ struct StatusCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingErrors {
             let configuration = try options.loadConfiguration()
-            let database = try DatabaseAccess.openForReading(options.databasePath(configuration))
+            let storage = try DatabaseAccess.openStorageForReading(options.databasePath(configuration))
             let states = Dictionary(
-                try EndpointState.all(database).map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+                try await storage.read { try $0.states() }.map { ($0.name, $0) },
+                uniquingKeysWith: { first, _ in first })
             let columns = [
                 "endpoint", "kind", "records", "version", "last_success", "last_status", "failures", "last_error",
             ]

@@ -44,7 +44,7 @@ struct Daemon {
                 onReport(report)
             })
         let model = ReadModel(
-            pool: try ReadConnectionPool(path: databasePath), configuration: configuration,
+            storage: try SQLiteReadStorage(path: databasePath), configuration: configuration,
             now: { Date().timeIntervalSince1970 })
         let readyStatus = "syncing \(configuration.endpoints.count) endpoints"
         var services: [any Service] = [

@@ -22,7 +22,7 @@ struct ReadAPIHarness {
     ) async throws {
         let clock = fixture.clock
         let model = ReadModel(
-            pool: try pool ?? ReadConnectionPool(path: fixture.directory.file("cache.db")),
+            storage: SQLiteReadStorage(pool: try pool ?? ReadConnectionPool(path: fixture.directory.file("cache.db"))),
             configuration: fixture.configuration, now: { clock.now })
         let registry = PrometheusCollectorRegistry()
         let server = ReadServer(model: model, registry: registry, token: token, logger: Logger(label: "read-api"))

@@ -4,8 +4,8 @@ import Testing
 
 @testable import SyncCore
 
-/// What every ``SyncStorage`` must do, said through the protocol alone, and run against each implementation: a
-/// second storage (PostgreSQL) is added to ``Kind`` and must pass the same tests unchanged.
+/// What every ``SyncStorage`` and ``ReadStorage`` must do, said through the protocols alone, and run against each
+/// implementation: a second storage (PostgreSQL) is added to ``Kind`` and must pass the same tests unchanged.
 @Suite("SyncStorage: what every implementation does")
 struct StorageConformanceTests {
     enum Kind: CaseIterable, CustomStringConvertible {
@@ -15,11 +15,16 @@ struct StorageConformanceTests {
 
         /// A fresh, empty storage in `directory`.
         func make(in directory: TemporaryDirectory) throws -> any SyncStorage {
+            try makeBoth(in: directory).writes
+        }
+
+        /// A fresh, empty storage in `directory`, and a reader of it.
+        func makeBoth(in directory: TemporaryDirectory) throws -> (writes: any SyncStorage, reads: any ReadStorage) {
             switch self {
             case .sqlite:
                 let database = try DatabaseQueue(path: directory.file("cache.db"))
                 _ = try database.performBlocking { try Migrator.embedded.migrate($0) }
-                return SQLiteSyncStorage(database: database)
+                return (SQLiteSyncStorage(database: database), try SQLiteReadStorage(path: directory.file("cache.db")))
             }
         }
     }
@@ -150,5 +155,90 @@ struct StorageConformanceTests {
         #expect(schedule["users"]?.nextDue == 1_700_000_600)
         #expect(schedule["flags"]?.nextDue == nil)
         #expect(schedule["users"]?.consecutiveFailures == 0)
+    }
+
+    // MARK: - Reads
+
+    @Test("records come back in key order, as received, with the answer's tag and version", arguments: Kind.allCases)
+    func records(kind: Kind) async throws {
+        let (storage, reads) = try kind.makeBoth(in: directory)
+        _ = try await storage.applyCollection(try body([3, 1, 2], in: storage), run: users, facts: Self.facts())
+        let endpoint = users.endpoint
+        let page = try await reads.read { try $0.records(of: endpoint, RecordQuery()) }
+        #expect(page.raws == [1, 2, 3].map { #"{"id": \#($0), "name": "user \#($0)"}"# })
+        #expect(page.version == 1)
+        let filtered = try await reads.read {
+            try $0.records(
+                of: endpoint, RecordQuery(filters: [.init(column: "name", op: .eq, values: ["user 2"])]),
+                countingAll: true, maxBytes: .max)
+        }
+        #expect((filtered.raws.count, filtered.total) == (1, 1))
+        let one = try await reads.read { try $0.record(of: endpoint, key: ["2"]) }
+        #expect(one?.raw == #"{"id": 2, "name": "user 2"}"#)
+        #expect(try await reads.read { try $0.record(of: endpoint, key: ["9"]) } == nil)
+    }
+
+    @Test("an endpoint never synced is refused by name; unknown columns too", arguments: Kind.allCases)
+    func unsynced(kind: Kind) async throws {
+        let (storage, reads) = try kind.makeBoth(in: directory)
+        let endpoint = users.endpoint
+        await #expect(throws: StoreError.notSynced) {
+            try await reads.read { try $0.records(of: endpoint, RecordQuery()) }
+        }
+        _ = try await storage.applyCollection(try body([1], in: storage), run: users, facts: Self.facts())
+        await #expect(throws: StoreError.unknownColumn) {
+            try await reads.read {
+                try $0.records(of: endpoint, RecordQuery(filters: [.init(column: "nope", op: .eq, values: ["x"])]))
+            }
+        }
+    }
+
+    @Test(
+        "the change feed: everything since 0, then what a later snapshot changed and deleted", arguments: Kind.allCases)
+    func changes(kind: Kind) async throws {
+        let (storage, reads) = try kind.makeBoth(in: directory)
+        let endpoint = users.endpoint
+        _ = try await storage.applyCollection(try body([1, 2, 3], in: storage), run: users, facts: Self.facts())
+        let all = try await reads.read { try $0.changes(of: endpoint, since: 0) }
+        #expect((all.version, all.changedKeys, all.deleted) == (1, ["1", "2", "3"], []))
+        _ = try await storage.applyCollection(try body([1, 2, 4], in: storage), run: users, facts: Self.facts())
+        let later = try await reads.read { try $0.changes(of: endpoint, since: 1) }
+        #expect((later.version, later.changedKeys, later.inserted, later.deleted) == (2, ["4"], [true], ["3"]))
+        let capped = try await reads.read {
+            try $0.changes(of: endpoint, since: 0, after: nil, limit: 2, maxBytes: .max)
+        }
+        #expect(capped.changedKeys.count + capped.deleted.count == 2)
+        #expect(capped.next != nil)
+    }
+
+    @Test("a document reads back with its media type and tag", arguments: Kind.allCases)
+    func documentRead(kind: Kind) async throws {
+        let (storage, reads) = try kind.makeBoth(in: directory)
+        let endpoint = flags.endpoint
+        #expect(try await reads.read { try $0.document(of: endpoint) } == nil)
+        _ = try await storage.applyDocument(
+            ByteBuffer(string: #"{"a": 1}"#), contentType: "application/json", run: flags, facts: Self.facts())
+        let document = try #require(try await reads.read { try $0.document(of: endpoint) })
+        #expect(String(decoding: document.body, as: UTF8.self) == #"{"a": 1}"#)
+        #expect((document.contentType, document.version) == ("application/json", 1))
+    }
+
+    @Test(
+        "the generation moves with each commit; states, instance and stored endpoints read back",
+        arguments: Kind.allCases)
+    func generationAndStates(kind: Kind) async throws {
+        let (storage, reads) = try kind.makeBoth(in: directory)
+        let before = try reads.generation()
+        #expect(try reads.generation() == before)
+        _ = try await storage.applyCollection(try body([1, 2], in: storage), run: users, facts: Self.facts())
+        #expect(try reads.generation() != before)
+        let (states, instance, stored) = try await reads.read { reader in
+            (try reader.states(), try reader.instance(), try reader.storedEndpoint(named: "users"))
+        }
+        #expect(states.map(\.name) == ["users"])
+        #expect(!instance.isEmpty)
+        #expect(stored?.columns.map(\.name) == ["id", "name"])
+        #expect(stored?.primaryKey == [0])
+        #expect(try await reads.read { try $0.storedEndpoint(named: "nope") } == nil)
     }
 }

@@ -1,0 +1,66 @@
+/// Where the read API, the library's ``SyncStore`` and the CLI read the stored data: the one interface between a
+/// reader and a database, beside ``SyncStorage`` for writes.
+///
+/// A read runs `body` where the storage reads — for SQLite, on its read threads, at a lower priority than syncs — so
+/// that turning what was read into an answer (JSON, a table) stays off the cooperative threads too. Each call of the
+/// ``StorageReader`` it is given reads one committed state: readers never see half a sync. ``SQLiteReadStorage`` is
+/// syncd's implementation; `StorageConformanceTests` state what any implementation must do.
+package protocol ReadStorage: Sendable {
+    /// A number that moves whenever anything has committed since the previous call — a sync of this process or of
+    /// another — so that what a reader built earlier can be kept while it does not move. Cheap: the read API asks on
+    /// every request.
+    func generation() throws -> Int64
+
+    /// Runs `body` with a reader of the stored data.
+    ///
+    /// - Throws: ``StoreError`` with code `busy` when too many reads wait already; what `body` throws.
+    func read<T: Sendable>(_ body: @escaping @Sendable (any StorageReader) throws -> T) async throws -> T
+}
+
+/// Reads of the stored data, inside ``ReadStorage/read(_:)``.
+package protocol StorageReader {
+    /// The store's instance id, part of every entity tag (a new database gets a new one).
+    func instance() throws -> String
+
+    /// Every endpoint's state, by name order.
+    func states() throws -> [EndpointState]
+
+    /// One endpoint's state; nil before its first run.
+    func state(of name: String) throws -> EndpointState?
+
+    /// An endpoint as its last sync stored it (columns, key), so that a program reads a store without the
+    /// configuration that filled it; nil when it was never synced.
+    func storedEndpoint(named name: String) throws -> EndpointConfiguration?
+
+    /// The records a query selects.
+    ///
+    /// - Parameters:
+    ///   - countingAll: Also count every record the filters match (``RecordPage/total``).
+    ///   - maxBytes: Stop once the records read hold this many bytes of JSON (at least one record is read).
+    /// - Throws: ``StoreError`` for an unknown column, a value that does not fit its column, or an endpoint not
+    ///   synced yet.
+    func records(of endpoint: EndpointConfiguration, _ query: RecordQuery, countingAll: Bool, maxBytes: Int) throws
+        -> RecordPage
+
+    /// One record by its key (one value per key column, as text); nil when there is none.
+    func record(of endpoint: EndpointConfiguration, key: [String]) throws -> StoredRecord?
+
+    /// A document endpoint's body; nil before its first sync.
+    func document(of endpoint: EndpointConfiguration) throws -> StoredDocument?
+
+    /// The records changed and the keys deleted after version `since`, whole or in capped parts (see
+    /// ``ChangeBatch/next``).
+    func changes(
+        of endpoint: EndpointConfiguration, since: Int64, after: ChangePosition?, limit: Int?, maxBytes: Int
+    ) throws -> ChangeBatch
+}
+
+extension StorageReader {
+    package func records(of endpoint: EndpointConfiguration, _ query: RecordQuery) throws -> RecordPage {
+        try records(of: endpoint, query, countingAll: false, maxBytes: .max)
+    }
+
+    package func changes(of endpoint: EndpointConfiguration, since: Int64) throws -> ChangeBatch {
+        try changes(of: endpoint, since: since, after: nil, limit: nil, maxBytes: .max)
+    }
+}

@@ -1,0 +1,72 @@
+/// ``ReadStorage`` over an SQLite file: a ``ReadConnectionPool`` of read-only connections on their own threads, and
+/// ``RecordReader`` for the reads. WAL lets them read while a sync writes.
+package struct SQLiteReadStorage: ReadStorage {
+    package let pool: ReadConnectionPool
+
+    package init(pool: ReadConnectionPool) {
+        self.pool = pool
+    }
+
+    /// Opens `count` read-only connections to the database at `path`, which must exist.
+    ///
+    /// - Throws: ``SQLiteError`` when it cannot be opened.
+    package init(path: String, count: Int = ReadConnectionPool.defaultCount) throws(SQLiteError) {
+        self.init(pool: try ReadConnectionPool(path: path, count: count))
+    }
+
+    /// `PRAGMA data_version`.
+    package func generation() throws -> Int64 {
+        try pool.dataVersion()
+    }
+
+    package func read<T: Sendable>(_ body: @escaping @Sendable (any StorageReader) throws -> T) async throws -> T {
+        do {
+            return try await pool.read { database in try body(SQLiteStorageReader(database: database)) }
+        } catch is ReadConnectionPool.Busy {
+            throw StoreError.busy
+        }
+    }
+}
+
+/// ``StorageReader`` on one read-only connection.
+struct SQLiteStorageReader: StorageReader {
+    let database: Database
+
+    func instance() throws -> String {
+        try RecordReader.instance(of: database)
+    }
+
+    func states() throws -> [EndpointState] {
+        try EndpointState.all(database)
+    }
+
+    func state(of name: String) throws -> EndpointState? {
+        try EndpointState.named(name, database)
+    }
+
+    func storedEndpoint(named name: String) throws -> EndpointConfiguration? {
+        try StoredEndpoint.load(name, database)
+    }
+
+    func records(of endpoint: EndpointConfiguration, _ query: RecordQuery, countingAll: Bool, maxBytes: Int) throws
+        -> RecordPage
+    {
+        try RecordReader(database: database, endpoint: endpoint).records(
+            query, countingAll: countingAll, maxBytes: maxBytes)
+    }
+
+    func record(of endpoint: EndpointConfiguration, key: [String]) throws -> StoredRecord? {
+        try RecordReader(database: database, endpoint: endpoint).record(key: key)
+    }
+
+    func document(of endpoint: EndpointConfiguration) throws -> StoredDocument? {
+        try RecordReader(database: database, endpoint: endpoint).document()
+    }
+
+    func changes(
+        of endpoint: EndpointConfiguration, since: Int64, after: ChangePosition?, limit: Int?, maxBytes: Int
+    ) throws -> ChangeBatch {
+        try RecordReader(database: database, endpoint: endpoint).changes(
+            since: since, after: after, limit: limit, maxBytes: maxBytes)
+    }
+}

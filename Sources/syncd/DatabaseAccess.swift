@@ -11,13 +11,7 @@ enum DatabaseAccess {
         if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
             throw CLIError("the database's folder \(directory) does not exist")
         }
-        let queue = try DatabaseQueue(path: path, mode: .readWrite)
-        try queue.performBlocking { database in
-            _ = try Migrator.embedded.migrate(database)
-            // A URL an older version stored with its secret is rewritten now.
-            try StoredURLRedaction.apply(database)
-        }
-        return queue
+        return try SQLiteSyncStorage.open(path: path).database
     }
 
     /// The stored data, read-only: for `query`, `get` and `status`, which read it as the read API does.

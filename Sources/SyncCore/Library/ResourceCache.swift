@@ -40,7 +40,7 @@ public final class ResourceCache: Sendable {
         public var isStale: Bool { source == .staleAfterError }
     }
 
-    private let database: DatabaseQueue
+    private let storage: any SyncStorage
     private let transport: any Transport
     private let http: HTTPTransport?
     private let now: @Sendable () -> Double
@@ -59,11 +59,7 @@ public final class ResourceCache: Sendable {
         now: @escaping @Sendable () -> Double
     ) throws(SyncStoreError) {
         do {
-            database = try DatabaseQueue(path: databasePath)
-            try database.performBlocking { database in
-                _ = try Migrator.embedded.migrate(database)
-                try StoredURLRedaction.apply(database)
-            }
+            storage = try SQLiteSyncStorage.open(path: databasePath)
         } catch {
             throw .cannotOpen("\(databasePath) cannot be used: \(error)")
         }
@@ -119,7 +115,7 @@ public final class ResourceCache: Sendable {
     private func fetch<Value>(
         key url: String, request base: FetchRequest, maxAge: Duration, decode: (Data) throws -> Value
     ) async throws -> Answer<Value> {
-        let stored = try await database.perform { database in try StoredResource.load(url, database) }
+        let stored = try await storage.resource(url)
         let now = now()
         if let stored, now - stored.validatedAt < maxAge.scheduleSeconds {
             return Answer(
@@ -136,7 +132,7 @@ public final class ResourceCache: Sendable {
             return try stale(stored, because: "\(error)", decode: decode)
         }
         if response.isNotModified, let stored {
-            try await database.perform { database in try StoredResource.touch(url, at: now, database) }
+            try await storage.touchResource(url, validatedAt: now)
             return Answer(
                 value: try decode(stored.body), source: .revalidated, validatedAt: Date(timeIntervalSince1970: now))
         }
@@ -149,7 +145,7 @@ public final class ResourceCache: Sendable {
         let fresh = StoredResource(
             body: body, contentType: response.contentType, etag: response.etag, lastModified: response.lastModified,
             validatedAt: now)
-        try await database.perform { database in try fresh.save(url, database) }
+        try await storage.storeResource(fresh, url)
         return Answer(value: value, source: .network, validatedAt: Date(timeIntervalSince1970: now))
     }
 

@@ -32,20 +32,16 @@ public final class Syncer: Service, Sendable {
         configuration: SyncConfiguration, databasePath: String,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(SyncStoreError) {
-        let database: DatabaseQueue
+        let storage: SQLiteSyncStorage
         do {
-            database = try DatabaseQueue(path: databasePath)
-            try database.performBlocking { database in
-                _ = try Migrator.embedded.migrate(database)
-                try StoredURLRedaction.apply(database)
-            }
+            storage = try SQLiteSyncStorage.open(path: databasePath)
         } catch {
             throw .cannotOpen("\(databasePath) cannot be used: \(error)")
         }
         self.configuration = configuration.configuration
         transport = HTTPTransport()
         engine = SyncEngine(
-            storage: SQLiteSyncStorage(database: database), transport: SchemeTransport(http: transport),
+            storage: storage, transport: SchemeTransport(http: transport),
             environment: environment,
             logger: Logger(label: "syncd"), now: { Date().timeIntervalSince1970 })
         store = try SyncStore(path: databasePath)

@@ -32,6 +32,14 @@ package protocol StorageReader {
     /// configuration that filled it; nil when it was never synced.
     func storedEndpoint(named name: String) throws -> EndpointConfiguration?
 
+    /// Why the stored data of a collection endpoint cannot take `endpoint`'s configuration without losing its
+    /// records — another primary key, or a key column of another type; nil when it can (or nothing is stored).
+    func incompatibility(with endpoint: EndpointConfiguration) throws -> StoreError?
+
+    /// The columns still stored for a collection endpoint that its configuration no longer names (they are kept,
+    /// and no longer filled).
+    func unconfiguredColumns(of endpoint: EndpointConfiguration) throws -> [String]
+
     /// The records a query selects.
     ///
     /// - Parameters:

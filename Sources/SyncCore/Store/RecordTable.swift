@@ -22,6 +22,9 @@ package struct RecordTable: Sendable {
 
     package var quotedName: String { name.quoted }
 
+    /// The columns syncd adds to every table, besides the configured ones.
+    static let systemColumns = ["_raw", "_version", "_changed_at", "_created_version"]
+
     package var keyNames: [String] { keyColumns.map { columns[$0].name } }
 
     /// A fingerprint of the column specs: when it changes, stored rows are re-read from `_raw`.

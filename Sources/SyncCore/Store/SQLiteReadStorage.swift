@@ -48,6 +48,24 @@ struct SQLiteStorageReader: StorageReader {
         try StoredEndpoint.load(name, database)
     }
 
+    func incompatibility(with endpoint: EndpointConfiguration) throws -> StoreError? {
+        guard !endpoint.isDocument else { return nil }
+        var signature: String?
+        if try database.tableExists("syncd_endpoints"),
+            case .text(let text)? = try database.scalar(
+                "SELECT columns FROM syncd_endpoints WHERE name = ?", [.text(endpoint.name.name)])
+        {
+            signature = text
+        }
+        return try RecordTable(endpoint).incompatibility(database, storedSignature: signature)
+    }
+
+    func unconfiguredColumns(of endpoint: EndpointConfiguration) throws -> [String] {
+        guard !endpoint.isDocument, try database.tableExists(endpoint.name.name) else { return [] }
+        let configured = Set(endpoint.columns.map(\.name) + RecordTable.systemColumns)
+        return try database.columnNames(ofTable: endpoint.name.name).filter { !configured.contains($0) }
+    }
+
     func records(of endpoint: EndpointConfiguration, _ query: RecordQuery, countingAll: Bool, maxBytes: Int) throws
         -> RecordPage
     {

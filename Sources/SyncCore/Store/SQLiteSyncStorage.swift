@@ -11,6 +11,19 @@ package struct SQLiteSyncStorage: SyncStorage {
         self.database = database
     }
 
+    /// Opens (or creates) the database at `path` for writing and brings it to this version of syncd: migrated, and
+    /// any URL an older version stored with its secret rewritten.
+    ///
+    /// - Throws: ``SQLiteError`` or ``MigrationError`` when it cannot be opened or migrated.
+    package static func open(path: String) throws -> SQLiteSyncStorage {
+        let database = try DatabaseQueue(path: path, mode: .readWrite)
+        try database.performBlocking { database in
+            _ = try Migrator.embedded.migrate(database)
+            try StoredURLRedaction.apply(database)
+        }
+        return SQLiteSyncStorage(database: database)
+    }
+
     /// The database's folder: the same disk, and a folder syncd may write.
     package var spoolDirectory: String {
         let directory = (database.path as NSString).deletingLastPathComponent
@@ -58,5 +71,17 @@ package struct SQLiteSyncStorage: SyncStorage {
 
     package func storeNextDue(_ rows: [(name: String, nextDue: Double?)]) async throws {
         try await database.performEvenIfCancelled { database in try StoredSchedule.storeNextDue(rows, database) }
+    }
+
+    package func resource(_ key: String) async throws -> StoredResource? {
+        try await database.perform { database in try StoredResource.load(key, database) }
+    }
+
+    package func storeResource(_ resource: StoredResource, _ key: String) async throws {
+        try await database.perform { database in try resource.save(key, database) }
+    }
+
+    package func touchResource(_ key: String, validatedAt time: Double) async throws {
+        try await database.perform { database in try StoredResource.touch(key, at: time, database) }
     }
 }

@@ -1,13 +1,22 @@
-internal import Foundation
+package import Foundation
 
-/// One answer `ResourceCache` keeps in `syncd_resources`: the body with its validators and when it was last
-/// validated.
-struct StoredResource: Sendable {
-    var body: Data
-    var contentType: String?
-    var etag: String?
-    var lastModified: String?
-    var validatedAt: Double
+/// One answer `ResourceCache` keeps (in SQLite, a row of `syncd_resources`): the body with its validators and when it
+/// was last validated.
+package struct StoredResource: Sendable, Equatable {
+    package var body: Data
+    package var contentType: String?
+    package var etag: String?
+    package var lastModified: String?
+    /// When the upstream last confirmed the body, in seconds since 1970.
+    package var validatedAt: Double
+
+    package init(body: Data, contentType: String?, etag: String?, lastModified: String?, validatedAt: Double) {
+        self.body = body
+        self.contentType = contentType
+        self.etag = etag
+        self.lastModified = lastModified
+        self.validatedAt = validatedAt
+    }
 
     static func load(_ url: String, _ database: Database) throws -> StoredResource? {
         guard

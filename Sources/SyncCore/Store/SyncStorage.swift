@@ -41,6 +41,17 @@ package protocol SyncStorage: Sendable {
 
     /// Stores next due times (`nil`: due at once) together; completes even when the calling task is cancelled.
     func storeNextDue(_ rows: [(name: String, nextDue: Double?)]) async throws
+
+    // MARK: Cached resources (`ResourceCache`)
+
+    /// The resource cached under `key` (a URL without its secrets); nil when there is none.
+    func resource(_ key: String) async throws -> StoredResource?
+
+    /// Caches a resource under `key`, replacing what was there.
+    func storeResource(_ resource: StoredResource, _ key: String) async throws
+
+    /// Records that the upstream confirmed the resource under `key` at `time` (seconds since 1970).
+    func touchResource(_ key: String, validatedAt time: Double) async throws
 }
 
 /// One run of one endpoint, as the storage records it.

@@ -20,7 +20,7 @@ struct CheckConfigCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingErrors {
             let configuration = try options.loadConfiguration()
-            let conflicts = serverTokenProblems(configuration) + (try databaseConflicts(configuration))
+            let conflicts = serverTokenProblems(configuration) + (try await databaseConflicts(configuration))
             guard conflicts.isEmpty else {
                 throw CLIError(lines: conflicts, exitCode: .configurationInvalid)
             }
@@ -34,7 +34,7 @@ struct CheckConfigCommand: AsyncParsableCommand {
                     "  \(endpoint.name.name): \(kind), every \(DurationText.format(endpoint.interval)), \(endpoint.redactedURL)\n"
             }
             Terminal.standardOutput.write(text)
-            for note in try notes(configuration) {
+            for note in try await notes(configuration) {
                 Terminal.standardError.write("note: \(TerminalText.escaped(note))\n")
             }
         }
@@ -57,32 +57,28 @@ struct CheckConfigCommand: AsyncParsableCommand {
 
     /// The endpoints whose stored table cannot take the configuration without losing its rows, one line each in
     /// the form of a configuration problem: `syncd.toml:12: [[endpoint]] "users": …`.
-    private func databaseConflicts(_ configuration: Configuration) throws -> [String] {
-        let path = options.databasePath(configuration)
-        guard FileManager.default.fileExists(atPath: path) else { return [] }
-        let database = try Database(path: path, mode: .readOnly)
-        let hasEndpoints = try database.tableExists("syncd_endpoints")
-        var conflicts: [String] = []
-        for endpoint in configuration.endpoints where !endpoint.isDocument {
-            let name = endpoint.name.name
-            var signature: String?
-            if hasEndpoints,
-                case .text(let text)? = try database.scalar(
-                    "SELECT columns FROM syncd_endpoints WHERE name = ?", [.text(name)])
-            {
-                signature = text
-            }
-            guard let conflict = try RecordTable(endpoint).incompatibility(database, storedSignature: signature)
-            else { continue }
-            let problem = ConfigurationError.Problem(
-                file: options.configPath, line: endpoint.line, context: "[[endpoint]] \"\(name)\"",
-                message: "primary_key: \(conflict)")
-            conflicts.append(problem.description)
+    private func databaseConflicts(_ configuration: Configuration) async throws -> [String] {
+        guard let storage = try existingStorage(configuration) else { return [] }
+        let endpoints = configuration.endpoints
+        let conflicts = try await storage.read { reader in
+            try endpoints.compactMap { endpoint in try reader.incompatibility(with: endpoint).map { (endpoint, $0) } }
         }
-        return conflicts
+        return conflicts.map { endpoint, conflict in
+            ConfigurationError.Problem(
+                file: options.configPath, line: endpoint.line, context: "[[endpoint]] \"\(endpoint.name.name)\"",
+                message: "primary_key: \(conflict)"
+            ).description
+        }
     }
 
-    private func notes(_ configuration: Configuration) throws -> [String] {
+    /// The database, read-only and as it is (an older one is compared too), when it exists.
+    private func existingStorage(_ configuration: Configuration) throws -> (any ReadStorage)? {
+        let path = options.databasePath(configuration)
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        return try SQLiteReadStorage(path: path, count: 1)
+    }
+
+    private func notes(_ configuration: Configuration) async throws -> [String] {
         var notes: [String] = []
         let environment = ProcessInfo.processInfo.environment
         for endpoint in configuration.endpoints {
@@ -94,16 +90,15 @@ struct CheckConfigCommand: AsyncParsableCommand {
                 notes.append("\(endpoint.name.name): \(error)")
             }
         }
-        let path = options.databasePath(configuration)
-        guard FileManager.default.fileExists(atPath: path) else { return notes }
-        let database = try Database(path: path, mode: .readOnly)
-        for endpoint in configuration.endpoints where !endpoint.isDocument {
-            guard try database.tableExists(endpoint.name.name) else { continue }
-            let configured = Set(
-                endpoint.columns.map(\.name) + ["_raw", "_version", "_changed_at", "_created_version"])
-            for column in try database.columnNames(ofTable: endpoint.name.name) where !configured.contains(column) {
+        guard let storage = try existingStorage(configuration) else { return notes }
+        let endpoints = configuration.endpoints
+        let unconfigured = try await storage.read { reader in
+            try endpoints.map { endpoint in (endpoint.name.name, try reader.unconfiguredColumns(of: endpoint)) }
+        }
+        for (name, columns) in unconfigured {
+            for column in columns {
                 notes.append(
-                    "table \"\(endpoint.name.name)\" has a column \"\(column)\" that is no longer configured; "
+                    "table \"\(name)\" has a column \"\(column)\" that is no longer configured; "
                         + "it is kept, and no longer filled")
             }
         }

@@ -71,7 +71,9 @@ struct DemoCommand: AsyncParsableCommand {
                 try await pass(configuration, database: database)
                 out.write("\nPass 3, nothing changed upstream, so it answers 304:\n")
                 try await pass(configuration, database: database)
-                let example = try DemoExample.pick(database, endpoint: try Self.users(configuration), users: users)
+                let example = try await DemoExample.pick(
+                    try SQLiteReadStorage(path: databasePath, count: 1), endpoint: try Self.users(configuration),
+                    users: users)
                 out.write(
                     "\n" + DemoConfiguration.nextSteps(binary: Self.binaryPath, config: configPath, example: example))
                 if !once {

@@ -11,22 +11,32 @@ struct DemoExample: Sendable {
     /// The ETag of the user `key`, for the 304 the demo shows.
     var etag: String
 
-    static func pick(_ database: DatabaseQueue, endpoint: EndpointConfiguration, users: Int) throws -> DemoExample {
-        try database.performBlocking { database in
-            let key: String
-            if case .integer(let id)? = try database.scalar("SELECT id FROM users ORDER BY id = 3 DESC, id LIMIT 1") {
-                key = String(id)
-            } else {
-                key = "3"
+    /// Reads the stored users as any reader would, through the storage.
+    static func pick(_ storage: any ReadStorage, endpoint: EndpointConfiguration, users: Int) async throws
+        -> DemoExample
+    {
+        try await storage.read { reader in
+            let page = try reader.records(of: endpoint, RecordQuery(order: [.init(column: "id")]))
+            let ids = page.column("id").compactMap { value -> Int64? in
+                if case .integer(let id) = value { return id }
+                return nil
             }
-            var city = SampleUsers.aCity(count: users)
-            if case .text(let busiest)? = try database.scalar(
-                "SELECT city FROM users WHERE city IS NOT NULL GROUP BY city ORDER BY count(*) DESC, city LIMIT 1")
-            {
-                city = busiest
-            }
-            let etag = try RecordReader(database: database, endpoint: endpoint).record(key: [key])?.etag
-            return DemoExample(key: key, city: city, etag: etag ?? "\"\"")
+            let key = String(ids.contains(3) ? 3 : ids.first ?? 3)
+            var counts: [String: Int] = [:]
+            for case .text(let city) in page.column("city") { counts[city, default: 0] += 1 }
+            // The busiest city; among equals, the first by name.
+            let busiest = counts.min { ($1.value, $0.key) < ($0.value, $1.key) }?.key
+            let etag = try reader.record(of: endpoint, key: [key])?.etag
+            return DemoExample(
+                key: key, city: busiest ?? SampleUsers.aCity(count: users), etag: etag ?? "\"\"")
         }
+    }
+}
+
+extension RecordPage {
+    /// The values of one column, in the page's order; empty when the page has no such column.
+    fileprivate func column(_ name: String) -> [SQLiteValue] {
+        guard let index = columns.firstIndex(of: name) else { return [] }
+        return rows.map { index < $0.count ? $0[index] : .null }
     }
 }

@@ -157,6 +157,26 @@ struct StorageConformanceTests {
         #expect(schedule["users"]?.consecutiveFailures == 0)
     }
 
+    @Test("a cached resource is stored, replaced and touched under its key", arguments: Kind.allCases)
+    func resources(kind: Kind) async throws {
+        let storage = try kind.make(in: directory)
+        let key = "https://example.com/people"
+        #expect(try await storage.resource(key) == nil)
+        let first = StoredResource(
+            body: Data("[1]".utf8), contentType: "application/json", etag: "\"a\"", lastModified: nil,
+            validatedAt: 1_700_000_000)
+        try await storage.storeResource(first, key)
+        #expect(try await storage.resource(key) == first)
+        var second = first
+        second.body = Data([0, 255])
+        second.etag = nil
+        try await storage.storeResource(second, key)
+        try await storage.touchResource(key, validatedAt: 1_700_000_500)
+        second.validatedAt = 1_700_000_500
+        #expect(try await storage.resource(key) == second)
+        #expect(try await storage.resource(key + "/other") == nil)
+    }
+
     // MARK: - Reads
 
     @Test("records come back in key order, as received, with the answer's tag and version", arguments: Kind.allCases)

@@ -69,6 +69,29 @@ struct LayeringTests {
         #expect(seen.isSuperset(of: Self.sqlFolders), "the SQL check finds no SQL at all: \(seen)")
     }
 
+    @Test("outside SyncCore, SQL is only `syncd sql`'s business: the read API and the commands go through the storage")
+    func sqlOutsideSyncCore() throws {
+        let root = Self.sources.deletingLastPathComponent()
+        // `syncd sql` runs the operator's SQL; the demo prints example `syncd sql` commands.
+        let allowed: Set<String> = ["SQLCommand.swift", "DemoCommand.swift"]
+        var outside: [String] = []
+        var scanned = 0
+        for target in ["syncd", "SyncServe", "SyncSystemd"] {
+            let folder = root.appendingPathComponent(target)
+            guard let names = FileManager.default.enumerator(atPath: folder.path) else { continue }
+            for case let name as String in names where name.hasSuffix(".swift") {
+                scanned += 1
+                let text = try String(contentsOfFile: folder.appendingPathComponent(name).path, encoding: .utf8)
+                let statements = Self.sqlLiterals(Self.withoutComments(text))
+                if let first = statements.first, !allowed.contains((name as NSString).lastPathComponent) {
+                    outside.append("\(target)/\(name): \(first)")
+                }
+            }
+        }
+        #expect(scanned > 20, "the check found too few files: \(scanned)")
+        #expect(outside.isEmpty, "\(outside.joined(separator: "\n"))")
+    }
+
     /// The string literals that start an SQL statement (`"SELECT …"`, a multi-line literal whose first line does).
     static func sqlLiterals(_ text: String) -> [String] {
         let keywords =

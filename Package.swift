@@ -64,6 +64,14 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // `syncd infer`: an [[endpoint]] stanza or Codable models from a sample response. A tool for writing a
+        // configuration, not for running one: a target of its own, so that a program embedding SyncCore does not
+        // compile it.
+        .target(
+            name: "SyncInfer",
+            dependencies: ["SyncCore"],
+            swiftSettings: swiftSettings
+        ),
         // The local HTTP read API over SyncCore's reads. A target of its own, so that a program embedding
         // SyncCore does not compile an HTTP server it does not run.
         .target(
@@ -98,6 +106,7 @@ let package = Package(
                 "SyncCore",
                 "SyncServe",
                 "SyncSystemd",
+                "SyncInfer",
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 "SampleUpstream",
@@ -153,6 +162,7 @@ let package = Package(
                 "SyncCore",
                 "SyncServe",
                 "SyncSystemd",
+                "SyncInfer",
                 "SampleUpstream",
                 "FuzzTargets",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -112,7 +112,7 @@ package struct BodyDecodingError: Error, Hashable, Sendable, CustomStringConvert
 
 extension BodyDecodingError {
     /// The error for a syntax error in `bytes`, with its line and column.
-    init(_ error: JSONSyntaxError, in bytes: UnsafeBufferPointer<UInt8>) {
+    package init(_ error: JSONSyntaxError, in bytes: UnsafeBufferPointer<UInt8>) {
         let start = min(error.offset, bytes.count)
         let found = UnsafeBufferPointer(rebasing: bytes[start..<min(start + 4, bytes.count)])
         self.init(error, at: JSONTextPosition(offset: error.offset, in: bytes), found: found)

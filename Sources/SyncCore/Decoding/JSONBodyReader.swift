@@ -1,6 +1,6 @@
 /// One pass of a ``RecordDecoder`` over a response body: follows the records path, walks each record and
 /// hands it to the caller, and checks the grammar of everything else on the way.
-struct JSONBodyReader {
+package struct JSONBodyReader {
     let decoder: RecordDecoder
     var walker: RecordWalker
     /// Reused for every record, so its arrays keep their storage.
@@ -157,7 +157,7 @@ struct JSONBodyReader {
     }
 
     /// "an object", "a string", … for what a value's first byte starts; nil when it starts no value.
-    static func kind(of byte: UInt8) -> String? {
+    package static func kind(of byte: UInt8) -> String? {
         switch byte {
         case JSONByte.openBrace: "an object"
         case JSONByte.openBracket: "an array"

@@ -103,7 +103,7 @@ package struct JSONPath: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The path's first `count` components.
-    func prefix(_ count: Int) -> JSONPath {
+    package func prefix(_ count: Int) -> JSONPath {
         JSONPath(components: Array(components.prefix(count)))
     }
 

@@ -6,7 +6,7 @@ extension JSONScanner {
     ///
     /// - Returns: whether the string holds escapes (its content then needs unescaping before use).
     @inline(__always)
-    mutating func scanString() throws(JSONSyntaxError) -> Bool {
+    package mutating func scanString() throws(JSONSyntaxError) -> Bool {
         position += 1
         var hasEscapes = false
         while true {
@@ -31,7 +31,7 @@ extension JSONScanner {
 
     /// Moves past bytes that need no attention: ASCII other than `"`, `\` and control characters.
     @inline(__always)
-    mutating func skipPlainStringBytes() {
+    package mutating func skipPlainStringBytes() {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         let raw = UnsafeRawBufferPointer(buffer)
@@ -104,7 +104,7 @@ extension JSONScanner {
     /// What may follow a multi-byte UTF-8 lead byte: how many continuation bytes, and the range of the first one
     /// (the Unicode standard's table 3-7); nil for a byte that cannot lead.
     @inline(__always)
-    static func utf8Sequence(lead: UInt8) -> (continuations: Int, lowest: UInt8, highest: UInt8)? {
+    package static func utf8Sequence(lead: UInt8) -> (continuations: Int, lowest: UInt8, highest: UInt8)? {
         switch lead {
         case 0xC2...0xDF: (1, 0x80, 0xBF)
         case 0xE0: (2, 0xA0, 0xBF)

@@ -1,31 +1,31 @@
 /// The bytes of JSON's grammar that the reader looks for.
-enum JSONByte {
-    static let tab: UInt8 = 0x09
-    static let newline: UInt8 = 0x0A
-    static let carriageReturn: UInt8 = 0x0D
-    static let space: UInt8 = 0x20
-    static let quote: UInt8 = 0x22
-    static let plus: UInt8 = 0x2B
-    static let comma: UInt8 = 0x2C
-    static let minus: UInt8 = 0x2D
-    static let period: UInt8 = 0x2E
-    static let slash: UInt8 = 0x2F
-    static let zero: UInt8 = 0x30
-    static let nine: UInt8 = 0x39
-    static let colon: UInt8 = 0x3A
-    static let upperE: UInt8 = 0x45
-    static let openBracket: UInt8 = 0x5B
-    static let backslash: UInt8 = 0x5C
-    static let closeBracket: UInt8 = 0x5D
-    static let lowerE: UInt8 = 0x65
-    static let lowerF: UInt8 = 0x66
-    static let lowerN: UInt8 = 0x6E
-    static let lowerT: UInt8 = 0x74
-    static let openBrace: UInt8 = 0x7B
-    static let closeBrace: UInt8 = 0x7D
+package enum JSONByte {
+    package static let tab: UInt8 = 0x09
+    package static let newline: UInt8 = 0x0A
+    package static let carriageReturn: UInt8 = 0x0D
+    package static let space: UInt8 = 0x20
+    package static let quote: UInt8 = 0x22
+    package static let plus: UInt8 = 0x2B
+    package static let comma: UInt8 = 0x2C
+    package static let minus: UInt8 = 0x2D
+    package static let period: UInt8 = 0x2E
+    package static let slash: UInt8 = 0x2F
+    package static let zero: UInt8 = 0x30
+    package static let nine: UInt8 = 0x39
+    package static let colon: UInt8 = 0x3A
+    package static let upperE: UInt8 = 0x45
+    package static let openBracket: UInt8 = 0x5B
+    package static let backslash: UInt8 = 0x5C
+    package static let closeBracket: UInt8 = 0x5D
+    package static let lowerE: UInt8 = 0x65
+    package static let lowerF: UInt8 = 0x66
+    package static let lowerN: UInt8 = 0x6E
+    package static let lowerT: UInt8 = 0x74
+    package static let openBrace: UInt8 = 0x7B
+    package static let closeBrace: UInt8 = 0x7D
 
     @inline(__always)
-    static func isDigit(_ byte: UInt8) -> Bool { byte &- zero < 10 }
+    package static func isDigit(_ byte: UInt8) -> Bool { byte &- zero < 10 }
 }
 
 /// A cursor over a JSON text that checks its grammar (RFC 8259) while moving over it.
@@ -33,30 +33,30 @@ enum JSONByte {
 /// Every read is bounds-checked against `buffer.count` first, so malformed input can only produce a
 /// ``JSONSyntaxError``, never a trap. Nothing is allocated: values are skipped, and callers that need
 /// one read its bytes between the offsets before and after the skip.
-struct JSONScanner {
+package struct JSONScanner {
     /// Arrays and objects nested deeper than this are refused instead of overflowing the stack.
-    static let maximumDepth = 512
+    package static let maximumDepth = 512
 
-    let buffer: UnsafeBufferPointer<UInt8>
-    var position: Int
+    package let buffer: UnsafeBufferPointer<UInt8>
+    package var position: Int
 
-    init(_ bytes: UnsafeRawBufferPointer, position: Int = 0) {
+    package init(_ bytes: UnsafeRawBufferPointer, position: Int = 0) {
         self.buffer = bytes.assumingMemoryBound(to: UInt8.self)
         self.position = position
     }
 
-    var count: Int { buffer.count }
-    var isAtEnd: Bool { position >= buffer.count }
+    package var count: Int { buffer.count }
+    package var isAtEnd: Bool { position >= buffer.count }
 
     /// Moves past a UTF-8 byte order mark, which RFC 8259 §8.1 lets a parser ignore.
-    mutating func skipByteOrderMark() {
+    package mutating func skipByteOrderMark() {
         if buffer.count >= 3, buffer[0] == 0xEF, buffer[1] == 0xBB, buffer[2] == 0xBF, position == 0 {
             position = 3
         }
     }
 
     @inline(__always)
-    mutating func skipWhitespace() {
+    package mutating func skipWhitespace() {
         while position < buffer.count {
             switch buffer[position] {
             case JSONByte.space, JSONByte.newline, JSONByte.carriageReturn, JSONByte.tab: position += 1
@@ -67,12 +67,12 @@ struct JSONScanner {
 
     /// The byte at the cursor; at the end of the input, an error saying what it ended inside.
     @inline(__always)
-    func currentByte(inside context: JSONContext) throws(JSONSyntaxError) -> UInt8 {
+    package func currentByte(inside context: JSONContext) throws(JSONSyntaxError) -> UInt8 {
         guard position < buffer.count else { throw JSONSyntaxError(.unexpectedEnd(inside: context), at: position) }
         return buffer[position]
     }
 
-    func unexpected(_ expected: JSONExpectation) -> JSONSyntaxError {
+    package func unexpected(_ expected: JSONExpectation) -> JSONSyntaxError {
         JSONSyntaxError(.unexpectedByte(expected: expected), at: position)
     }
 
@@ -81,7 +81,7 @@ struct JSONScanner {
     /// - Parameters:
     ///   - depth: the number of arrays and objects around the value.
     ///   - context: what the input ends inside if there is no value.
-    mutating func skipValue(depth: Int, inside context: JSONContext) throws(JSONSyntaxError) {
+    package mutating func skipValue(depth: Int, inside context: JSONContext) throws(JSONSyntaxError) {
         switch try currentByte(inside: context) {
         case JSONByte.quote: _ = try scanString()
         case JSONByte.openBrace: try skipObject(depth: depth)
@@ -96,13 +96,13 @@ struct JSONScanner {
 
     /// Checks that one more level of nesting is allowed, returning the depth inside the container.
     @inline(__always)
-    func enter(depth: Int) throws(JSONSyntaxError) -> Int {
+    package func enter(depth: Int) throws(JSONSyntaxError) -> Int {
         guard depth < Self.maximumDepth else { throw JSONSyntaxError(.tooDeep, at: position) }
         return depth + 1
     }
 
     /// Skips the object whose `{` is at the cursor.
-    mutating func skipObject(depth: Int) throws(JSONSyntaxError) {
+    package mutating func skipObject(depth: Int) throws(JSONSyntaxError) {
         let inner = try enter(depth: depth)
         position += 1
         skipWhitespace()
@@ -118,7 +118,7 @@ struct JSONScanner {
     }
 
     /// Skips the array whose `[` is at the cursor.
-    mutating func skipArray(depth: Int) throws(JSONSyntaxError) {
+    package mutating func skipArray(depth: Int) throws(JSONSyntaxError) {
         let inner = try enter(depth: depth)
         position += 1
         skipWhitespace()
@@ -136,7 +136,7 @@ struct JSONScanner {
     ///
     /// - Returns: the range of the key's content (without quotes) and whether it holds escapes.
     @inline(__always)
-    mutating func scanKeyAndColon() throws(JSONSyntaxError) -> (content: Range<Int>, hasEscapes: Bool) {
+    package mutating func scanKeyAndColon() throws(JSONSyntaxError) -> (content: Range<Int>, hasEscapes: Bool) {
         guard try currentByte(inside: .object) == JSONByte.quote else { throw unexpected(.key) }
         let start = position + 1
         let hasEscapes = try scanString()
@@ -149,13 +149,13 @@ struct JSONScanner {
     }
 
     @inline(__always)
-    mutating func skipKeyAndColon() throws(JSONSyntaxError) {
+    package mutating func skipKeyAndColon() throws(JSONSyntaxError) {
         _ = try scanKeyAndColon()
     }
 
     /// After a member: moves past `,` and the whitespace after it (true), or past `}` (false).
     @inline(__always)
-    mutating func skipCommaOrObjectEnd() throws(JSONSyntaxError) -> Bool {
+    package mutating func skipCommaOrObjectEnd() throws(JSONSyntaxError) -> Bool {
         skipWhitespace()
         switch try currentByte(inside: .object) {
         case JSONByte.comma:
@@ -172,7 +172,7 @@ struct JSONScanner {
 
     /// After an element: moves past `,` and the whitespace after it (true), or past `]` (false).
     @inline(__always)
-    mutating func skipCommaOrArrayEnd() throws(JSONSyntaxError) -> Bool {
+    package mutating func skipCommaOrArrayEnd() throws(JSONSyntaxError) -> Bool {
         skipWhitespace()
         switch try currentByte(inside: .array) {
         case JSONByte.comma:
@@ -188,7 +188,7 @@ struct JSONScanner {
     }
 
     /// Skips `true`, `false` or `null`, whose first byte is at the cursor.
-    mutating func scanLiteral(_ word: StaticString) throws(JSONSyntaxError) {
+    package mutating func scanLiteral(_ word: StaticString) throws(JSONSyntaxError) {
         let length = word.utf8CodeUnitCount
         for offset in 0..<length {
             guard position < buffer.count else { throw JSONSyntaxError(.unexpectedEnd(inside: .literal), at: position) }
@@ -200,7 +200,7 @@ struct JSONScanner {
     }
 
     /// Skips a number, checking it against RFC 8259's grammar: `-? (0 | [1-9][0-9]*) (.[0-9]+)? ([eE][+-]?[0-9]+)?`.
-    mutating func scanNumber() throws(JSONSyntaxError) {
+    package mutating func scanNumber() throws(JSONSyntaxError) {
         if buffer[position] == JSONByte.minus { position += 1 }
         let first = try currentByte(inside: .number)
         if first == JSONByte.zero {

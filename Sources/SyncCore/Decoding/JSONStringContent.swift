@@ -1,8 +1,8 @@
 /// Turning a JSON string's content (the bytes between its quotes, already checked by ``JSONScanner``)
 /// into the text it stands for.
-enum JSONStringContent {
+package enum JSONStringContent {
     @inline(__always)
-    static func hexValue(_ byte: UInt8) -> UInt32? {
+    package static func hexValue(_ byte: UInt8) -> UInt32? {
         switch byte {
         case 0x30...0x39: UInt32(byte - 0x30)
         case 0x41...0x46: UInt32(byte - 0x41 + 10)
@@ -12,7 +12,7 @@ enum JSONStringContent {
     }
 
     /// Whether the content holds a backslash.
-    static func hasEscapes(_ content: UnsafeBufferPointer<UInt8>) -> Bool {
+    package static func hasEscapes(_ content: UnsafeBufferPointer<UInt8>) -> Bool {
         content.contains(JSONByte.backslash)
     }
 
@@ -21,7 +21,7 @@ enum JSONStringContent {
     /// A `\u` escape of a lone surrogate cannot be UTF-8; it becomes U+FFFD.
     ///
     /// - Returns: whether a lone surrogate was replaced.
-    static func unescape(_ content: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) -> Bool {
+    package static func unescape(_ content: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) -> Bool {
         output.removeAll(keepingCapacity: true)
         var replaced = false
         var index = 0
@@ -64,14 +64,15 @@ enum JSONStringContent {
     /// The text of a string's content, unescaped when needed.
     ///
     /// - Returns: the text, and whether a lone surrogate was replaced by U+FFFD.
-    static func text(_ content: UnsafeBufferPointer<UInt8>, scratch: inout [UInt8]) -> (String, replaced: Bool) {
+    package static func text(_ content: UnsafeBufferPointer<UInt8>, scratch: inout [UInt8]) -> (String, replaced: Bool)
+    {
         guard hasEscapes(content) else { return (String(decoding: content, as: UTF8.self), false) }
         let replaced = unescape(content, into: &scratch)
         return (String(decoding: scratch, as: UTF8.self), replaced)
     }
 
     /// Calls `body` with the unescaped bytes of a string's content, from the body itself when it holds no escapes.
-    static func withUnescaped<Result>(
+    package static func withUnescaped<Result>(
         _ content: UnsafeBufferPointer<UInt8>,
         scratch: inout [UInt8],
         _ body: (UnsafeBufferPointer<UInt8>) -> Result

@@ -1,5 +1,5 @@
 /// Where in the JSON grammar the reader was when the input broke off or went wrong.
-enum JSONContext: Sendable {
+package enum JSONContext: Sendable {
     case object
     case array
     case string
@@ -8,7 +8,7 @@ enum JSONContext: Sendable {
     case topLevel
 
     /// "an object", as in "it ends inside an object".
-    var phrase: String {
+    package var phrase: String {
         switch self {
         case .object: "an object"
         case .array: "an array"
@@ -21,7 +21,7 @@ enum JSONContext: Sendable {
 }
 
 /// What the reader expected where it found something else.
-enum JSONExpectation: Sendable {
+package enum JSONExpectation: Sendable {
     case value
     case key
     case colon
@@ -30,7 +30,7 @@ enum JSONExpectation: Sendable {
     case digit
     case literal(StaticString)
 
-    var phrase: String {
+    package var phrase: String {
         switch self {
         case .value: "a value"
         case .key: "a string key"
@@ -44,8 +44,8 @@ enum JSONExpectation: Sendable {
 }
 
 /// A violation of JSON's grammar (RFC 8259) at a byte offset. Internal: callers see ``BodyDecodingError``.
-struct JSONSyntaxError: Error {
-    enum Problem: Sendable {
+package struct JSONSyntaxError: Error {
+    package enum Problem: Sendable {
         /// Nothing but whitespace (or a byte order mark).
         case empty
         /// The input ends where more is needed.
@@ -66,32 +66,32 @@ struct JSONSyntaxError: Error {
         case trailingData
     }
 
-    var problem: Problem
+    package var problem: Problem
     /// The offset of the offending byte, or of the end of the input.
-    var offset: Int
+    package var offset: Int
 
-    init(_ problem: Problem, at offset: Int) {
+    package init(_ problem: Problem, at offset: Int) {
         self.problem = problem
         self.offset = offset
     }
 }
 
 /// A byte offset as a person finds it in an editor.
-struct JSONTextPosition: Hashable, Sendable, CustomStringConvertible {
-    var offset: Int
+package struct JSONTextPosition: Hashable, Sendable, CustomStringConvertible {
+    package var offset: Int
     /// 1-based.
-    var line: Int
+    package var line: Int
     /// 1-based, counting Unicode scalars from the start of the line.
-    var column: Int
+    package var column: Int
 
-    init(offset: Int, line: Int, column: Int) {
+    package init(offset: Int, line: Int, column: Int) {
         self.offset = offset
         self.line = line
         self.column = column
     }
 
     /// Counts lines and columns up to `offset`; only used when reporting an error, so a plain scan is fine.
-    init(offset: Int, in bytes: UnsafeBufferPointer<UInt8>) {
+    package init(offset: Int, in bytes: UnsafeBufferPointer<UInt8>) {
         self.offset = offset
         var line = 1
         var column = 1
@@ -111,5 +111,5 @@ struct JSONTextPosition: Hashable, Sendable, CustomStringConvertible {
         self.column = column
     }
 
-    var description: String { "at byte \(offset) (line \(line), column \(column))" }
+    package var description: String { "at byte \(offset) (line \(line), column \(column))" }
 }

@@ -4,7 +4,7 @@
 ///
 /// Built from an RFC 3339 string with any offset, a full date, or (leniently) Unix seconds or milliseconds.
 /// Years stay within 0000…9999, the range the text form can hold. Calendar arithmetic is ``CivilDate``'s.
-struct RFC3339Timestamp: Hashable, Sendable {
+package struct RFC3339Timestamp: Hashable, Sendable {
     var year: Int
     var month: Int
     var day: Int
@@ -17,7 +17,7 @@ struct RFC3339Timestamp: Hashable, Sendable {
 
     /// Parses `YYYY-MM-DD`, or `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)` (`t` and `z` in either case; with
     /// `allowsSpace`, a space instead of the `T`), and shifts it to UTC.
-    init?(parsing text: UnsafeBufferPointer<UInt8>, allowsSpace: Bool) {
+    package init?(parsing text: UnsafeBufferPointer<UInt8>, allowsSpace: Bool) {
         var reader = DigitReader(text)
         guard let year = reader.digits(4), reader.skip(JSONByte.minus), let month = reader.digits(2),
             reader.skip(JSONByte.minus), let day = reader.digits(2)

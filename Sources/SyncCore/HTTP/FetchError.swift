@@ -35,7 +35,7 @@ package struct FetchError: Error, Sendable, Hashable, CustomStringConvertible {
     package static let file = FetchError(.file, "the file cannot be read")
 
     static func invalidURL(_ detail: String) -> FetchError { FetchError(.invalidURL, detail) }
-    static func connection(_ detail: String) -> FetchError { FetchError(.connection, detail) }
+    package static func connection(_ detail: String) -> FetchError { FetchError(.connection, detail) }
     static func timeout(_ detail: String) -> FetchError { FetchError(.timeout, detail) }
     static func bodyTooLarge(limit: Int) -> FetchError {
         FetchError(.bodyTooLarge, "the body is larger than max_body (\(ByteSize.format(limit)))")

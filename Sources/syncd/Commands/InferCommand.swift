@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SyncCore
+import SyncInfer
 
 struct InferCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

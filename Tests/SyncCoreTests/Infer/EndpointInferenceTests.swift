@@ -1,6 +1,7 @@
 import Testing
 
 @testable import SyncCore
+@testable import SyncInfer
 
 @Suite("Inferring an endpoint from a response")
 struct EndpointInferenceTests {

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import SyncCore
+@testable import SyncInfer
 
 @Suite("Codable models from inferred shapes")
 struct SwiftModelWriterTests {

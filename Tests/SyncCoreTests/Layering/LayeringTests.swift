@@ -17,7 +17,6 @@ struct LayeringTests {
         "Sync": 5,  // one run, and the scheduler
         "Client": 6,  // typed fetches
         "Library": 7,  // the public front door
-        "Infer": 8,  // configuration inference
     ]
 
     static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

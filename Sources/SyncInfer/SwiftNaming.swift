@@ -1,3 +1,5 @@
+package import SyncCore
+
 /// Names for the Swift code ``SwiftModelWriter`` prints: types in UpperCamelCase, properties in lowerCamelCase,
 /// keywords escaped, keys as string literals.
 enum SwiftNaming {

@@ -1,3 +1,5 @@
+import SyncCore
+
 /// Chooses columns, their types and the primary key from the shapes of the records.
 struct ColumnInference {
     /// Nested objects are flattened down to this many keys below the record; deeper ones become `json`.

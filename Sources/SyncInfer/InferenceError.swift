@@ -1,3 +1,5 @@
+package import SyncCore
+
 /// A body `syncd infer` cannot propose an endpoint for. The ``description`` is one sentence.
 package struct InferenceError: Error, Hashable, Sendable, CustomStringConvertible {
     private enum Code: String, Sendable {

@@ -1,3 +1,5 @@
+package import SyncCore
+
 /// Turns JSON keys, URLs and file names into the names syncd's configuration accepts:
 /// `^[a-z][a-z0-9_]{0,62}$`.
 enum IdentifierNaming {

@@ -1,3 +1,5 @@
+package import SyncCore
+
 /// Walks records byte by byte into a ``ShapeTree``: every key and value is looked at, nothing is kept but counts.
 ///
 /// The body's grammar was checked by ``RecordsLocator`` first, but the walker still goes through ``JSONScanner``,

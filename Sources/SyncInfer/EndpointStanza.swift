@@ -1,3 +1,5 @@
+import SyncCore
+
 /// Prints an ``InferredEndpoint`` as the TOML of an `[[endpoint]]`, to paste into syncd.toml.
 ///
 /// ```toml

@@ -1,3 +1,5 @@
+package import SyncCore
+
 /// Prints Codable structs for inferred shapes, as quicktype does: one struct per object shape, nested objects as
 /// their own structs named after their key, properties in lowerCamelCase with `CodingKeys` where the key differs,
 /// optionals for values missing or null in some records, arrays typed when their elements agree.

@@ -1,3 +1,5 @@
+package import SyncCore
+
 /// An array of objects found in a body: a candidate for the records.
 struct RecordsCandidate: Equatable {
     var path: JSONPath

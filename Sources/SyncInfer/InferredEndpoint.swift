@@ -1,3 +1,5 @@
+package import SyncCore
+
 /// A column inferred from the records: a name the configuration accepts, the path of its value and its type.
 package struct InferredColumn: Sendable, Hashable {
     package var name: String

@@ -1,3 +1,5 @@
+package import SyncCore
+
 /// Proposes an `[[endpoint]]` for a JSON response: finds the records, walks every one of them and infers columns,
 /// types, required columns and a primary key.
 ///

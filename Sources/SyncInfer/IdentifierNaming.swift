@@ -1,4 +1,4 @@
-package import SyncCore
+import SyncCore
 
 /// Turns JSON keys, URLs and file names into the names syncd's configuration accepts:
 /// `^[a-z][a-z0-9_]{0,62}$`.

@@ -1,4 +1,4 @@
-package import SyncCore
+import SyncCore
 
 /// A body `syncd infer` cannot propose an endpoint for. The ``description`` is one sentence.
 package struct InferenceError: Error, Hashable, Sendable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-package import SyncCore
+import SyncCore
 
 /// An array of objects found in a body: a candidate for the records.
 struct RecordsCandidate: Equatable {

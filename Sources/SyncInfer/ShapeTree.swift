@@ -1,4 +1,4 @@
-package import SyncCore
+import SyncCore
 
 /// What the records held at one path, counted over all of them: the kinds of value seen, how often, and
 /// whether the values could serve as a key.

@@ -1,4 +1,4 @@
-package import SyncCore
+import SyncCore
 
 /// Walks records byte by byte into a ``ShapeTree``: every key and value is looked at, nothing is kept but counts.
 ///

@@ -1,4 +1,4 @@
-package import SyncCore
+import SyncCore
 
 /// Names for the Swift code ``SwiftModelWriter`` prints: types in UpperCamelCase, properties in lowerCamelCase,
 /// keywords escaped, keys as string literals.

@@ -59,7 +59,7 @@ public final class ResourceCache: Sendable {
         now: @escaping @Sendable () -> Double
     ) throws(SyncStoreError) {
         do {
-            storage = try SQLiteSyncStorage.open(path: databasePath)
+            storage = try Storage.openForWriting(databasePath)
         } catch {
             throw .cannotOpen("\(databasePath) cannot be used: \(error)")
         }

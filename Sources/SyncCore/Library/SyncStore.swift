@@ -30,9 +30,11 @@ public final class SyncStore: Sendable {
             throw .cannotOpen("there is no database at \(path)")
         }
         do {
-            storage = try SQLiteReadStorage(path: path, count: connections)
-        } catch {
+            storage = try Storage.openForReading(path, connections: connections)
+        } catch let error as SQLiteError {
             throw .cannotOpen("\(path) cannot be opened: \(error.message)")
+        } catch {
+            throw .cannotOpen("\(path) cannot be opened: \(error)")
         }
     }
 

@@ -32,9 +32,9 @@ public final class Syncer: Service, Sendable {
         configuration: SyncConfiguration, databasePath: String,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(SyncStoreError) {
-        let storage: SQLiteSyncStorage
+        let storage: any SyncStorage
         do {
-            storage = try SQLiteSyncStorage.open(path: databasePath)
+            storage = try Storage.openForWriting(databasePath)
         } catch {
             throw .cannotOpen("\(databasePath) cannot be used: \(error)")
         }

@@ -75,7 +75,7 @@ struct CheckConfigCommand: AsyncParsableCommand {
     private func existingStorage(_ configuration: Configuration) throws -> (any ReadStorage)? {
         let path = options.databasePath(configuration)
         guard FileManager.default.fileExists(atPath: path) else { return nil }
-        return try SQLiteReadStorage(path: path, count: 1)
+        return try Storage.openForReading(path, connections: 1)
     }
 
     private func notes(_ configuration: Configuration) async throws -> [String] {

@@ -58,21 +58,21 @@ struct DemoCommand: AsyncParsableCommand {
                 let configuration = try GlobalOptions.parse(["--config", configPath]).loadConfiguration()
                 let databasePath = configuration.database ?? (folder as NSString).appendingPathComponent("cache.db")
                 let earlier = FileManager.default.fileExists(atPath: databasePath)
-                let database = try DatabaseAccess.openForWriting(databasePath)
+                let storage = try DatabaseAccess.openForWriting(databasePath)
                 let out = Terminal.standardOutput
                 out.write("syncd demo: a sample upstream is serving \(users) users at \(server.baseURL)/users\n")
                 out.write("configuration and database: \(folder)\n\n")
                 out.write(
                     earlier
                         ? "Pass 1, into the database an earlier demo left there:\n" : "Pass 1, the first load:\n")
-                try await pass(configuration, database: database)
+                try await pass(configuration, storage: storage)
                 upstream.advance()
                 out.write("\nPass 2, after the upstream changed a few users, dropped one and added one:\n")
-                try await pass(configuration, database: database)
+                try await pass(configuration, storage: storage)
                 out.write("\nPass 3, nothing changed upstream, so it answers 304:\n")
-                try await pass(configuration, database: database)
+                try await pass(configuration, storage: storage)
                 let example = try await DemoExample.pick(
-                    try SQLiteReadStorage(path: databasePath, count: 1), endpoint: try Self.users(configuration),
+                    try Storage.openForReading(databasePath, connections: 1), endpoint: try Self.users(configuration),
                     users: users)
                 out.write(
                     "\n" + DemoConfiguration.nextSteps(binary: Self.binaryPath, config: configPath, example: example))
@@ -112,9 +112,9 @@ struct DemoCommand: AsyncParsableCommand {
         return users
     }
 
-    private func pass(_ configuration: Configuration, database: DatabaseQueue) async throws {
+    private func pass(_ configuration: Configuration, storage: any SyncStorage) async throws {
         let reports = try await SyncRunner.run(
-            configuration.endpoints, concurrency: configuration.concurrency, database: database, progress: false)
+            configuration.endpoints, concurrency: configuration.concurrency, storage: storage, progress: false)
         for report in reports {
             Terminal.standardOutput.write(
                 "  " + ReportText.line(report).replacingOccurrences(of: "\n  ", with: "\n    "))

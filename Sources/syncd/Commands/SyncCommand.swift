@@ -23,9 +23,9 @@ struct SyncCommand: AsyncParsableCommand {
             LoggingSetup.bootstrap()
             let configuration = try options.loadConfiguration()
             let selected = try select(configuration)
-            let database = try DatabaseAccess.openForWriting(options.databasePath(configuration))
+            let storage = try DatabaseAccess.openForWriting(options.databasePath(configuration))
             let reports = try await SyncRunner.run(
-                selected, concurrency: configuration.concurrency, database: database,
+                selected, concurrency: configuration.concurrency, storage: storage,
                 progress: Terminal.standardError.isTTY)
             if reports.contains(where: { $0.outcome.isFailure }) { throw ExitCode.failure }
         }
@@ -45,11 +45,11 @@ struct SyncCommand: AsyncParsableCommand {
 /// One sync pass with its output, shared by `sync` and `demo`.
 enum SyncRunner {
     static func run(
-        _ endpoints: [EndpointConfiguration], concurrency: Int, database: DatabaseQueue, progress: Bool
+        _ endpoints: [EndpointConfiguration], concurrency: Int, storage: any SyncStorage, progress: Bool
     ) async throws -> [SyncReport] {
         let transport = HTTPTransport()
         let engine = SyncEngine(
-            storage: SQLiteSyncStorage(database: database), transport: SchemeTransport(http: transport),
+            storage: storage, transport: SchemeTransport(http: transport),
             environment: ProcessInfo.processInfo.environment, logger: LoggingSetup.logger,
             now: { Date().timeIntervalSince1970 })
         let reports = await engine.sync(endpoints, concurrency: concurrency) { report in

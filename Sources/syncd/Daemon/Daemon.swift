@@ -26,8 +26,7 @@ struct Daemon {
         let onListening = self.onListening
         let onReport = self.onReport
         let databasePath = options.databasePath(configuration)
-        let database = try DatabaseAccess.openForWriting(databasePath)
-        let storage = SQLiteSyncStorage(database: database)
+        let storage = try DatabaseAccess.openForWriting(databasePath)
         let persisted = try await storage.schedule(of: configuration.endpoints)
         let readToken = try Self.readToken(configuration.server, environment: environment)
         let registry = PrometheusCollectorRegistry()
@@ -44,7 +43,7 @@ struct Daemon {
                 onReport(report)
             })
         let model = ReadModel(
-            storage: try SQLiteReadStorage(path: databasePath), configuration: configuration,
+            storage: try Storage.openForReading(databasePath), configuration: configuration,
             now: { Date().timeIntervalSince1970 })
         let readyStatus = "syncing \(configuration.endpoints.count) endpoints"
         var services: [any Service] = [

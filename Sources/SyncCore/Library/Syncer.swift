@@ -1,5 +1,5 @@
 public import Foundation
-internal import Logging
+public import Logging
 public import ServiceLifecycle
 
 /// Syncs endpoints into a syncd database from one's own program: once on demand, or on their schedule as a
@@ -27,10 +27,13 @@ public final class Syncer: Service, Sendable {
     ///
     /// - Parameters:
     ///   - environment: Where `*_env` secrets and `$CREDENTIALS_DIRECTORY` are read; the process's by default.
+    ///   - logger: Where the syncs log, at debug and below (each run's fetch, and why a run failed, with
+    ///     `endpoint.name` in the metadata); the task-local `Logger.current` by default. A failed run is also in its
+    ///     ``SyncSummary``.
     /// - Throws: ``SyncStoreError/cannotOpen(_:)`` when the database cannot be opened or migrated.
     public init(
         configuration: SyncConfiguration, databasePath: String,
-        environment: [String: String] = ProcessInfo.processInfo.environment
+        environment: [String: String] = ProcessInfo.processInfo.environment, logger: Logger = .current
     ) throws(SyncStoreError) {
         let storage: any SyncStorage
         do {
@@ -43,7 +46,7 @@ public final class Syncer: Service, Sendable {
         engine = SyncEngine(
             storage: storage, transport: SchemeTransport(http: transport),
             environment: environment,
-            logger: Logger(label: "syncd"), now: { Date().timeIntervalSince1970 })
+            logger: logger, now: { Date().timeIntervalSince1970 })
         store = try SyncStore(path: databasePath)
     }
 

@@ -1,5 +1,7 @@
 import Foundation
+import Logging
 import SyncCore
+import Synchronization
 import Testing
 
 /// Running syncs from one's own program through the public API: endpoints built in Swift or read from TOML.
@@ -89,6 +91,46 @@ struct SyncerTests {
         } throws: { error in
             "\(error)".hasPrefix("endpoint \"\(endpoint.name)\": ") && "\(error)".contains(sentence)
         }
+    }
+
+    /// The messages a ``RecordingLogHandler`` kept, with their endpoint.
+    final class Recorded: Sendable {
+        let messages = Mutex<[(message: String, endpoint: String?)]>([])
+    }
+
+    /// Keeps every message logged through it.
+    struct RecordingLogHandler: LogHandler {
+        let recorded: Recorded
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .trace
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(event: LogEvent) {
+            let merged = metadata.merging(event.metadata ?? [:]) { $1 }
+            recorded.messages.withLock { $0.append(("\(event.message)", merged["endpoint.name"].map { "\($0)" })) }
+        }
+    }
+
+    @Test("the Syncer logs through the logger it is given, never one of its own")
+    func logger() async throws {
+        let files = try TemporaryDirectory()
+        let recorded = Recorded()
+        let handler = RecordingLogHandler(recorded: recorded)
+        let broken = SyncEndpoint(
+            name: "missing", url: URL(fileURLWithPath: files.file("missing.json")).absoluteString, records: "$",
+            primaryKey: ["id"], columns: [.init("id", type: .integer)])
+        let syncer = try Syncer(
+            configuration: try SyncConfiguration(endpoints: [broken]), databasePath: files.file("cache.db"),
+            logger: Logger(label: "embedder") { _ in handler })
+        let summary = try await syncer.sync("missing")
+        #expect(summary.outcome == .failed)
+        let messages = recorded.messages.withLock { $0 }
+        #expect(messages.contains { $0.message == "Sync failed" && $0.endpoint == "missing" })
+        try await syncer.shutdown()
     }
 
     @Test(

@@ -2,29 +2,16 @@
 extension TOMLReader {
     /// `"…"`, from its opening quote.
     mutating func basicString() throws(TOMLSyntaxError) -> String {
-        let start = mark()
-        advance()
-        var text: [UInt8] = []
-        while true {
-            guard let byte = peek() else {
-                throw error("the string is not closed before the end of the file", at: start)
-            }
-            switch byte {
-            case UInt8(ascii: "\""):
-                advance()
-                return String(decoding: text, as: UTF8.self)
-            case UInt8(ascii: "\\"):
-                try escape(into: &text)
-            case UInt8(ascii: "\n"), UInt8(ascii: "\r"):
-                throw error("the string is not closed on its line: close it with '\"', or use \"\"\" for several lines")
-            default:
-                try appendStringByte(byte, to: &text)
-            }
-        }
+        try singleLineString(quote: UInt8(ascii: "\""), escapes: true)
     }
 
     /// `'…'`, from its opening quote: no escapes.
     mutating func literalString() throws(TOMLSyntaxError) -> String {
+        try singleLineString(quote: UInt8(ascii: "'"), escapes: false)
+    }
+
+    /// A one-line string, from its opening quote; with `escapes`, a backslash starts an escape.
+    private mutating func singleLineString(quote: UInt8, escapes: Bool) throws(TOMLSyntaxError) -> String {
         let start = mark()
         advance()
         var text: [UInt8] = []
@@ -33,11 +20,15 @@ extension TOMLReader {
                 throw error("the string is not closed before the end of the file", at: start)
             }
             switch byte {
-            case UInt8(ascii: "'"):
+            case quote:
                 advance()
                 return String(decoding: text, as: UTF8.self)
+            case UInt8(ascii: "\\") where escapes:
+                try escape(into: &text)
             case UInt8(ascii: "\n"), UInt8(ascii: "\r"):
-                throw error("the string is not closed on its line: close it with \"'\", or use ''' for several lines")
+                let (close, long) = escapes ? ("'\"'", "\"\"\"") : ("\"'\"", "'''")
+                throw error(
+                    "the string is not closed on its line: close it with \(close), or use \(long) for several lines")
             default:
                 try appendStringByte(byte, to: &text)
             }

@@ -11,65 +11,6 @@ package struct RecordReader {
         self.endpoint = endpoint
     }
 
-    /// Records as the query selects them: the configured columns' values and the original JSON.
-    package struct Page: Sendable {
-        package var columns: [String]
-        package var rows: [[SQLiteValue]]
-        package var raws: [String]
-        /// The tag of this answer, moving with the endpoint's version.
-        package var etag: String
-        package var version: Int64
-        /// When the endpoint's data last changed (a ``Timestamp``).
-        package var changedAt: String?
-        /// How many records the filters match, without the limit and offset; only when asked for.
-        package var total: Int?
-    }
-
-    /// One record's original JSON and its tag.
-    package struct Record: Sendable {
-        package var raw: String
-        package var etag: String
-        package var version: Int64
-        /// When this record last changed (a ``Timestamp``).
-        package var changedAt: String?
-        /// The endpoint's version when the record was read.
-        package var endpointVersion: Int64
-    }
-
-    /// A document endpoint's body and its tag.
-    package struct Document: Sendable {
-        package var body: [UInt8]
-        package var contentType: String?
-        package var etag: String
-        package var version: Int64
-        package var changedAt: String?
-        /// The endpoint's version when the document was read (the same as ``version`` once synced).
-        package var endpointVersion: Int64
-    }
-
-    /// What changed after a version: enough for a reader to mirror the endpoint incrementally.
-    package struct Changes: Sendable {
-        /// The `since` of the reader's next request: the endpoint's version when this answer holds everything, else
-        /// the highest version whose every change the walk so far has handed out.
-        package var version: Int64
-        /// The endpoint's version when the changes were read.
-        package var endpointVersion: Int64
-        /// The original JSON of every record whose version is above `since`, by version then key.
-        package var changed: [String]
-        /// The keys of ``changed``, in the same order, as JSON (a value, or an array for a composite key).
-        package var changedKeys: [String]
-        /// For each of ``changed``: whether it was first stored after `since` (an insert) rather than updated. A row
-        /// stored before syncd kept first versions counts as updated.
-        package var inserted: [Bool]
-        /// The keys (as JSON: a value, or an array for a composite key) deleted after `since`.
-        package var deleted: [String]
-        package var etag: String
-        package var changedAt: String?
-        /// Where the next part of the feed starts, when this answer was capped; `nil` when it holds everything up to
-        /// ``version``.
-        package var next: ChangePosition?
-    }
-
     /// The database's instance id, part of every entity tag.
     package func instance() throws -> String {
         try Self.instance(of: database)

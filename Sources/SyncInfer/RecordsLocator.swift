@@ -67,13 +67,7 @@ struct RecordsLocator {
     }
 
     private mutating func visitObject(path: JSONPath, depth: Int) throws(JSONSyntaxError) {
-        let inner = try scanner.enter(depth: depth)
-        scanner.position += 1
-        scanner.skipWhitespace()
-        if try scanner.currentByte(inside: .object) == JSONByte.closeBrace {
-            scanner.position += 1
-            return
-        }
+        guard let inner = try scanner.open(.object, depth: depth) else { return }
         var scratch: [UInt8] = []
         while true {
             let (range, _) = try scanner.scanKeyAndColon()

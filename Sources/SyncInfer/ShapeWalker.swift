@@ -85,13 +85,7 @@ struct ShapeWalker {
     }
 
     private mutating func walkObject(node: Int, depth: Int) throws(JSONSyntaxError) {
-        let inner = try scanner.enter(depth: depth)
-        scanner.position += 1
-        scanner.skipWhitespace()
-        if try scanner.currentByte(inside: .object) == JSONByte.closeBrace {
-            scanner.position += 1
-            return
-        }
+        guard let inner = try scanner.open(.object, depth: depth) else { return }
         var index = 0
         while true {
             let (key, hasEscapes) = try scanner.scanKeyAndColon()
@@ -109,13 +103,7 @@ struct ShapeWalker {
     }
 
     private mutating func walkArray(node: Int, depth: Int) throws(JSONSyntaxError) {
-        let inner = try scanner.enter(depth: depth)
-        scanner.position += 1
-        scanner.skipWhitespace()
-        if try scanner.currentByte(inside: .array) == JSONByte.closeBracket {
-            scanner.position += 1
-            return
-        }
+        guard let inner = try scanner.open(.array, depth: depth) else { return }
         let element = tree.element(of: node)
         while true {
             try walkValue(node: element, depth: inner)

@@ -101,15 +101,24 @@ package struct JSONScanner {
         return depth + 1
     }
 
-    /// Skips the object whose `{` is at the cursor.
-    package mutating func skipObject(depth: Int) throws(JSONSyntaxError) {
+    /// Steps into the object or array whose `{` or `[` is at the cursor, checking the nesting: nil when it is empty
+    /// (the cursor is then after it), else the depth of its members (the cursor is on the first).
+    @inline(__always)
+    package mutating func open(_ context: JSONContext, depth: Int) throws(JSONSyntaxError) -> Int? {
         let inner = try enter(depth: depth)
         position += 1
         skipWhitespace()
-        if try currentByte(inside: .object) == JSONByte.closeBrace {
+        let close = context == .object ? JSONByte.closeBrace : JSONByte.closeBracket
+        if try currentByte(inside: context) == close {
             position += 1
-            return
+            return nil
         }
+        return inner
+    }
+
+    /// Skips the object whose `{` is at the cursor.
+    package mutating func skipObject(depth: Int) throws(JSONSyntaxError) {
+        guard let inner = try open(.object, depth: depth) else { return }
         while true {
             try skipKeyAndColon()
             try skipValue(depth: inner, inside: .object)
@@ -119,13 +128,7 @@ package struct JSONScanner {
 
     /// Skips the array whose `[` is at the cursor.
     package mutating func skipArray(depth: Int) throws(JSONSyntaxError) {
-        let inner = try enter(depth: depth)
-        position += 1
-        skipWhitespace()
-        if try currentByte(inside: .array) == JSONByte.closeBracket {
-            position += 1
-            return
-        }
+        guard let inner = try open(.array, depth: depth) else { return }
         while true {
             try skipValue(depth: inner, inside: .array)
             guard try skipCommaOrArrayEnd() else { return }

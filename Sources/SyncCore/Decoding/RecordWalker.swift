@@ -60,13 +60,7 @@ struct RecordWalker {
     }
 
     private mutating func walkObject(_ node: ColumnTrie.Node, depth: Int) throws(JSONSyntaxError) {
-        let inner = try scanner.enter(depth: depth)
-        scanner.position += 1
-        scanner.skipWhitespace()
-        if try scanner.currentByte(inside: .object) == JSONByte.closeBrace {
-            scanner.position += 1
-            return
-        }
+        guard let inner = try scanner.open(.object, depth: depth) else { return }
         while true {
             let (key, hasEscapes) = try scanner.scanKeyAndColon()
             if let child = matchingChild(of: node, key: key, hasEscapes: hasEscapes) {
@@ -79,13 +73,7 @@ struct RecordWalker {
     }
 
     private mutating func walkArray(_ node: ColumnTrie.Node, depth: Int) throws(JSONSyntaxError) {
-        let inner = try scanner.enter(depth: depth)
-        scanner.position += 1
-        scanner.skipWhitespace()
-        if try scanner.currentByte(inside: .array) == JSONByte.closeBracket {
-            scanner.position += 1
-            return
-        }
+        guard let inner = try scanner.open(.array, depth: depth) else { return }
         var index = 0
         while true {
             if let child = trie.child(of: node, index: index) {

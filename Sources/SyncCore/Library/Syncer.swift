@@ -43,10 +43,7 @@ public final class Syncer: Service, Sendable {
         }
         self.configuration = configuration.configuration
         transport = HTTPTransport()
-        engine = SyncEngine(
-            storage: storage, transport: SchemeTransport(http: transport),
-            environment: environment,
-            logger: logger, now: { Date().timeIntervalSince1970 })
+        engine = .live(storage: storage, http: transport, environment: environment, logger: logger)
         store = try SyncStore(path: databasePath)
     }
 

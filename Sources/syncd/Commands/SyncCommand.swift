@@ -48,10 +48,9 @@ enum SyncRunner {
         _ endpoints: [EndpointConfiguration], concurrency: Int, storage: any SyncStorage, progress: Bool
     ) async throws -> [SyncReport] {
         let transport = HTTPTransport()
-        let engine = SyncEngine(
-            storage: storage, transport: SchemeTransport(http: transport),
-            environment: ProcessInfo.processInfo.environment, logger: LoggingSetup.logger,
-            now: { Date().timeIntervalSince1970 })
+        let engine = SyncEngine.live(
+            storage: storage, http: transport, environment: ProcessInfo.processInfo.environment,
+            logger: LoggingSetup.logger)
         let reports = await engine.sync(endpoints, concurrency: concurrency) { report in
             if progress {
                 Terminal.standardError.write(ReportText.line(report))

@@ -32,9 +32,7 @@ struct Daemon {
         let registry = PrometheusCollectorRegistry()
         let metrics = SyncMetrics(factory: PrometheusMetricsFactory(registry: registry))
         let transport = HTTPTransport()
-        let engine = SyncEngine(
-            storage: storage, transport: SchemeTransport(http: transport), environment: environment,
-            logger: logger, now: { Date().timeIntervalSince1970 })
+        let engine = SyncEngine.live(storage: storage, http: transport, environment: environment, logger: logger)
         let scheduler = SyncScheduler(
             configuration: configuration, engine: engine, clock: ContinuousClock(), persisted: persisted,
             onReport: { report in

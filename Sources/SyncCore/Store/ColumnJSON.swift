@@ -2,7 +2,7 @@
 /// `true`/`false` rather than SQLite's 0/1, a `json` column its JSON as stored, a timestamp a string.
 package enum ColumnJSON {
     /// One value as a JSON literal.
-    package static func literal(_ value: SQLiteValue, type: ColumnType) -> String {
+    package static func literal(_ value: ColumnValue, type: ColumnType) -> String {
         switch (value, type) {
         case (.null, _): "null"
         case (.integer(let integer), .boolean): integer == 0 ? "false" : "true"
@@ -10,12 +10,11 @@ package enum ColumnJSON {
         case (.real(let real), _): ColumnValue.real(real).jsonLiteral
         case (.text(let text), .json): text
         case (.text(let text), _): ColumnValue.jsonString(text)
-        case (.blob(let bytes), _): ColumnValue.jsonString(String(decoding: bytes, as: UTF8.self))
         }
     }
 
     /// `{"a":1,"b":"x"}` for the given columns of a row, in their order.
-    package static func object(_ columns: [ColumnSpec], _ values: [SQLiteValue]) -> String {
+    package static func object(_ columns: [ColumnSpec], _ values: [ColumnValue]) -> String {
         var text = "{"
         for (index, (column, value)) in zip(columns, values).enumerated() {
             if index > 0 { text += "," }

@@ -105,12 +105,12 @@ package struct RecordReader {
         arguments.append(.integer(Int64(query.offset)))
         let statement = try database.makeStatement(sql)
         try statement.bind(arguments)
-        var rows: [[SQLiteValue]] = []
+        var rows: [[ColumnValue]] = []
         var raws: [String] = []
         let count = endpoint.columns.count
         var bytes = 0
         while bytes < maxBytes, try statement.step() {
-            rows.append((0..<count).map(statement.value(at:)))
+            rows.append((0..<count).map { ColumnValue(statement.value(at: $0)) })
             let raw = statement.text(at: count) ?? "null"
             bytes += raw.utf8.count
             raws.append(raw)

@@ -4,7 +4,7 @@
 /// Records as the query selects them: the configured columns' values and the original JSON.
 package struct RecordPage: Sendable {
     package var columns: [String]
-    package var rows: [[SQLiteValue]]
+    package var rows: [[ColumnValue]]
     package var raws: [String]
     /// The tag of this answer, moving with the endpoint's version.
     package var etag: String

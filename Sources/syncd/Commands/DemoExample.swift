@@ -35,7 +35,7 @@ struct DemoExample: Sendable {
 
 extension RecordPage {
     /// The values of one column, in the page's order; empty when the page has no such column.
-    fileprivate func column(_ name: String) -> [SQLiteValue] {
+    fileprivate func column(_ name: String) -> [ColumnValue] {
         guard let index = columns.firstIndex(of: name) else { return [] }
         return rows.map { index < $0.count ? $0[index] : .null }
     }

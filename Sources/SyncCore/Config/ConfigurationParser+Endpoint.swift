@@ -125,22 +125,8 @@ extension ConfigurationParser {
 
     /// An absolute http, https or file URL. The URL itself is never quoted: it may carry a key in its query.
     private mutating func url(_ field: Field) -> String? {
-        let expected = "url must be an absolute http://, https:// or file:// URL"
-        guard let text = field.value.string, let url = URL(string: text), let scheme = url.scheme?.lowercased(),
-            !text.contains(where: { $0.isWhitespace || $0.asciiValue.map { $0 < 0x20 || $0 == 0x7F } == true })
-        else {
-            report(expected, at: field)
-            return nil
-        }
-        let host = url.host ?? ""
-        let isValid =
-            switch scheme {
-            case "http", "https": !host.isEmpty
-            case "file": (host.isEmpty || host == "localhost") && url.path.hasPrefix("/") && url.path.count > 1
-            default: false
-            }
-        guard isValid else {
-            report(expected, at: field)
+        guard let text = field.value.string, URLRules.isValid(text) else {
+            report(URLRules.expected, at: field)
             return nil
         }
         return text

@@ -119,10 +119,7 @@ public struct SyncEndpoint: Sendable, Hashable {
         guard let identifier = try? SQLIdentifier(validating: name) else {
             throw SyncConfigurationError(description: "\"\(name)\" is not a valid endpoint name")
         }
-        let lowered = url.lowercased()
-        guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://") || lowered.hasPrefix("file://") else {
-            throw refuse("url must be an http, https or file URL")
-        }
+        guard URLRules.isValid(url) else { throw refuse(URLRules.expected) }
         guard ConfigurationBounds.interval.contains(interval) else {
             throw refuse("interval must be \(ConfigurationBounds.describe(ConfigurationBounds.interval))")
         }

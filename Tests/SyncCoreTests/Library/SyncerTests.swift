@@ -78,7 +78,20 @@ struct SyncerTests {
         "an invalid endpoint built in Swift is refused in one sentence",
         arguments: [
             (SyncEndpoint(name: "Users", url: "https://example.com"), "use a lowercase letter"),
-            (SyncEndpoint(name: "users", url: "ftp://example.com"), "url must be an http, https or file URL"),
+            (
+                SyncEndpoint(name: "users", url: "ftp://example.com"),
+                "url must be an absolute http://, https:// or file://"
+            ),
+            // The TOML file's rule, which Swift endpoints once skipped: a host, no white space or control characters.
+            (SyncEndpoint(name: "users", url: "https://"), "url must be an absolute http://, https:// or file://"),
+            (
+                SyncEndpoint(name: "users", url: "https://example.com/u\r\nX-Evil: 1"),
+                "url must be an absolute http://, https:// or file://"
+            ),
+            (
+                SyncEndpoint(name: "users", url: "file://relative"),
+                "url must be an absolute http://, https:// or file://"
+            ),
             (SyncEndpoint(name: "users", url: "https://example.com", records: "$"), "a collection needs a primary key"),
             (
                 SyncEndpoint(name: "users", url: "https://example.com", records: "$", primaryKey: ["id"]),

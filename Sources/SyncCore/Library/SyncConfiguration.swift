@@ -127,6 +127,15 @@ public struct SyncEndpoint: Sendable, Hashable {
             throw refuse("timeout must be \(ConfigurationBounds.describe(ConfigurationBounds.timeout))")
         }
         guard ConfigurationBounds.jitter.contains(jitter) else { throw refuse("jitter must be a number from 0 to 1") }
+        // The TOML file's rule for headers (HTTPHeaderSyntax): values are never quoted.
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
+            guard HTTPHeaderSyntax.isToken(name) else {
+                throw refuse("headers: \"\(ControlCharacters.escaped(name, .terminal))\" is not a valid header name")
+            }
+            guard !HTTPHeaderSyntax.hasForbiddenByte(value) else {
+                throw refuse("headers: the value of \"\(name)\" must not contain CR, LF or NUL")
+            }
+        }
         var recordsPath: JSONPath?
         if let records {
             guard let path = try? JSONPath(parsing: records) else { throw refuse("records is not a JSON path") }

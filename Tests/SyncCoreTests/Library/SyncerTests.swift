@@ -92,6 +92,14 @@ struct SyncerTests {
                 SyncEndpoint(name: "users", url: "file://relative"),
                 "url must be an absolute http://, https:// or file://"
             ),
+            (
+                SyncEndpoint(name: "users", url: "https://example.com", headers: ["Bad Name": "x"]),
+                "headers: \"Bad Name\" is not a valid header name"
+            ),
+            (
+                SyncEndpoint(name: "users", url: "https://example.com", headers: ["X-Token": "t\r\nX-Evil: 1"]),
+                "headers: the value of \"X-Token\" must not contain CR, LF or NUL"
+            ),
             (SyncEndpoint(name: "users", url: "https://example.com", records: "$"), "a collection needs a primary key"),
             (
                 SyncEndpoint(name: "users", url: "https://example.com", records: "$", primaryKey: ["id"]),

@@ -157,6 +157,7 @@ public struct SyncEndpoint: Sendable, Hashable {
             guard let index = specs.firstIndex(where: { $0.name == name }) else {
                 throw refuse("the primary key \"\(name)\" is not a column")
             }
+            guard !key.contains(index) else { throw refuse("the primary key names \"\(name)\" twice") }
             key.append(index)
         }
         if recordsPath != nil, key.isEmpty { throw refuse("a collection needs a primary key") }

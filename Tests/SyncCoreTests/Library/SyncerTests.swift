@@ -93,6 +93,12 @@ struct SyncerTests {
                 "url must be an absolute http://, https:// or file://"
             ),
             (
+                SyncEndpoint(
+                    name: "users", url: "https://example.com", records: "$", primaryKey: ["id", "id"],
+                    columns: [.init("id")]),
+                "the primary key names \"id\" twice"
+            ),
+            (
                 SyncEndpoint(name: "users", url: "https://example.com", headers: ["Bad Name": "x"]),
                 "headers: \"Bad Name\" is not a valid header name"
             ),

@@ -7,7 +7,7 @@ enum TOMLDateTime {
     /// Whether `token` is exactly `YYYY-MM-DD` in shape.
     static func isDate(_ token: [UInt8]) -> Bool {
         token.count == 10 && token[4] == UInt8(ascii: "-") && token[7] == UInt8(ascii: "-")
-            && [0, 1, 2, 3, 5, 6, 8, 9].allSatisfy { TOMLReader.isDigit(token[$0]) }
+            && [0, 1, 2, 3, 5, 6, 8, 9].allSatisfy { ASCIIDigits.isDigit(token[$0]) }
     }
 
     /// The date or time `token` writes; nil when it does not look like one at all.
@@ -15,9 +15,9 @@ enum TOMLDateTime {
     /// - Throws: ``TOMLValueError`` for a date or time that looks like one but is not valid.
     static func parse(_ token: [UInt8]) throws(TOMLValueError) -> TOMLValue? {
         let looksLikeDate =
-            token.count >= 5 && token[..<4].allSatisfy(TOMLReader.isDigit) && token[4] == UInt8(ascii: "-")
+            token.count >= 5 && token[..<4].allSatisfy(ASCIIDigits.isDigit) && token[4] == UInt8(ascii: "-")
         let looksLikeTime =
-            token.count >= 3 && token[..<2].allSatisfy(TOMLReader.isDigit) && token[2] == UInt8(ascii: ":")
+            token.count >= 3 && token[..<2].allSatisfy(ASCIIDigits.isDigit) && token[2] == UInt8(ascii: ":")
         guard looksLikeDate || looksLikeTime else { return nil }
         guard isValid(token[...]) else { throw TOMLValueError(reason: .invalidDate) }
         return .dateTime(String(decoding: token, as: UTF8.self))
@@ -41,10 +41,7 @@ enum TOMLDateTime {
         let year = number(date.prefix(4))
         let month = number(date.dropFirst(5).prefix(2))
         let day = number(date.dropFirst(8).prefix(2))
-        guard (1...12).contains(month) else { return false }
-        let isLeap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
-        let lengths = [31, isLeap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
-        return (1...lengths[month - 1]).contains(day)
+        return (1...12).contains(month) && (1...CivilDate.daysInMonth(month, year: year)).contains(day)
     }
 
     /// `HH:MM:SS(.fraction)?`, consumed from `rest`.
@@ -55,7 +52,7 @@ enum TOMLDateTime {
         else { return false }
         rest = rest.dropFirst(8)
         if rest.first == UInt8(ascii: ".") {
-            let digits = rest.dropFirst().prefix(while: TOMLReader.isDigit)
+            let digits = rest.dropFirst().prefix(while: ASCIIDigits.isDigit)
             guard !digits.isEmpty else { return false }
             rest = rest.dropFirst(1 + digits.count)
         }
@@ -73,7 +70,7 @@ enum TOMLDateTime {
     }
 
     private static func twoDigits(_ digits: ArraySlice<UInt8>, in range: ClosedRange<Int>) -> Bool {
-        digits.count == 2 && digits.allSatisfy(TOMLReader.isDigit) && range.contains(number(digits))
+        digits.count == 2 && digits.allSatisfy(ASCIIDigits.isDigit) && range.contains(number(digits))
     }
 
     /// The value of ASCII digits (at most four here, so no overflow).

@@ -87,7 +87,7 @@ enum TOMLNumber {
     }
 
     private static func isDigit(_ byte: UInt8, _ radix: Int) -> Bool {
-        guard let value = TOMLReader.hexDigit(byte) else { return false }
+        guard let value = ASCIIDigits.hexValue(byte) else { return false }
         return Int(value) < radix
     }
 

@@ -129,7 +129,7 @@ extension TOMLReader {
         advance()
         var value: UInt32 = 0
         for _ in 0..<count {
-            guard let byte = peek(), let digit = Self.hexDigit(byte) else {
+            guard let byte = peek(), let digit = ASCIIDigits.hexValue(byte) else {
                 throw error("\\u takes 4 hexadecimal digits and \\U 8", at: start)
             }
             value = value << 4 | UInt32(digit)
@@ -139,14 +139,5 @@ extension TOMLReader {
             throw error("U+\(Self.hex(value)) is not a Unicode scalar value", at: start)
         }
         text.append(contentsOf: String(Character(scalar)).utf8)
-    }
-
-    static func hexDigit(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

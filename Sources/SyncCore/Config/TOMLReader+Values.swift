@@ -85,8 +85,8 @@ extension TOMLReader {
             throw error("expected a value, found \(describeNext())")
         }
         // A date and a time may be separated by a space: `1979-05-27 07:32:00`.
-        if TOMLDateTime.isDate(token), peek() == UInt8(ascii: " "), let next = peek(at: 1), Self.isDigit(next),
-            let after = peek(at: 2), Self.isDigit(after), peek(at: 3) == UInt8(ascii: ":")
+        if TOMLDateTime.isDate(token), peek() == UInt8(ascii: " "), let next = peek(at: 1), ASCIIDigits.isDigit(next),
+            let after = peek(at: 2), ASCIIDigits.isDigit(after), peek(at: 3) == UInt8(ascii: ":")
         {
             advance()
             token += [UInt8(ascii: " ")] + bareToken()
@@ -114,10 +114,6 @@ extension TOMLReader {
 
     private static func isBareValueByte(_ byte: UInt8) -> Bool {
         isBareKeyByte(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: ":")
-    }
-
-    static func isDigit(_ byte: UInt8) -> Bool {
-        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
     }
 
     /// A bare token for a message, quoted; a long one cut.

@@ -25,7 +25,7 @@ package enum JSONByte {
     package static let closeBrace: UInt8 = 0x7D
 
     @inline(__always)
-    package static func isDigit(_ byte: UInt8) -> Bool { byte &- zero < 10 }
+    package static func isDigit(_ byte: UInt8) -> Bool { ASCIIDigits.isDigit(byte) }
 }
 
 /// A cursor over a JSON text that checks its grammar (RFC 8259) while moving over it.

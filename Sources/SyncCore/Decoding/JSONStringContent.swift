@@ -3,12 +3,7 @@
 package enum JSONStringContent {
     @inline(__always)
     package static func hexValue(_ byte: UInt8) -> UInt32? {
-        switch byte {
-        case 0x30...0x39: UInt32(byte - 0x30)
-        case 0x41...0x46: UInt32(byte - 0x41 + 10)
-        case 0x61...0x66: UInt32(byte - 0x61 + 10)
-        default: nil
-        }
+        ASCIIDigits.hexValue(byte).map(UInt32.init)
     }
 
     /// Whether the content holds a backslash.

@@ -22,7 +22,7 @@ package struct RFC3339Timestamp: Hashable, Sendable {
         guard let year = reader.digits(4), reader.skip(JSONByte.minus), let month = reader.digits(2),
             reader.skip(JSONByte.minus), let day = reader.digits(2)
         else { return nil }
-        guard (1...12).contains(month), day >= 1, day <= Self.daysInMonth(month, year: year) else { return nil }
+        guard (1...12).contains(month), day >= 1, day <= CivilDate.daysInMonth(month, year: year) else { return nil }
         if reader.isAtEnd {
             self.init(year: year, month: month, day: day, hour: 0, minute: 0, second: 0, fraction: [])
             return
@@ -106,15 +106,6 @@ package struct RFC3339Timestamp: Hashable, Sendable {
         self.minute = minute
         self.second = second
         self.fraction = fraction
-    }
-
-    /// 28…31, by the Gregorian leap year rule.
-    static func daysInMonth(_ month: Int, year: Int) -> Int {
-        switch month {
-        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
     }
 
     /// `YYYY-MM-DDTHH:MM:SS.mmmZ`: always 24 characters.

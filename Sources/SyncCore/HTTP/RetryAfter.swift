@@ -28,18 +28,15 @@ package enum RetryAfter {
     package static func seconds(_ header: String, now: Double) -> Double? {
         let bytes = Array(header.utf8)[...].trimmingASCIISpaces
         guard let firstByte = bytes.first else { return nil }
-        if isDigit(firstByte) {
+        if ASCIIDigits.isDigit(firstByte) {
             // Only digits, so Double's parser sees no sign, exponent or "inf": just its correct rounding.
-            guard bytes.allSatisfy(isDigit), let seconds = Double(String(decoding: bytes, as: UTF8.self)) else {
+            guard bytes.allSatisfy(ASCIIDigits.isDigit), let seconds = Double(String(decoding: bytes, as: UTF8.self))
+            else {
                 return nil
             }
             return min(seconds, .greatestFiniteMagnitude)
         }
         guard let date = HTTPDate.parse(bytes, now: now) else { return nil }
         return max(0, date - now)
-    }
-
-    private static func isDigit(_ byte: UInt8) -> Bool {
-        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
     }
 }

@@ -1,5 +1,14 @@
 /// Proleptic Gregorian calendar arithmetic (Howard Hinnant's days_from_civil and civil_from_days).
 package enum CivilDate {
+    /// 28…31, by the Gregorian leap year rule.
+    package static func daysInMonth(_ month: Int, year: Int) -> Int {
+        switch month {
+        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
     /// Days since 1970-01-01.
     package static func days(year: Int, month: Int, day: Int) -> Int64 {
         let y = Int64(month <= 2 ? year - 1 : year)

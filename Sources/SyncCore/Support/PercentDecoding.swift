@@ -16,7 +16,7 @@ package enum PercentDecoding {
             if plusIsSpace, byte == UInt8(ascii: "+") {
                 decoded.append(UInt8(ascii: " "))
             } else if byte == UInt8(ascii: "%"), index + 2 < utf8.count,
-                let high = hexValue(utf8[index + 1]), let low = hexValue(utf8[index + 2])
+                let high = ASCIIDigits.hexValue(utf8[index + 1]), let low = ASCIIDigits.hexValue(utf8[index + 2])
             {
                 decoded.append(high << 4 | low)
                 index += 2
@@ -26,14 +26,5 @@ package enum PercentDecoding {
             index += 1
         }
         return String(decoding: decoded, as: UTF8.self)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

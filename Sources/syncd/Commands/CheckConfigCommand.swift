@@ -20,7 +20,8 @@ struct CheckConfigCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingErrors {
             let configuration = try options.loadConfiguration()
-            let conflicts = serverTokenProblems(configuration) + (try await databaseConflicts(configuration))
+            let storage = try existingStorage(configuration)
+            let conflicts = serverTokenProblems(configuration) + (try await databaseConflicts(configuration, storage))
             guard conflicts.isEmpty else {
                 throw CLIError(lines: conflicts, exitCode: .configurationInvalid)
             }
@@ -34,7 +35,7 @@ struct CheckConfigCommand: AsyncParsableCommand {
                     "  \(endpoint.name.name): \(kind), every \(DurationText.format(endpoint.interval)), \(endpoint.redactedURL)\n"
             }
             Terminal.standardOutput.write(text)
-            for note in try await notes(configuration) {
+            for note in try await notes(configuration, storage) {
                 Terminal.standardError.write("note: \(TerminalText.escaped(note))\n")
             }
         }
@@ -57,8 +58,10 @@ struct CheckConfigCommand: AsyncParsableCommand {
 
     /// The endpoints whose stored table cannot take the configuration without losing its rows, one line each in
     /// the form of a configuration problem: `syncd.toml:12: [[endpoint]] "users": …`.
-    private func databaseConflicts(_ configuration: Configuration) async throws -> [String] {
-        guard let storage = try existingStorage(configuration) else { return [] }
+    private func databaseConflicts(_ configuration: Configuration, _ storage: (any ReadStorage)?) async throws
+        -> [String]
+    {
+        guard let storage else { return [] }
         let endpoints = configuration.endpoints
         let conflicts = try await storage.read { reader in
             try endpoints.compactMap { endpoint in try reader.incompatibility(with: endpoint).map { (endpoint, $0) } }
@@ -78,7 +81,7 @@ struct CheckConfigCommand: AsyncParsableCommand {
         return try Storage.openForReading(path, connections: 1)
     }
 
-    private func notes(_ configuration: Configuration) async throws -> [String] {
+    private func notes(_ configuration: Configuration, _ storage: (any ReadStorage)?) async throws -> [String] {
         var notes: [String] = []
         let environment = ProcessInfo.processInfo.environment
         for endpoint in configuration.endpoints {
@@ -90,7 +93,7 @@ struct CheckConfigCommand: AsyncParsableCommand {
                 notes.append("\(endpoint.name.name): \(error)")
             }
         }
-        guard let storage = try existingStorage(configuration) else { return notes }
+        guard let storage else { return notes }
         let endpoints = configuration.endpoints
         let unconfigured = try await storage.read { reader in
             try endpoints.map { endpoint in (endpoint.name.name, try reader.unconfiguredColumns(of: endpoint)) }

@@ -101,7 +101,7 @@ struct TimestampConversionTests {
                 wrong.append(day)
             }
             expected.day += 1
-            if expected.day > RFC3339Timestamp.daysInMonth(expected.month, year: expected.year) {
+            if expected.day > CivilDate.daysInMonth(expected.month, year: expected.year) {
                 expected.day = 1
                 expected.month += 1
                 if expected.month > 12 {
@@ -111,9 +111,9 @@ struct TimestampConversionTests {
             }
         }
         #expect(wrong.isEmpty)
-        #expect(RFC3339Timestamp.daysInMonth(2, year: 2000) == 29)
-        #expect(RFC3339Timestamp.daysInMonth(2, year: 1900) == 28)
-        #expect(RFC3339Timestamp.daysInMonth(2, year: 2024) == 29)
-        #expect(RFC3339Timestamp.daysInMonth(2, year: 2023) == 28)
+        #expect(CivilDate.daysInMonth(2, year: 2000) == 29)
+        #expect(CivilDate.daysInMonth(2, year: 1900) == 28)
+        #expect(CivilDate.daysInMonth(2, year: 2024) == 29)
+        #expect(CivilDate.daysInMonth(2, year: 2023) == 28)
     }
 }

@@ -5,7 +5,7 @@ package import NIOCore
 /// ``DatabaseQueue`` (``SyncWriter`` writes the runs, ``StoredSchedule`` the schedule), so runs of several endpoints
 /// take turns, and WAL readers on other connections see each run whole or not at all.
 package struct SQLiteSyncStorage: SyncStorage {
-    package let database: DatabaseQueue
+    let database: DatabaseQueue
 
     package init(database: DatabaseQueue) {
         self.database = database

@@ -116,7 +116,11 @@ public final class APIClient: Sendable {
         )
         request.method = endpoint.method.rawValue
         request.body = endpoint.body.map { Array($0) }
-        try endpoint.credential?.apply(to: &request, environment: configuration.environment)
+        do {
+            try endpoint.credential?.apply(to: &request, environment: configuration.environment)
+        } catch {
+            throw .credential(error.description)
+        }
         let fetched: FetchResponse
         do {
             fetched = try await transport.fetch(request)

@@ -15,7 +15,7 @@ extension ConfigurationParser {
     }
 
     /// `auth = { type = "bearer", token_env = "TOKEN" }` and the other kinds, with exactly one secret source.
-    mutating func auth(_ field: Field) -> AuthConfiguration? {
+    mutating func auth(_ field: Field) -> Credential? {
         guard let table = field.value.table else {
             report("auth must be an inline table such as { type = \"bearer\", token_env = \"TOKEN\" }", at: field)
             return nil
@@ -59,10 +59,10 @@ extension ConfigurationParser {
         }
         guard isValid, let secret = secrets.first else { return nil }
         switch kind {
-        case "bearer": return AuthConfiguration(kind: .bearer(token: secret))
-        case "basic": return name.map { AuthConfiguration(kind: .basic(username: $0, password: secret)) }
-        case "header": return name.map { AuthConfiguration(kind: .header(name: $0, value: secret)) }
-        default: return name.map { AuthConfiguration(kind: .query(name: $0, value: secret)) }
+        case "bearer": return .bearer(Secret(source: secret))
+        case "basic": return name.map { .basic(username: $0, password: Secret(source: secret)) }
+        case "header": return name.map { .header(name: $0, value: Secret(source: secret)) }
+        default: return name.map { .query(name: $0, value: Secret(source: secret)) }
         }
     }
 

@@ -8,7 +8,7 @@ struct EndpointSettings {
     var maxRecord = EndpointConfiguration.defaultMaxRecord
     var mode = SyncMode.snapshot
     var headers: [(name: String, value: String)] = []
-    var auth: AuthConfiguration?
+    var auth: Credential?
     var strict = false
     var allowEmpty = false
     var maxDelete = DeletionLimit.default

@@ -52,7 +52,7 @@ package struct EndpointConfiguration: Sendable {
     /// Extra request headers, already validated. The default is none.
     package var headers: [(name: String, value: String)]
     /// How requests authenticate. The default is nil: no authentication.
-    package var auth: AuthConfiguration?
+    package var auth: Credential?
     /// Whether values must have exactly their column's JSON type (`"12"` is then not an integer). The default is false.
     package var strict: Bool
     /// Whether a snapshot may empty a table that has rows. The default is false.
@@ -91,7 +91,7 @@ package struct EndpointConfiguration: Sendable {
         primaryKey: [Int] = [],
         mode: SyncMode = .snapshot,
         headers: [(name: String, value: String)] = [],
-        auth: AuthConfiguration? = nil,
+        auth: Credential? = nil,
         strict: Bool = false,
         allowEmpty: Bool = false,
         maxDelete: DeletionLimit = .default,

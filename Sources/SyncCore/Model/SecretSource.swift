@@ -1,8 +1,10 @@
-/// Where a secret comes from: an environment variable, a file, or a systemd credential.
+/// Where a secret comes from: the code, an environment variable, a file, or a systemd credential.
 ///
 /// The configuration holds only the source; the secret is read when it is needed, and errors name the source
 /// (the variable, the path, the credential's name), never the secret.
 package enum SecretSource: Sendable, Hashable {
+    /// The secret itself, given in code (``Secret/literal(_:)``); never part of a message.
+    case literal(String)
     /// An environment variable, by name (`*_env`).
     case environment(String)
     /// A file, by absolute path (`*_file`); one trailing newline is not part of the secret.
@@ -23,6 +25,8 @@ package enum SecretSource: Sendable, Hashable {
     ///   holds a line break or NUL (it would split a header). The error names the source, never the secret.
     package func resolve(environment: [String: String]) throws(SecretError) -> String {
         switch self {
+        case .literal(let value):
+            return try Self.checked(value, from: self)
         case .environment(let name):
             guard let value = environment[name] else { throw SecretError(code: .notSet, source: self) }
             return try Self.checked(value, from: self)
@@ -40,6 +44,7 @@ package enum SecretSource: Sendable, Hashable {
     /// `credential "users_token"`.
     package var sourceDescription: String {
         switch self {
+        case .literal: "the literal secret"
         case .environment(let name): "environment variable \(name)"
         case .file(let path): "secret file \(path)"
         case .credential(let name): "credential \"\(name)\""

@@ -185,7 +185,7 @@ package struct SyncEngine: Sendable {
     ) throws -> FetchRequest {
         guard PageURL.isSameOrigin(url, endpoint.url) else {
             var foreign = url
-            if case .query(let name, _)? = endpoint.auth?.kind { foreign = PageURL.removing([name], from: url) }
+            if let name = endpoint.auth?.queryName { foreign = PageURL.removing([name], from: url) }
             return FetchRequest(
                 url: foreign, etag: validators?.etag, lastModified: validators?.lastModified,
                 timeout: endpoint.timeout, maxBody: endpoint.maxBody)
@@ -268,7 +268,7 @@ package struct SyncEngine: Sendable {
     /// Bodies are spooled where the storage says: the same disk as the data.
     var spoolDirectory: String { storage.spoolDirectory }
 
-    static func statusSentence(_ status: Int, auth: AuthConfiguration?) -> String {
+    static func statusSentence(_ status: Int, auth: Credential?) -> String {
         let reason = HTTPStatusText.reason(status)
         switch status {
         case 401, 403:

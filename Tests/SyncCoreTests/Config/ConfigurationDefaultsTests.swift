@@ -84,7 +84,7 @@ struct ConfigurationDefaultsTests {
         #expect(inherits.mode == .incremental)
         #expect(inherits.headers.map(\.name) == ["Accept", "User-Agent"])
         #expect(inherits.headers.map(\.value) == ["application/json", "syncd"])
-        #expect(inherits.auth == AuthConfiguration(kind: .header(name: "X-Api-Key", value: .environment("API_KEY"))))
+        #expect(inherits.auth == .header(name: "X-Api-Key", value: .environment("API_KEY")))
         #expect(inherits.strict)
         #expect(inherits.allowEmpty)
         #expect(inherits.records == .root)
@@ -103,7 +103,7 @@ struct ConfigurationDefaultsTests {
         #expect(overrides.mode == .snapshot)
         #expect(overrides.headers.map(\.name) == ["Accept"])
         #expect(
-            overrides.auth == AuthConfiguration(kind: .basic(username: "me", password: .file("/etc/syncd/secrets/pw"))))
+            overrides.auth == .basic(username: "me", password: .file(path: "/etc/syncd/secrets/pw")))
         #expect(overrides.auth?.kindName == "basic")
         #expect(!overrides.strict)
         #expect(!overrides.allowEmpty)

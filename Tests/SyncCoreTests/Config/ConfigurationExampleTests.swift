@@ -80,7 +80,7 @@ struct ConfigurationExampleTests {
                     primaryKey: [4],
                     mode: .snapshot,
                     headers: [(name: "Accept", value: "application/json")],
-                    auth: AuthConfiguration(kind: .bearer(token: .environment("USERS_TOKEN"))),
+                    auth: .bearer(.environment("USERS_TOKEN")),
                     strict: false,
                     allowEmpty: false,
                     columns: [

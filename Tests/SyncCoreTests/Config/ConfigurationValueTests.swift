@@ -157,22 +157,22 @@ struct ConfigurationValueTests {
     @Test(
         "every auth kind and secret source",
         arguments: [
-            (#"{ type = "bearer", token_file = "/run/t" }"#, AuthConfiguration.Kind.bearer(token: .file("/run/t"))),
-            (#"{ type = "bearer", credential = "users_token" }"#, .bearer(token: .credential("users_token"))),
+            (#"{ type = "bearer", token_file = "/run/t" }"#, Credential.bearer(.file(path: "/run/t"))),
+            (#"{ type = "bearer", credential = "users_token" }"#, .bearer(.systemdCredential("users_token"))),
             (
                 #"{ type = "basic", username = "u", password_env = "P" }"#,
                 .basic(username: "u", password: .environment("P"))
             ),
             (
                 #"{ type = "query", name = "api_key", value_file = "k" }"#,
-                .query(name: "api_key", value: .file("/etc/k"))
+                .query(name: "api_key", value: .file(path: "/etc/k"))
             ),
         ]
     )
-    func goodAuth(inline: String, kind: AuthConfiguration.Kind) throws {
+    func goodAuth(inline: String, credential: Credential) throws {
         let text = "[[endpoint]]\nname = \"a\"\nurl = \"https://example.com\"\nauth = \(inline)"
         let configuration = try Configuration.parse(text, sourcePath: "/etc/syncd.toml")
-        #expect(configuration.endpoints.first?.auth == AuthConfiguration(kind: kind))
+        #expect(configuration.endpoints.first?.auth == credential)
     }
 
     @Test("a name that is not a string")

@@ -15,13 +15,9 @@
 /// - ``environment(_:)``
 /// - ``file(path:)``
 /// - ``systemdCredential(_:)``
-public struct Secret: Sendable, Hashable {
-    enum Source: Sendable, Hashable {
-        case literal(String)
-        case source(SecretSource)
-    }
-
-    let source: Source
+public struct Secret: Sendable, Hashable, CustomStringConvertible {
+    /// Where the secret is; a literal one is held here, and never printed.
+    let source: SecretSource
 
     /// The secret given in code.
     ///
@@ -31,15 +27,18 @@ public struct Secret: Sendable, Hashable {
     /// The value of an environment variable of the process.
     ///
     /// - Parameter name: The variable's name.
-    public static func environment(_ name: String) -> Secret { Secret(source: .source(.environment(name))) }
+    public static func environment(_ name: String) -> Secret { Secret(source: .environment(name)) }
 
     /// The contents of a file, without one trailing newline.
     ///
     /// - Parameter path: The file's absolute path.
-    public static func file(path: String) -> Secret { Secret(source: .source(.file(path))) }
+    public static func file(path: String) -> Secret { Secret(source: .file(path)) }
 
     /// A file in `$CREDENTIALS_DIRECTORY`, as systemd's `LoadCredential=` provides it.
     ///
     /// - Parameter name: The credential's name.
-    public static func systemdCredential(_ name: String) -> Secret { Secret(source: .source(.credential(name))) }
+    public static func systemdCredential(_ name: String) -> Secret { Secret(source: .credential(name)) }
+
+    /// Where the secret is (`environment variable USERS_TOKEN`), never the secret itself.
+    public var description: String { source.sourceDescription }
 }

@@ -1,4 +1,5 @@
-/// How an ``Endpoint``'s requests authenticate: syncd's four kinds of `auth`, each with a ``Secret``.
+/// How requests authenticate: syncd's four kinds of `auth`, each with a ``Secret``. The same value serves an
+/// ``Endpoint`` of ``APIClient`` and a ``SyncEndpoint`` (the TOML file's `auth = { type = … }` reads into it).
 ///
 /// ```swift
 /// let endpoint = Endpoint(
@@ -55,37 +56,19 @@ public struct Credential: Sendable, Hashable {
         Credential(placement: .query(name: name), secret: value)
     }
 
-    /// Adds the credential to a request through syncd's own ``AuthConfiguration``.
-    ///
-    /// A literal secret reaches `AuthConfiguration` as a variable of a private environment, so it gets the same
-    /// checks (not empty, no line break) as a secret from the process environment.
-    func apply(to request: inout FetchRequest, environment: [String: String]) throws(APIError) {
-        let source: SecretSource
-        var environment = environment
-        switch secret.source {
-        case .source(let configured):
-            source = configured
-        case .literal(let value):
-            source = .environment(Self.literalVariable)
-            environment = [Self.literalVariable: value]
-        }
-        let kind: AuthConfiguration.Kind =
-            switch placement {
-            case .bearer: .bearer(token: source)
-            case .basic(let username): .basic(username: username, password: source)
-            case .header(let name): .header(name: name, value: source)
-            case .query(let name): .query(name: name, value: source)
-            }
-        do {
-            try AuthConfiguration(kind: kind).apply(to: &request, environment: environment)
-        } catch {
-            if case .literal = secret.source {
-                throw .credential(
-                    error.code == .empty ? "the literal secret is empty" : "the literal secret is invalid")
-            }
-            throw .credential(error.description)
+    /// `bearer`, `basic`, `header` or `query`: the TOML file's `type`, for messages (never the secret).
+    package var kindName: String {
+        switch placement {
+        case .bearer: "bearer"
+        case .basic: "basic"
+        case .header: "header"
+        case .query: "query"
         }
     }
 
-    private static let literalVariable = "SYNCD_LITERAL_SECRET"
+    /// The query parameter that carries the secret, for a `query` credential: it is redacted wherever the URL is
+    /// shown.
+    package var queryName: String? {
+        if case .query(let name) = placement { name } else { nil }
+    }
 }

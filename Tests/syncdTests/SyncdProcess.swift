@@ -1,4 +1,5 @@
 import Foundation
+import SampleUpstream
 
 /// The built `syncd` binary, run as a process the way a person or a script runs it.
 struct SyncdProcess {

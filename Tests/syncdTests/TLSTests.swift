@@ -1,4 +1,5 @@
 import Foundation
+import SampleUpstream
 import Testing
 
 /// TLS is verified: a server whose certificate no trust root vouches for is refused.

@@ -1,4 +1,5 @@
 import Foundation
+import SampleUpstream
 import Testing
 
 @testable import SyncCore
@@ -22,7 +23,7 @@ struct DownstreamCacheTests {
         process.standardError = handle
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             process.terminationHandler = { _ in done.resume() }
-            do { try process.run() } catch { done.resume() }
+            do { try process.launchSerially() } catch { done.resume() }
         }
         return try String(contentsOfFile: output, encoding: .utf8)
     }

@@ -75,7 +75,7 @@ struct HTTPBehaviourTests {
         let gzip = Process()
         gzip.executableURL = URL(fileURLWithPath: "/bin/gzip")
         gzip.arguments = ["-k", directory.file("body.json")]
-        try gzip.run()
+        try gzip.launchSerially()
         gzip.waitUntilExit()  // a local, short process that talks to nothing we serve
         let compressed = try [UInt8](Data(contentsOf: URL(fileURLWithPath: directory.file("body.json.gz"))))
         #expect(compressed.count < json.utf8.count / 4)

@@ -1,4 +1,5 @@
 import Foundation
+import SampleUpstream
 
 @testable import SyncCore
 
@@ -103,7 +104,7 @@ enum TOMLOracle {
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try process.launchSerially()
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else { throw OracleError() }

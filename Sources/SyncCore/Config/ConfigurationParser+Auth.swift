@@ -35,12 +35,14 @@ extension ConfigurationParser {
         }
         let keys = Self.authKeys(for: kind)
         var name: String?
+        var nameField: Field?
         var secrets: [SecretSource] = []
         var isValid = true
         for option in options where option.key != "type" {
             if option.key == keys.name {
-                name = authName(option, kind: kind)
-                isValid = isValid && name != nil
+                // Not a string reads as empty, which the credential's rules refuse in the same words.
+                name = option.value.string ?? ""
+                nameField = option
             } else if keys.secrets.contains(option.key) {
                 if let secret = secretSource(option) { secrets.append(secret) } else { isValid = false }
             } else {
@@ -57,30 +59,20 @@ extension ConfigurationParser {
             report("auth: type \"\(kind)\" needs exactly one of \(list)", at: field)
             isValid = false
         }
-        guard isValid, let secret = secrets.first else { return nil }
-        switch kind {
-        case "bearer": return .bearer(Secret(source: secret))
-        case "basic": return name.map { .basic(username: $0, password: Secret(source: secret)) }
-        case "header": return name.map { .header(name: $0, value: Secret(source: secret)) }
-        default: return name.map { .query(name: $0, value: Secret(source: secret)) }
+        // Checked even when the secret is missing, so that every problem is reported at once.
+        let secret = Secret(source: secrets.first ?? .literal("-"))
+        let credential: Credential =
+            switch kind {
+            case "bearer": .bearer(secret)
+            case "basic": .basic(username: name ?? "-", password: secret)
+            case "header": .header(name: name ?? "-", value: secret)
+            default: .query(name: name ?? "-", value: secret)
+            }
+        for problem in credential.problems {
+            report(problem.sentence, at: nameField ?? field)
+            isValid = false
         }
-    }
-
-    /// `username` of basic, `name` of header (a header name) and query (a parameter name).
-    private mutating func authName(_ field: Field, kind: String) -> String? {
-        guard let value = field.value.string, !value.isEmpty, !HTTPHeaderSyntax.hasForbiddenByte(value) else {
-            report("auth: \(field.key) must be a non-empty string", at: field)
-            return nil
-        }
-        if kind == "header", !HTTPHeaderSyntax.isToken(value) {
-            report("auth: \"\(value)\" is not a valid header name", at: field)
-            return nil
-        }
-        if kind == "basic", value.contains(":") {
-            report("auth: username must not contain \":\"", at: field)
-            return nil
-        }
-        return value
+        return isValid ? credential : nil
     }
 
     private mutating func secretSource(_ field: Field) -> SecretSource? {

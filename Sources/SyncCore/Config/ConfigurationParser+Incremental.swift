@@ -1,17 +1,11 @@
 /// `incremental` as read from the file, before the endpoint's columns are known.
 struct IncrementalSetting {
-    var param: String
-    var columnName: String
-    var initial: String?
-    var lag: Duration?
-    var deletedFlag: JSONPath?
+    var value: SyncEndpoint.Incremental
     /// Where it was written, for the problems found once the columns are known.
     var field: ConfigurationParser.Field
 }
 
 extension ConfigurationParser {
-    private static let incrementalKeys: Set<String> = ["param", "column", "initial", "lag", "deleted_flag"]
-
     /// `incremental = { param = "updated_since", column = "updated_at", initial = "…", lag = "5m" }`.
     mutating func incremental(_ field: Field) -> IncrementalSetting? {
         guard let table = field.value.table else {
@@ -21,64 +15,55 @@ extension ConfigurationParser {
             return nil
         }
         let problemCount = problems.count
-        var param: String?
-        var column: String?
-        var initial: String?
-        var lag: Duration?
-        var deletedFlag: JSONPath?
+        var value = SyncEndpoint.Incremental(param: "", column: "")
+        var optionFields: [String: Field] = [:]
         for option in fields(of: table, in: Scope(path: field.path, context: field.scope.context)) {
+            optionFields[option.key] = option
+            // A value of the wrong type reads as empty (or out of range), which the rules refuse in the same words.
             switch option.key {
             case "param":
-                param = string(option, what: "incremental: param must be the name of a query parameter")
+                value.param = option.value.string ?? ""
             case "column":
-                column = string(option, what: "incremental: column must name one of [endpoint.columns]")
+                value.column = option.value.string ?? ""
             case "initial":
-                initial = string(option, what: "incremental: initial must be a non-empty string")
+                value.initial = option.value.string ?? ""
             case "lag":
                 if let text = option.value.string, let duration = ConfigDuration.parse(text) {
-                    let range = ConfigurationBounds.incrementalLag
-                    if range.contains(duration) {
-                        lag = duration
-                    } else {
-                        report("incremental: lag must be \(ConfigurationBounds.describe(range))", at: option)
-                    }
+                    value.lag = duration
                 } else {
                     report("incremental: lag must be a duration such as \"5m\"", at: option)
                 }
             case "deleted_flag":
-                deletedFlag = jsonPath(option, prefix: "incremental: ")
+                if let text = option.value.string {
+                    value.deletedFlag = text
+                } else {
+                    report(
+                        "incremental: deleted_flag must be a JSON path such as \"data.items\" (\"$\" is the root)",
+                        at: option)
+                }
             default:
                 report("incremental: unknown key \"\(option.key)\"", at: option)
             }
         }
+        for problem in value.problems {
+            // A missing key is reported below, once.
+            guard let key = problem.key, let option = optionFields[key] else { continue }
+            report(problem.sentence, at: option)
+        }
         for key in ["param", "column"] where table[key] == nil {
             report("incremental: missing \"\(key)\"", at: field)
         }
-        guard problems.count == problemCount, let param, let column else { return nil }
-        return IncrementalSetting(
-            param: param, columnName: column, initial: initial, lag: lag, deletedFlag: deletedFlag, field: field)
+        guard problems.count == problemCount else { return nil }
+        return IncrementalSetting(value: value, field: field)
     }
 
     /// The checks that need the endpoint's columns and mode.
     mutating func resolve(_ setting: IncrementalSetting, columns: [ColumnSpec], mode: SyncMode)
         -> IncrementalConfiguration?
     {
-        guard mode == .incremental else {
-            report("incremental needs mode = \"incremental\"", at: setting.field)
-            return nil
-        }
-        guard let column = columns.firstIndex(where: { $0.name == setting.columnName }) else {
-            report("incremental: column \"\(setting.columnName)\" is not in [endpoint.columns]", at: setting.field)
-            return nil
-        }
-        if setting.lag != nil, columns[column].type != .timestamp {
-            report(
-                "incremental: lag needs a timestamp column; \"\(setting.columnName)\" is \(columns[column].type)",
-                at: setting.field)
-            return nil
-        }
-        return IncrementalConfiguration(
-            param: setting.param, column: column, initial: setting.initial, lag: setting.lag,
-            deletedFlag: setting.deletedFlag)
+        var found: [OptionProblem] = []
+        let resolved = setting.value.compile(columns: columns, mode: mode, problems: &found)
+        for problem in found { report(problem.sentence, at: setting.field) }
+        return resolved
     }
 }

@@ -1,19 +1,16 @@
 extension ConfigurationParser {
     /// `max_delete`: a percentage string (`"50%"`, whole percents from 0 to 100) or a whole number of rows.
-    mutating func deletionLimit(_ field: Field) -> DeletionLimit? {
-        let limit: DeletionLimit? =
+    mutating func deletionLimit(_ field: Field) -> SyncEndpoint.DeletionLimit? {
+        let limit: SyncEndpoint.DeletionLimit? =
             if let text = field.value.string {
-                DeletionLimit(percentText: text)
+                SyncEndpoint.DeletionLimit(percentText: text)
             } else if let rows = field.value.int {
-                DeletionLimit.rows(rows)
+                .rows(rows)
             } else {
                 nil
             }
-        guard let limit else {
-            report(
-                #"max_delete must be a share of the stored rows from "0%" to "100%" (such as "50%") "#
-                    + "or a whole number of rows of at least 0",
-                at: field)
+        guard let limit, limit.problem == nil else {
+            report(SyncEndpoint.DeletionLimit.expected, at: field)
             return nil
         }
         return limit

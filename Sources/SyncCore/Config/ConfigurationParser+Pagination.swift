@@ -32,6 +32,7 @@ extension ConfigurationParser {
         let keys = Self.paginationKeys(for: kind)
         let problemCount = problems.count
         var values = PaginationValues()
+        var optionFields: [String: Field] = [:]
         for option in options where option.key != "type" {
             guard
                 Self.sharedPaginationKeys.contains(option.key) || keys.required.contains(option.key)
@@ -40,37 +41,36 @@ extension ConfigurationParser {
                 report("pagination: unknown key \"\(option.key)\" for type \"\(kind)\"", at: option)
                 continue
             }
+            optionFields[option.key] = option
             read(option, into: &values)
         }
         for key in keys.required where table[key] == nil {
             report("pagination: type \"\(kind)\" needs \"\(key)\"", at: field)
         }
-        if kind == "page", table["size_param"] != nil, table["size"] == nil {
-            report("pagination: \"size_param\" needs \"size\", the number of records a page holds", at: field)
+        // A missing key was reported; a stand-in lets the rules check the keys that are there.
+        let param = values.texts["param"] ?? "-"
+        var pagination: SyncEndpoint.Pagination =
+            switch kind {
+            case "link": .link()
+            case "cursor": .cursor(path: values.texts["cursor_path"] ?? "x", param: param)
+            case "next_url": .nextURL(path: values.texts["path"] ?? "x")
+            case "page":
+                .page(
+                    param: param, start: values.numbers["start"] ?? 1, size: values.numbers["size"],
+                    sizeParam: values.texts["size_param"])
+            default:
+                .offset(param: param, limit: values.numbers["limit"] ?? 1, limitParam: values.texts["limit_param"])
+            }
+        pagination.maxPages = values.numbers["max_pages"] ?? pagination.maxPages
+        pagination.hasMorePath = values.texts["has_more_path"]
+        pagination.totalPath = values.texts["total_path"]
+        var found: [OptionProblem] = []
+        let compiled = pagination.compile(problems: &found)
+        for problem in found {
+            report(problem.sentence, at: problem.key.flatMap { optionFields[$0] } ?? field)
         }
         guard problems.count == problemCount else { return nil }
-        let paginationKind: PaginationConfiguration.Kind
-        switch kind {
-        case "link":
-            paginationKind = .link
-        case "cursor":
-            guard let path = values.paths["cursor_path"], let param = values.param else { return nil }
-            paginationKind = .cursor(path: path, param: param)
-        case "next_url":
-            guard let path = values.paths["path"] else { return nil }
-            paginationKind = .nextURL(path: path)
-        case "page":
-            guard let param = values.param else { return nil }
-            paginationKind = .page(
-                param: param, start: values.numbers["start"] ?? 1, sizeParam: values.names["size_param"],
-                size: values.numbers["size"])
-        default:
-            guard let param = values.param, let limit = values.numbers["limit"] else { return nil }
-            paginationKind = .offset(param: param, limitParam: values.names["limit_param"], limit: limit)
-        }
-        return PaginationConfiguration(
-            kind: paginationKind, maxPages: values.numbers["max_pages"] ?? PaginationConfiguration.defaultMaxPages,
-            hasMorePath: values.paths["has_more_path"], totalPath: values.paths["total_path"])
+        return compiled
     }
 
     /// Refuses a pagination path inside the records array (`data[9].id` when `records = "data"`): the decoder
@@ -80,53 +80,35 @@ extension ConfigurationParser {
     mutating func checkPaginationPaths(
         _ pagination: PaginationConfiguration, records: JSONPath, at path: [TOMLDocument.Segment], context: String
     ) {
-        for (key, value) in pagination.keyedPaths where value.components.starts(with: records.components) {
-            report(
-                "pagination: \(key) \"\(value)\" lies inside the records array (\"\(records)\"); "
-                    + "it must name a value outside the records, such as \"meta.next\"",
-                at: path + [.key(key)], context: context)
+        for problem in pagination.problems(records: records) {
+            report(problem.sentence, at: path + [.key(problem.key ?? "")], context: context)
         }
     }
 
-    /// Reads one pagination option into `values`, reporting a bad value.
+    /// Reads one pagination option's value into `values`, reporting a value of the wrong type; the pagination's
+    /// rules check the rest.
     private mutating func read(_ option: Field, into values: inout PaginationValues) {
         switch option.key {
         case "cursor_path", "path", "has_more_path", "total_path":
-            guard let path = jsonPath(option, prefix: "pagination: ") else { return }
-            guard !path.components.isEmpty else {
-                report("pagination: \(option.key) must name a value inside the body, not \"$\"", at: option)
+            guard let text = option.value.string else {
+                report(
+                    "pagination: \(option.key) must be a JSON path such as \"data.items\" (\"$\" is the root)",
+                    at: option)
                 return
             }
-            values.paths[option.key] = path
+            values.texts[option.key] = text
         case "param", "size_param", "limit_param":
-            guard let name = option.value.string, !name.isEmpty, !HTTPHeaderSyntax.hasForbiddenByte(name) else {
-                report("pagination: \(option.key) must be the name of a query parameter", at: option)
-                return
-            }
-            if option.key == "param" { values.param = name } else { values.names[option.key] = name }
-        case "start":
-            let range = ConfigurationBounds.paginationStart
-            if let number = wholeNumber(option, in: range, what: "pagination: start") {
-                values.numbers["start"] = number
-            }
-        case "max_pages":
-            let range = ConfigurationBounds.maxPages
-            if let number = wholeNumber(option, in: range, what: "pagination: max_pages") {
-                values.numbers["max_pages"] = number
-            }
-        default:  // size, limit
-            let range = ConfigurationBounds.pageSize
-            if let number = wholeNumber(option, in: range, what: "pagination: \(option.key)") {
-                values.numbers[option.key] = number
-            }
+            // Not a string reads as empty, which the rules refuse in the same words.
+            values.texts[option.key] = option.value.string ?? ""
+        default:  // start, max_pages, size, limit
+            // Not an integer reads as out of range, which the rules refuse in the same words.
+            values.numbers[option.key] = option.value.int ?? Int.min
         }
     }
 }
 
 /// The values of a pagination table, read before its kind is assembled.
 private struct PaginationValues {
-    var param: String?
-    var names: [String: String] = [:]
-    var paths: [String: JSONPath] = [:]
+    var texts: [String: String] = [:]
     var numbers: [String: Int] = [:]
 }

@@ -11,13 +11,13 @@ struct EndpointSettings {
     var auth: Credential?
     var strict = false
     var allowEmpty = false
-    var maxDelete = DeletionLimit.default
+    var maxDelete = SyncEndpoint.DeletionLimit.default
     var retries = EndpointConfiguration.defaultRetries
     var retryMaxDelay = EndpointConfiguration.defaultRetryMaxDelay
     var pagination: PaginationConfiguration?
     var incremental: IncrementalSetting?
-    var rateLimit: RateLimit?
-    var rateLimitScope = RateLimitScope.endpoint
+    var rateLimit: SyncEndpoint.RateLimit?
+    var rateLimitScope = SyncEndpoint.RateLimitScope.endpoint
 }
 
 extension ConfigurationParser {
@@ -65,21 +65,15 @@ extension ConfigurationParser {
         case "incremental":
             if let value = incremental(field) { settings.incremental = value }
         case "rate_limit":
-            if let value = field.value.string.flatMap(RateLimit.init(parsing:)) {
-                if ConfigurationBounds.rateLimitRequests.contains(value.requests) {
-                    settings.rateLimit = value
-                } else {
-                    let range = ConfigurationBounds.rateLimitRequests
-                    report(
-                        "rate_limit must allow \(ConfigurationBounds.describe(range)) requests per period", at: field)
-                }
+            if let value = field.value.string.flatMap(SyncEndpoint.RateLimit.init(parsing:)) {
+                if let problem = value.problem { report(problem, at: field) } else { settings.rateLimit = value }
             } else {
                 report(
                     #"rate_limit must be requests per second, minute or hour, such as "10/s", "600/m" or "3600/h""#,
                     at: field)
             }
         case "rate_limit_scope":
-            if let value = field.value.string.flatMap(RateLimitScope.init(rawValue:)) {
+            if let value = field.value.string.flatMap(SyncEndpoint.RateLimitScope.init(rawValue:)) {
                 settings.rateLimitScope = value
             } else {
                 report(#"rate_limit_scope must be "endpoint" or "host""#, at: field)

@@ -10,12 +10,18 @@
 /// | `timestamp` | TEXT, RFC 3339 in UTC, always milliseconds: `2024-05-01T12:00:00.000Z`, `…:00.250Z` | an RFC 3339 string with any offset, a date `2024-05-01`; Unix seconds (or milliseconds) |
 ///
 /// With `strict = true` only the first form of each row is accepted.
-package enum ColumnType: String, Sendable, Hashable, CaseIterable {
+public enum ColumnType: String, Sendable, Hashable, CaseIterable {
+    /// A whole number (SQLite INTEGER).
     case integer
+    /// A floating-point number (SQLite REAL).
     case real
+    /// Text (SQLite TEXT). The default.
     case text
+    /// `true` or `false`, stored as 1 or 0.
     case boolean
+    /// Any JSON value, its exact bytes as received.
     case json
+    /// A point in time, stored as RFC 3339 text in UTC with milliseconds.
     case timestamp
 
     /// The declared type of the SQLite column, which gives it that affinity.

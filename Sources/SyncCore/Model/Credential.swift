@@ -71,4 +71,27 @@ public struct Credential: Sendable, Hashable {
     package var queryName: String? {
         if case .query(let name) = placement { name } else { nil }
     }
+
+    /// What is wrong with the names the credential carries, in the TOML file's words (`username` of basic, `name` of
+    /// header and query). The one set of rules for syncd.toml and Swift.
+    package var problems: [OptionProblem] {
+        let key: String
+        let name: String
+        switch placement {
+        case .bearer: return []
+        case .basic(let username): (key, name) = ("username", username)
+        case .header(let header): (key, name) = ("name", header)
+        case .query(let parameter): (key, name) = ("name", parameter)
+        }
+        guard !name.isEmpty, !HTTPHeaderSyntax.hasForbiddenByte(name) else {
+            return [OptionProblem(key: key, "auth: \(key) must be a non-empty string")]
+        }
+        if case .header = placement, !HTTPHeaderSyntax.isToken(name) {
+            return [OptionProblem(key: key, "auth: \"\(name)\" is not a valid header name")]
+        }
+        if case .basic = placement, name.contains(":") {
+            return [OptionProblem(key: key, "auth: username must not contain \":\"")]
+        }
+        return []
+    }
 }

@@ -58,7 +58,7 @@ package struct EndpointConfiguration: Sendable {
     /// Whether a snapshot may empty a table that has rows. The default is false.
     package var allowEmpty: Bool
     /// How many stored rows a non-empty snapshot may delete; more fails the run. The default is `"50%"`.
-    package var maxDelete: DeletionLimit
+    package var maxDelete: SyncEndpoint.DeletionLimit
     /// The columns, in file order; key columns are always required. The default is none.
     package var columns: [ColumnSpec]
     /// How often one run retries connection failures, timeouts, 5xx and 429. The default is 3.
@@ -70,10 +70,10 @@ package struct EndpointConfiguration: Sendable {
     /// How an incremental endpoint asks only for what changed. The default is nil: every request is the same.
     package var incremental: IncrementalConfiguration?
     /// A cap on the endpoint's request rate. The default is nil: only the upstream's RateLimit headers slow it.
-    package var rateLimit: RateLimit?
+    package var rateLimit: SyncEndpoint.RateLimit?
     /// Whether the pacing (``rateLimit`` and the upstream's RateLimit headers) is the endpoint's own or shared by
     /// every endpoint on its host with this scope. The default is `.endpoint`.
-    package var rateLimitScope: RateLimitScope
+    package var rateLimitScope: SyncEndpoint.RateLimitScope
 
     /// Whether the endpoint caches one document rather than records.
     package var isDocument: Bool { records == nil }
@@ -94,14 +94,14 @@ package struct EndpointConfiguration: Sendable {
         auth: Credential? = nil,
         strict: Bool = false,
         allowEmpty: Bool = false,
-        maxDelete: DeletionLimit = .default,
+        maxDelete: SyncEndpoint.DeletionLimit = .default,
         columns: [ColumnSpec] = [],
         retries: Int = EndpointConfiguration.defaultRetries,
         retryMaxDelay: Duration = EndpointConfiguration.defaultRetryMaxDelay,
         pagination: PaginationConfiguration? = nil,
         incremental: IncrementalConfiguration? = nil,
-        rateLimit: RateLimit? = nil,
-        rateLimitScope: RateLimitScope = .endpoint
+        rateLimit: SyncEndpoint.RateLimit? = nil,
+        rateLimitScope: SyncEndpoint.RateLimitScope = .endpoint
     ) {
         self.name = name
         self.url = url

@@ -68,7 +68,9 @@ package struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         )
     }
 
-    static func tooManyDeletions(endpoint: String, deleting: Int, stored: Int, limit: DeletionLimit) -> StoreError {
+    static func tooManyDeletions(endpoint: String, deleting: Int, stored: Int, limit: SyncEndpoint.DeletionLimit)
+        -> StoreError
+    {
         StoreError(
             .tooManyDeletions,
             "\(endpoint): the response would delete \(deleting) of the \(stored) stored rows, more than "

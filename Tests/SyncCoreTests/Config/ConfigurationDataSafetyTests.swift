@@ -25,18 +25,18 @@ struct ConfigurationDataSafetyTests {
         #expect(plain.endpoints.first?.maxDelete == .default)
         #expect(plain.endpoints.first?.maxDelete.description == #""50%""#)
         let share = try Configuration.parse(Self.endpoint(#"max_delete = "10%""#), sourcePath: "syncd.toml")
-        #expect(share.endpoints.first?.maxDelete == DeletionLimit.percent(10))
+        #expect(share.endpoints.first?.maxDelete == SyncEndpoint.DeletionLimit.percent(10))
         let rows = try Configuration.parse("[defaults]\nmax_delete = 3\n" + Self.endpoint(""), sourcePath: "s.toml")
-        #expect(rows.endpoints.first?.maxDelete == DeletionLimit.rows(3))
+        #expect(rows.endpoints.first?.maxDelete == SyncEndpoint.DeletionLimit.rows(3))
     }
 
     @Test("a share is rounded up: a snapshot may always delete one row unless the share is 0%")
     func deletionLimitRounding() throws {
-        let half = DeletionLimit.default
+        let half = SyncEndpoint.DeletionLimit.default
         #expect([0, 1, 2, 3, 4, 101, 300].map { half.allowed(stored: $0) } == [0, 1, 1, 2, 2, 51, 150])
-        #expect(try #require(DeletionLimit.percent(0)).allowed(stored: 1000) == 0)
-        #expect(try #require(DeletionLimit.percent(100)).allowed(stored: Int.max) == Int.max)
-        #expect(try #require(DeletionLimit.rows(7)).allowed(stored: 2) == 7)
+        #expect(SyncEndpoint.DeletionLimit.percent(0).allowed(stored: 1000) == 0)
+        #expect(SyncEndpoint.DeletionLimit.percent(100).allowed(stored: Int.max) == Int.max)
+        #expect(SyncEndpoint.DeletionLimit.rows(7).allowed(stored: 2) == 7)
     }
 
     @Test(

@@ -91,7 +91,7 @@ struct ConfigurationExampleTests {
                         ColumnSpec(name: "id", path: try JSONPath(parsing: "id"), type: .integer, required: true),
                     ],
                     pagination: PaginationConfiguration(kind: .link),
-                    rateLimit: RateLimit(requests: 10, period: .seconds(1))
+                    rateLimit: .perSecond(10)
                 ),
                 EndpointConfiguration(
                     name: try SQLIdentifier(validating: "flags"),

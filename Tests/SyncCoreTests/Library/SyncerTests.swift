@@ -96,7 +96,7 @@ struct SyncerTests {
                 SyncEndpoint(
                     name: "users", url: "https://example.com", records: "$", primaryKey: ["id", "id"],
                     columns: [.init("id")]),
-                "the primary key names \"id\" twice"
+                "primary_key names \"id\" twice"
             ),
             (
                 SyncEndpoint(name: "users", url: "https://example.com", headers: ["Bad Name": "x"]),
@@ -106,10 +106,13 @@ struct SyncerTests {
                 SyncEndpoint(name: "users", url: "https://example.com", headers: ["X-Token": "t\r\nX-Evil: 1"]),
                 "headers: the value of \"X-Token\" must not contain CR, LF or NUL"
             ),
-            (SyncEndpoint(name: "users", url: "https://example.com", records: "$"), "a collection needs a primary key"),
+            (
+                SyncEndpoint(name: "users", url: "https://example.com", records: "$"),
+                "missing \"primary_key\": an endpoint with \"records\" needs one"
+            ),
             (
                 SyncEndpoint(name: "users", url: "https://example.com", records: "$", primaryKey: ["id"]),
-                "the primary key \"id\" is not a column"
+                "primary_key names \"id\", which is not in [endpoint.columns]"
             ),
         ])
     func refusals(endpoint: SyncEndpoint, sentence: String) {

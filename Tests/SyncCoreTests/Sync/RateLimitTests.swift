@@ -175,7 +175,7 @@ struct RateLimitTests {
             """
         let parsed = try Configuration.parse(
             text.replacingOccurrences(of: "%@", with: "600/m"), sourcePath: "syncd.toml")
-        #expect(parsed.endpoints.first?.rateLimit == RateLimit(requests: 600, period: .seconds(60)))
+        #expect(parsed.endpoints.first?.rateLimit == .perMinute(600))
         for bad in ["10", "0/s", "10/d", "-1/s", "ten/s", "10/s/s", "+5/s"] {
             #expect(
                 configurationProblems(text.replacingOccurrences(of: "%@", with: bad)) == [

@@ -1,0 +1,166 @@
+extension SyncEndpoint {
+    /// How a collection is split over several responses, and when the last one has arrived
+    /// (`pagination = { type = … }` in syncd.toml).
+    ///
+    /// ```swift
+    /// endpoint.pagination = .cursor(path: "meta.next_cursor", param: "cursor", hasMorePath: "meta.has_more")
+    /// ```
+    ///
+    /// Every kind stops at an empty page, at a `hasMorePath` value of `false`, and fails the run at a repeated URL
+    /// or cursor, at a page identical to the one before, when `maxPages` pages were fetched and the upstream still
+    /// announces more, and when the walk ends while the upstream still announces more: a snapshot is applied only
+    /// when every page arrived. Paths name values outside the records array.
+    public struct Pagination: Sendable, Hashable {
+        enum Kind: Sendable, Hashable {
+            case link
+            case cursor(path: String, param: String)
+            case nextURL(path: String)
+            case page(param: String, start: Int, sizeParam: String?, size: Int?)
+            case offset(param: String, limitParam: String?, limit: Int)
+        }
+
+        let kind: Kind
+        /// The most pages one run fetches; reaching it with more pages announced fails the run. The default is 1000.
+        public var maxPages: Int
+        /// A JSON path to a boolean in the body; `false` there means the page is the last. The default is none.
+        public var hasMorePath: String?
+        /// A JSON path to the number of records the walk must reach. The default is none.
+        public var totalPath: String?
+
+        init(kind: Kind, maxPages: Int, hasMorePath: String?, totalPath: String?) {
+            self.kind = kind
+            self.maxPages = maxPages
+            self.hasMorePath = hasMorePath
+            self.totalPath = totalPath
+        }
+
+        /// RFC 8288: the `Link` header's `rel="next"` target, relative or absolute (`type = "link"`).
+        public static func link(
+            maxPages: Int = 1000, hasMorePath: String? = nil,
+            totalPath: String? = nil
+        ) -> Pagination {
+            Pagination(kind: .link, maxPages: maxPages, hasMorePath: hasMorePath, totalPath: totalPath)
+        }
+
+        /// The value at `path` in the body, sent as the query parameter `param` of the next request
+        /// (`type = "cursor"`).
+        public static func cursor(
+            path: String, param: String, maxPages: Int = 1000,
+            hasMorePath: String? = nil, totalPath: String? = nil
+        ) -> Pagination {
+            Pagination(
+                kind: .cursor(path: path, param: param), maxPages: maxPages, hasMorePath: hasMorePath,
+                totalPath: totalPath)
+        }
+
+        /// The URL at `path` in the body, relative or absolute (`type = "next_url"`).
+        public static func nextURL(
+            path: String, maxPages: Int = 1000, hasMorePath: String? = nil,
+            totalPath: String? = nil
+        ) -> Pagination {
+            Pagination(kind: .nextURL(path: path), maxPages: maxPages, hasMorePath: hasMorePath, totalPath: totalPath)
+        }
+
+        /// Page numbers from `start` in the query parameter `param`; `size`, when given, is sent as `sizeParam`
+        /// (when given), and a page with fewer records is the last (`type = "page"`).
+        public static func page(
+            param: String, start: Int = 1, size: Int? = nil, sizeParam: String? = nil,
+            maxPages: Int = 1000, hasMorePath: String? = nil,
+            totalPath: String? = nil
+        ) -> Pagination {
+            Pagination(
+                kind: .page(param: param, start: start, sizeParam: sizeParam, size: size), maxPages: maxPages,
+                hasMorePath: hasMorePath, totalPath: totalPath)
+        }
+
+        /// Offsets from 0 in the query parameter `param`, stepping by `limit`, sent as `limitParam` when given; a
+        /// page with fewer records than `limit` is the last (`type = "offset"`).
+        public static func offset(
+            param: String, limit: Int, limitParam: String? = nil,
+            maxPages: Int = 1000, hasMorePath: String? = nil,
+            totalPath: String? = nil
+        ) -> Pagination {
+            Pagination(
+                kind: .offset(param: param, limitParam: limitParam, limit: limit), maxPages: maxPages,
+                hasMorePath: hasMorePath, totalPath: totalPath)
+        }
+
+        /// Checks every value and builds what a sync walks by, or adds to `problems` why not. The one set of
+        /// rules for syncd.toml and Swift.
+        package func compile(problems: inout [OptionProblem]) -> PaginationConfiguration? {
+            let count = problems.count
+            func path(_ key: String, _ text: String) -> JSONPath? {
+                do {
+                    let path = try JSONPath(parsing: text)
+                    guard !path.components.isEmpty else {
+                        problems.append(
+                            .init(key: key, "pagination: \(key) must name a value inside the body, not \"$\""))
+                        return nil
+                    }
+                    return path
+                } catch {
+                    problems.append(.init(key: key, "pagination: \(key): \(error)"))
+                    return nil
+                }
+            }
+            func param(_ key: String, _ name: String) {
+                if name.isEmpty || HTTPHeaderSyntax.hasForbiddenByte(name) {
+                    problems.append(.init(key: key, "pagination: \(key) must be the name of a query parameter"))
+                }
+            }
+            func number(_ key: String, _ value: Int, in range: ClosedRange<Int>) {
+                if !range.contains(value) {
+                    problems.append(
+                        .init(
+                            key: key, "pagination: \(key) must be a whole number \(ConfigurationBounds.describe(range))"
+                        ))
+                }
+            }
+            var compiled: PaginationConfiguration.Kind?
+            switch kind {
+            case .link:
+                compiled = .link
+            case .cursor(let text, let name):
+                let cursor = path("cursor_path", text)
+                param("param", name)
+                compiled = cursor.map { .cursor(path: $0, param: name) }
+            case .nextURL(let text):
+                compiled = path("path", text).map { .nextURL(path: $0) }
+            case .page(let name, let start, let sizeParam, let size):
+                param("param", name)
+                number("start", start, in: ConfigurationBounds.paginationStart)
+                if let sizeParam { param("size_param", sizeParam) }
+                if let size { number("size", size, in: ConfigurationBounds.pageSize) }
+                if sizeParam != nil, size == nil {
+                    problems.append(
+                        .init(key: nil, "pagination: \"size_param\" needs \"size\", the number of records a page holds")
+                    )
+                }
+                compiled = .page(param: name, start: start, sizeParam: sizeParam, size: size)
+            case .offset(let name, let limitParam, let limit):
+                param("param", name)
+                number("limit", limit, in: ConfigurationBounds.pageSize)
+                if let limitParam { param("limit_param", limitParam) }
+                compiled = .offset(param: name, limitParam: limitParam, limit: limit)
+            }
+            number("max_pages", maxPages, in: ConfigurationBounds.maxPages)
+            let hasMore = hasMorePath.flatMap { path("has_more_path", $0) }
+            let total = totalPath.flatMap { path("total_path", $0) }
+            guard problems.count == count, let compiled else { return nil }
+            return PaginationConfiguration(kind: compiled, maxPages: maxPages, hasMorePath: hasMore, totalPath: total)
+        }
+    }
+}
+
+extension PaginationConfiguration {
+    /// The paths that lie inside the records array (`data[9].id` when `records = "data"`): the decoder never
+    /// captures values there, so the walk would stop at the first page.
+    package func problems(records: JSONPath) -> [OptionProblem] {
+        keyedPaths.filter { $0.path.components.starts(with: records.components) }.map { key, path in
+            OptionProblem(
+                key: key,
+                "pagination: \(key) \"\(path)\" lies inside the records array (\"\(records)\"); "
+                    + "it must name a value outside the records, such as \"meta.next\"")
+        }
+    }
+}

@@ -1,0 +1,213 @@
+/// One endpoint to sync: what to fetch, how often, and how its records become rows. The one model of an endpoint:
+/// an `[[endpoint]]` table of syncd.toml reads into the same options, checked by the same rules, in the same words.
+///
+/// ```swift
+/// var users = SyncEndpoint(
+///     name: "users", url: "https://api.example.com/users", records: "data", primaryKey: ["id"],
+///     columns: [.init("id", type: .integer), .init("name"), .init("updated_at", type: .timestamp)])
+/// users.credential = .bearer(.environment("USERS_TOKEN"))
+/// users.pagination = .cursor(path: "meta.next_cursor", param: "cursor", hasMorePath: "meta.has_more")
+/// users.rateLimit = .perMinute(600)
+/// ```
+///
+/// An endpoint with ``records`` is a collection: its records become rows of the table named ``name``. Without it,
+/// the whole body is cached as one document, and the endpoint has no columns.
+public struct SyncEndpoint: Sendable, Hashable {
+    /// Also the table's name: `^[a-z][a-z0-9_]{0,62}$`, not starting with `syncd_` or `sqlite_`.
+    public var name: String
+    /// An absolute `http://`, `https://` or `file://` URL.
+    public var url: String
+    /// The JSON path of the record array (`"$"` for the root); `nil` caches the whole body as one document.
+    public var records: String?
+    /// The key columns, by name; each becomes required.
+    public var primaryKey: [String]
+    /// The values extracted from each record into columns of the table.
+    public var columns: [SyncColumn]
+    /// How often a scheduler polls it: 100 ms...30 days. The default is 5 minutes.
+    public var interval: Duration
+    /// The random spread of the interval, as a fraction of it: 0...1. The default is 0.1.
+    public var jitter: Double
+    /// How long one request may take, body included: 100 ms...1 day. The default is 30 seconds.
+    public var timeout: Duration
+    /// Extra request headers.
+    public var headers: [String: String]
+    /// `true`: a response is upserted and never deletes (`mode = "incremental"`). The default is `false`: a
+    /// response is the whole set, and rows that vanished are deleted.
+    public var upsertOnly: Bool
+    /// How requests authenticate (`auth`). The default is none.
+    public var credential: Credential?
+    /// How the collection is split over several responses (`pagination`). The default is one response.
+    public var pagination: Pagination?
+    /// How an upsert-only endpoint asks only for what changed (`incremental`). The default is none.
+    public var incremental: Incremental?
+    /// A cap on the request rate (`rate_limit`). The default is none: only the upstream's `RateLimit` headers pace.
+    public var rateLimit: RateLimit?
+    /// Whether the pacing is the endpoint's own or shared by its host (`rate_limit_scope`). The default is the
+    /// endpoint's own.
+    public var rateLimitScope: RateLimitScope
+    /// The largest body accepted, in bytes: 1 B...2 GiB (`max_body`). The default is 64 MiB.
+    public var maxBody: Int
+    /// The largest record accepted, in bytes: 1 KiB...1 GiB (`max_record`). The default is 16 MiB.
+    public var maxRecord: Int
+    /// Whether values must have exactly their column's JSON type (`strict`). The default is `false`.
+    public var strict: Bool
+    /// Whether a snapshot may empty a table that has rows (`allow_empty`). The default is `false`.
+    public var allowEmpty: Bool
+    /// How many stored rows one snapshot may delete (`max_delete`). The default is half of them.
+    public var maxDelete: DeletionLimit
+    /// How often one run retries connection failures, timeouts, 5xx and 429: 0...100 (`retries`). The default is 3.
+    public var retries: Int
+    /// The longest wait between attempts; a longer `Retry-After` fails the run: 10 ms...1 day (`retry_max_delay`).
+    /// The default is 5 minutes.
+    public var retryMaxDelay: Duration
+
+    /// An endpoint; only the name and the URL are required (no `records`: a document endpoint). The options
+    /// not taken here (``credential``, ``pagination``, ``incremental``, ``rateLimit`` and the bounds) are
+    /// properties, set after.
+    public init(
+        name: String, url: String, records: String? = nil, primaryKey: [String] = [], columns: [SyncColumn] = [],
+        interval: Duration = .seconds(300), jitter: Double = 0.1, timeout: Duration = .seconds(30),
+        headers: [String: String] = [:], upsertOnly: Bool = false
+    ) {
+        self.name = name
+        self.url = url
+        self.records = records
+        self.primaryKey = primaryKey
+        self.columns = columns
+        self.interval = interval
+        self.jitter = jitter
+        self.timeout = timeout
+        self.headers = headers
+        self.upsertOnly = upsertOnly
+        self.rateLimitScope = .endpoint
+        self.maxBody = EndpointConfiguration.defaultMaxBody
+        self.maxRecord = EndpointConfiguration.defaultMaxRecord
+        self.strict = false
+        self.allowEmpty = false
+        self.maxDelete = .default
+        self.retries = EndpointConfiguration.defaultRetries
+        self.retryMaxDelay = EndpointConfiguration.defaultRetryMaxDelay
+    }
+
+    /// Checks the endpoint by the rules syncd.toml is checked by, and builds what a sync runs by; nil after adding
+    /// to `problems` one sentence per problem.
+    package func compile(into problems: inout [String]) -> EndpointConfiguration? {
+        if let problem = NameRules.endpointProblem(name) { problems.append(problem) }
+        if !URLRules.isValid(url) { problems.append(URLRules.expected) }
+        func check(_ key: String, _ value: Duration, in range: ClosedRange<Duration>) {
+            if !range.contains(value) { problems.append("\(key) must be \(ConfigurationBounds.describe(range))") }
+        }
+        func check(_ key: String, bytes: Int, in range: ClosedRange<Int>) {
+            if !range.contains(bytes) {
+                problems.append("\(key) must be \(ConfigurationBounds.describe(bytes: range))")
+            }
+        }
+        check("interval", interval, in: ConfigurationBounds.interval)
+        check("timeout", timeout, in: ConfigurationBounds.timeout)
+        check("retry_max_delay", retryMaxDelay, in: ConfigurationBounds.retryMaxDelay)
+        check("max_body", bytes: maxBody, in: ConfigurationBounds.maxBody)
+        check("max_record", bytes: maxRecord, in: ConfigurationBounds.maxRecord)
+        if !ConfigurationBounds.jitter.contains(jitter) { problems.append("jitter must be a number from 0 to 1") }
+        if !ConfigurationBounds.retries.contains(retries) {
+            problems.append(
+                "retries must be a whole number \(ConfigurationBounds.describe(ConfigurationBounds.retries))")
+        }
+        if let problem = maxDelete.problem { problems.append(problem) }
+        if let problem = rateLimit?.problem { problems.append(problem) }
+        // The TOML file's rule for headers (HTTPHeaderSyntax): values are never quoted.
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
+            if !HTTPHeaderSyntax.isToken(name) {
+                problems.append("headers: \"\(ControlCharacters.escaped(name, .terminal))\" is not a valid header name")
+            } else if HTTPHeaderSyntax.hasForbiddenByte(value) {
+                problems.append("headers: the value of \"\(name)\" must not contain CR, LF or NUL")
+            }
+        }
+        var optionProblems: [OptionProblem] = credential?.problems ?? []
+        let paging = pagination?.compile(problems: &optionProblems)
+        var recordsPath: JSONPath?
+        if let records {
+            do {
+                recordsPath = try JSONPath(parsing: records)
+            } catch {
+                problems.append("records: \(error)")
+            }
+        } else {
+            for (key, isSet) in [
+                ("columns", !columns.isEmpty), ("primary_key", !primaryKey.isEmpty), ("pagination", pagination != nil),
+                ("incremental", incremental != nil), ("mode", upsertOnly),
+            ] where isSet {
+                problems.append("a document endpoint (no \"records\") takes no \"\(key)\"")
+            }
+        }
+        var specs: [ColumnSpec] = []
+        for column in columns {
+            if let problem = NameRules.identifierProblem(column.name, kind: "column name") {
+                problems.append(problem)
+                continue
+            }
+            guard !specs.contains(where: { $0.name == column.name }) else {
+                problems.append("column \"\(column.name)\" is defined twice")
+                continue
+            }
+            do {
+                let path = try JSONPath(parsing: column.path ?? column.name)
+                specs.append(ColumnSpec(name: column.name, path: path, type: column.type, required: column.required))
+            } catch {
+                problems.append("column \"\(column.name)\": path: \(error)")
+            }
+        }
+        var key: [Int] = []
+        for name in primaryKey {
+            guard let index = specs.firstIndex(where: { $0.name == name }) else {
+                if !columns.contains(where: { $0.name == name }) {
+                    problems.append("primary_key names \"\(name)\", which is not in [endpoint.columns]")
+                }
+                continue
+            }
+            guard !key.contains(index) else {
+                problems.append("primary_key names \"\(name)\" twice")
+                continue
+            }
+            key.append(index)
+            specs[index].required = true
+        }
+        if records != nil, primaryKey.isEmpty {
+            problems.append("missing \"primary_key\": an endpoint with \"records\" needs one")
+        }
+        if let paging, let recordsPath { optionProblems += paging.problems(records: recordsPath) }
+        let mode: SyncMode = upsertOnly ? .incremental : .snapshot
+        var cursor: IncrementalConfiguration?
+        if let incremental, recordsPath != nil {
+            cursor = incremental.compile(columns: specs, mode: mode, problems: &optionProblems)
+        }
+        problems += optionProblems.map(\.sentence)
+        guard problems.isEmpty, let identifier = try? SQLIdentifier(validating: name) else { return nil }
+        return EndpointConfiguration(
+            name: identifier, url: url, interval: interval, jitter: jitter, timeout: timeout, maxBody: maxBody,
+            maxRecord: maxRecord, records: recordsPath, primaryKey: key, mode: mode,
+            headers: headers.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }, auth: credential,
+            strict: strict, allowEmpty: allowEmpty, maxDelete: maxDelete, columns: specs, retries: retries,
+            retryMaxDelay: retryMaxDelay, pagination: paging, incremental: cursor, rateLimit: rateLimit,
+            rateLimitScope: rateLimitScope)
+    }
+}
+
+/// A column of a record table: a value extracted from each record by JSON path.
+public struct SyncColumn: Sendable, Hashable {
+    /// The column's name: `^[a-z][a-z0-9_]{0,62}$`.
+    public var name: String
+    /// The JSON path in the record; `nil` is the column's name.
+    public var path: String?
+    /// How the value is stored. The default is text.
+    public var type: ColumnType
+    /// A record without this value is rejected (and reported) rather than stored with NULL.
+    public var required: Bool
+
+    /// A column named `name`, read from `path` (the name by default).
+    public init(_ name: String, path: String? = nil, type: ColumnType = .text, required: Bool = false) {
+        self.name = name
+        self.path = path
+        self.type = type
+        self.required = required
+    }
+}

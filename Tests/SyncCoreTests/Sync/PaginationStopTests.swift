@@ -1,5 +1,6 @@
 import Foundation
 import SampleUpstream
+import Synchronization
 import Testing
 
 @testable import SyncCore
@@ -85,11 +86,14 @@ struct PaginationStopTests {
         pagination: String, message: String, pages: Int64,
         _ answer: @escaping @Sendable (UpstreamRequest, Bool) -> UpstreamResponse
     ) async throws {
+        // Set between the two syncs, not read from a request count: a retried request must not start the loop early.
+        let looping = Mutex(false)
         try await withTestUpstream { upstream in
-            upstream.route("/users") { request in answer(request, upstream.requests.count > 2) }
+            upstream.route("/users") { request in answer(request, looping.withLock { $0 }) }
             let fixture = try SyncFixture(toml: PaginationTests.toml(upstream.url("/users"), pagination: pagination))
             let good = try await fixture.sync("users")
-            #expect(good.outcome == .changed && good.inserted == 2)
+            #expect(good.outcome == .changed && good.inserted == 2, "\(good.error ?? "")")
+            looping.withLock { $0 = true }
             let report = try await fixture.sync("users")
             #expect(report.outcome == .failed)
             #expect(report.error == message)

@@ -46,7 +46,7 @@ public final class ResourceCache: Sendable {
     private let now: @Sendable () -> Double
 
     /// Opens (or creates) the database at `databasePath`; it may be the one a ``Syncer`` or `syncd run` uses.
-    public convenience init(databasePath: String) throws(SyncStoreError) {
+    public convenience init(databasePath: String) throws(SyncError) {
         let http = HTTPTransport()
         try self.init(
             databasePath: databasePath, transport: SchemeTransport(http: http), http: http,
@@ -57,7 +57,7 @@ public final class ResourceCache: Sendable {
     init(
         databasePath: String, transport: any Transport, http: HTTPTransport? = nil,
         now: @escaping @Sendable () -> Double
-    ) throws(SyncStoreError) {
+    ) throws(SyncError) {
         do {
             storage = try Storage.openForWriting(databasePath)
         } catch {

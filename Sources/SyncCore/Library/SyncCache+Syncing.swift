@@ -30,11 +30,11 @@ public final class Syncer: Service, Sendable {
     ///   - logger: Where the syncs log, at debug and below (each run's fetch, and why a run failed, with
     ///     `endpoint.name` in the metadata); the task-local `Logger.current` by default. A failed run is also in its
     ///     ``SyncSummary``.
-    /// - Throws: ``SyncStoreError/cannotOpen(_:)`` when the database cannot be opened or migrated.
+    /// - Throws: ``SyncError/cannotOpen(_:)`` when the database cannot be opened or migrated.
     public init(
         configuration: SyncConfiguration, databasePath: String,
         environment: [String: String] = ProcessInfo.processInfo.environment, logger: Logger = .current
-    ) throws(SyncStoreError) {
+    ) throws(SyncError) {
         let storage: any SyncStorage
         do {
             storage = try Storage.openForWriting(databasePath)
@@ -49,7 +49,7 @@ public final class Syncer: Service, Sendable {
 
     /// Syncs one endpoint now. A failure is a summary with outcome `.failed` (the stored data kept), not a thrown
     /// error; only an unknown name throws.
-    public func sync(_ endpoint: String) async throws(SyncStoreError) -> SyncSummary {
+    public func sync(_ endpoint: String) async throws(SyncError) -> SyncSummary {
         guard let endpoint = configuration.endpoint(named: endpoint) else { throw .unknownEndpoint(endpoint) }
         let summary = SyncSummary(await engine.sync(endpoint))
         store.signal.changed()

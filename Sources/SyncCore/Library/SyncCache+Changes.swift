@@ -38,7 +38,7 @@ public struct ChangedRecord: Sendable, Hashable {
 
 extension SyncStore {
     /// The records changed and the keys deleted after `version` (0 is everything).
-    public func changes(_ endpoint: String, since version: Int64) async throws(SyncStoreError) -> ChangeSet {
+    public func changes(_ endpoint: String, since version: Int64) async throws(SyncError) -> ChangeSet {
         let changes = try await read { reader in
             try reader.changes(of: try Self.endpoint(endpoint, reader), since: version)
         }

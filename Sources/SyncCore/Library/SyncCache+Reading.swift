@@ -24,8 +24,8 @@ public final class SyncStore: Sendable {
     /// - Parameters:
     ///   - path: The database file, as `database` in syncd.toml names it.
     ///   - connections: Read-only connections kept open for concurrent reads.
-    /// - Throws: ``SyncStoreError/cannotOpen(_:)`` when the file is missing or is not a database.
-    public init(path: String, connections: Int = 2) throws(SyncStoreError) {
+    /// - Throws: ``SyncError/cannotOpen(_:)`` when the file is missing or is not a database.
+    public init(path: String, connections: Int = 2) throws(SyncError) {
         guard FileManager.default.fileExists(atPath: path) else {
             throw .cannotOpen("there is no database at \(path)")
         }
@@ -46,11 +46,11 @@ public final class SyncStore: Sendable {
     /// - Parameters:
     ///   - filters: Conditions on configured columns, all of which must hold.
     ///   - order: Configured columns to sort by; by primary key when empty.
-    /// - Throws: ``SyncStoreError``: an unknown endpoint or column, an endpoint never synced, a read failure.
+    /// - Throws: ``SyncError``: an unknown endpoint or column, an endpoint never synced, a read failure.
     public func records<T: Decodable>(
         _ type: T.Type, from endpoint: String, where filters: [RecordFilter] = [], order: [RecordOrder] = [],
         limit: Int? = nil, offset: Int = 0, decoder: JSONDecoder = JSONDecoder()
-    ) async throws(SyncStoreError) -> CachedRecords<T> {
+    ) async throws(SyncError) -> CachedRecords<T> {
         let query = RecordQuery(
             filters: filters.map(\.filter), order: order.map(\.order), limit: limit, offset: max(0, offset))
         let page = try await read { reader in try reader.records(of: try Self.endpoint(endpoint, reader), query) }
@@ -72,7 +72,7 @@ public final class SyncStore: Sendable {
     /// One record by its key (one value per key column, as text), or `nil` when no record has it.
     public func record<T: Decodable>(
         _ type: T.Type, from endpoint: String, key: String..., decoder: JSONDecoder = JSONDecoder()
-    ) async throws(SyncStoreError) -> Cached<T>? {
+    ) async throws(SyncError) -> Cached<T>? {
         let record = try await read { reader in try reader.record(of: try Self.endpoint(endpoint, reader), key: key) }
         guard let record else { return nil }
         return Cached(
@@ -84,7 +84,7 @@ public final class SyncStore: Sendable {
     /// A document endpoint's body decoded as `T`, or `nil` before its first sync.
     public func document<T: Decodable>(
         _ type: T.Type, from endpoint: String, decoder: JSONDecoder = JSONDecoder()
-    ) async throws(SyncStoreError) -> Cached<T>? {
+    ) async throws(SyncError) -> Cached<T>? {
         let document = try await read { reader in try reader.document(of: try Self.endpoint(endpoint, reader)) }
         guard let document else { return nil }
         return Cached(
@@ -95,7 +95,7 @@ public final class SyncStore: Sendable {
 
     /// Whether an endpoint's data changed since the answer that carried `etag` (a list's, a document's or a
     /// ``CachedRecords``' tag): one small query, no records read. A tag from another database is always modified.
-    public func isModified(_ endpoint: String, since etag: String) async throws(SyncStoreError) -> Bool {
+    public func isModified(_ endpoint: String, since etag: String) async throws(SyncError) -> Bool {
         let current = try await read { reader -> String in
             guard let state = try reader.state(of: endpoint) else { throw StoreError.unknownEndpoint(endpoint) }
             return EntityTag.make(instance: try reader.instance(), version: state.version)
@@ -104,22 +104,22 @@ public final class SyncStore: Sendable {
     }
 
     /// The endpoint's current version: what a ``changes(_:since:)`` reader starts from.
-    public func version(of endpoint: String) async throws(SyncStoreError) -> Int64 {
+    public func version(of endpoint: String) async throws(SyncError) -> Int64 {
         try await read { reader in
             guard let state = try reader.state(of: endpoint) else { throw StoreError.unknownEndpoint(endpoint) }
             return state.version
         }
     }
 
-    /// Runs a read where the storage reads, with errors as ``SyncStoreError``.
+    /// Runs a read where the storage reads, with errors as ``SyncError``.
     func read<Result: Sendable>(
         _ body: @escaping @Sendable (any StorageReader) throws -> Result
-    ) async throws(SyncStoreError) -> Result {
+    ) async throws(SyncError) -> Result {
         do {
             return try await storage.read(body)
         } catch let error as StoreError {
-            throw SyncStoreError(error)
-        } catch let error as SyncStoreError {
+            throw SyncError(error)
+        } catch let error as SyncError {
             throw error
         } catch {
             throw .readFailed("\(error)")
@@ -134,7 +134,7 @@ public final class SyncStore: Sendable {
 
     private static func decode<T: Decodable>(
         _ type: T.Type, _ data: Data, decoder: JSONDecoder, what: String
-    ) throws(SyncStoreError) -> T {
+    ) throws(SyncError) -> T {
         do {
             return try decoder.decode(T.self, from: data)
         } catch {

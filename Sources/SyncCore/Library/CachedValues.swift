@@ -20,9 +20,9 @@ public struct CachedRecords<Value> {
     public var values: [Value]
     /// The records that did not decode as `Value`, each with what went wrong; they did not sink the others.
     public var failures: [RecordDecodingFailure]
-    /// The tag of the endpoint's data: it changes when any record does. ``SyncStore/isModified(_:since:)`` takes it.
+    /// The tag of the endpoint's data: it changes when any record does. ``SyncCache/isModified(_:since:)`` takes it.
     public var etag: String
-    /// The endpoint's version: ``SyncStore/changes(_:since:)`` takes it.
+    /// The endpoint's version: ``SyncCache/changes(_:since:)`` takes it.
     public var version: Int64
     /// When the endpoint's data last changed.
     public var changedAt: Date?

@@ -36,7 +36,7 @@ public struct ChangedRecord: Sendable, Hashable {
     public var isInsert: Bool
 }
 
-extension SyncStore {
+extension SyncCache {
     /// The records changed and the keys deleted after `version` (0 is everything).
     public func changes(_ endpoint: String, since version: Int64) async throws(SyncError) -> ChangeSet {
         let changes = try await read { reader in
@@ -56,11 +56,11 @@ extension SyncStore {
     ///
     /// Every `interval` it asks SQLite's `data_version` whether anything was committed (a shared-memory read);
     /// only then does it read the endpoint's version, and only when that moved does it read the changes. A sync
-    /// by a ``Syncer`` whose ``Syncer/store`` this is wakes it at once. The stream ends with an error if a read
+    /// by this cache wakes it at once. The stream ends with an error if a read
     /// fails, and stops when the consumer stops iterating.
     ///
     /// ```swift
-    /// for try await change in store.changeSets("users") {
+    /// for try await change in cache.changeSets("users") {
     ///     print("version \(change.version): \(change.changed.count) changed, \(change.deleted.count) deleted")
     /// }
     /// ```
@@ -135,7 +135,7 @@ extension SyncStore {
     }
 }
 
-extension SyncStore {
+extension SyncCache {
     /// Returns after `interval`, or sooner when `wakes` yields; throws when the task is cancelled.
     static func wait(_ interval: Duration, orFor wakes: AsyncStream<Void>) async throws {
         await withTaskGroup(of: Void.self) { group in
@@ -151,7 +151,7 @@ extension SyncStore {
     }
 }
 
-/// Wakes every change stream of one ``SyncStore``: each has a stream of its own that keeps at most one wake.
+/// Wakes every change stream of one ``SyncCache``: each has a stream of its own that keeps at most one wake.
 final class ChangeSignal: Sendable {
     private let subscribers = Mutex<(next: Int, continuations: [Int: AsyncStream<Void>.Continuation])>((0, [:]))
 

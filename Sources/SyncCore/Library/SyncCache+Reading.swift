@@ -1,43 +1,9 @@
 public import Foundation
 internal import Synchronization
 
-/// A syncd database, read from Swift: typed records decoded from the JSON syncd stored as received, each with its
-/// entity tag, cheap "changed since?" checks, and the changes since a version.
-///
-/// It reads what a daemon (`syncd run`) or ``SyncStore`` users in another process keep fresh, offline: it opens
-/// the database read-only and never blocks the writer (WAL).
-///
-/// ```swift
-/// struct User: Decodable { var id: Int; var name: String }
-/// let store = try SyncStore(path: "/var/lib/syncd/cache.db")
-/// let oslo = try await store.records(User.self, from: "users", where: [.equal("city", "Oslo")])
-/// print(oslo.values.map(\.name), oslo.etag)
-/// if try await store.isModified("users", since: oslo.etag) == false { /* nothing to do */ }
-/// ```
-public final class SyncStore: Sendable {
-    let storage: any ReadStorage
-    /// Wakes the change streams at once when a ``Syncer`` of this process committed, instead of at their next look.
-    let signal = ChangeSignal()
-
-    /// Opens an existing syncd database for reading.
-    ///
-    /// - Parameters:
-    ///   - path: The database file, as `database` in syncd.toml names it.
-    ///   - connections: Read-only connections kept open for concurrent reads.
-    /// - Throws: ``SyncError/cannotOpen(_:)`` when the file is missing or is not a database.
-    public init(path: String, connections: Int = 2) throws(SyncError) {
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw .cannotOpen("there is no database at \(path)")
-        }
-        do {
-            storage = try Storage.openForReading(path, connections: connections)
-        } catch let error as SQLiteError {
-            throw .cannotOpen("\(path) cannot be opened: \(error.message)")
-        } catch {
-            throw .cannotOpen("\(path) cannot be opened: \(error)")
-        }
-    }
-
+/// Reading: typed records decoded from the JSON syncd stored as received, each with its entity tag, and cheap
+/// "changed since?" checks.
+extension SyncCache {
     /// The records of a collection endpoint that match `filters`, decoded as `T` from the JSON as received.
     ///
     /// A record that does not decode as `T` never sinks the others: it is left out and described in

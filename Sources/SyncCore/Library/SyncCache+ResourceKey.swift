@@ -1,6 +1,6 @@
 internal import Crypto
 
-extension ResourceCache {
+extension SyncCache {
     /// The key of `url`'s row in `syncd_resources`: the URL itself when it shows no secret (``URLRedaction``);
     /// otherwise the redacted URL followed by `#sha256=` and the SHA-256 of the whole URL, so that two URLs that
     /// differ only in a secret (two tenants' keys, two page tokens) keep two rows and neither secret is stored.

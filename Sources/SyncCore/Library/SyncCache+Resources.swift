@@ -1,19 +1,18 @@
 public import Foundation
 internal import NIOCore
 
-/// Offline-first fetches of any URL, cached in a syncd database: fresh answers come from the cache, stale ones
-/// are revalidated upstream with `If-None-Match`/`If-Modified-Since`, and when the upstream cannot be reached the
-/// cached answer is returned, marked stale (stale-if-error) — never an error while there is data.
+/// Fetching: offline-first fetches of any URL, cached in the same database. Fresh answers come from the cache,
+/// stale ones are revalidated upstream with `If-None-Match`/`If-Modified-Since`, and when the upstream cannot be
+/// reached the cached answer is returned, marked stale (stale-if-error) — never an error while there is data.
 ///
 /// ```swift
-/// let cache = try ResourceCache(databasePath: "cache.db")
 /// let answer = try await cache.fetch("https://example.com/config.json", maxAge: .seconds(60)) { data in
 ///     try JSONDecoder().decode(AppConfig.self, from: data)
 /// }
 /// answer.value        // AppConfig
 /// answer.source       // .cache, .revalidated, .network or .staleAfterError
 /// ```
-public final class ResourceCache: Sendable {
+extension SyncCache {
     /// Where an answer came from.
     public enum Source: String, Sendable, Hashable {
         /// The cache, still within `maxAge`: no request was made.
@@ -40,40 +39,12 @@ public final class ResourceCache: Sendable {
         public var isStale: Bool { source == .staleAfterError }
     }
 
-    private let storage: any SyncStorage
-    private let transport: any Transport
-    private let http: HTTPTransport?
-    private let now: @Sendable () -> Double
-
-    /// Opens (or creates) the database at `databasePath`; it may be the one a ``Syncer`` or `syncd run` uses.
-    public convenience init(databasePath: String) throws(SyncError) {
-        let http = HTTPTransport()
-        try self.init(
-            databasePath: databasePath, transport: SchemeTransport(http: http), http: http,
-            now: { Date().timeIntervalSince1970 })
-    }
-
-    /// With an injected transport and clock (seconds since 1970), for tests.
-    init(
-        databasePath: String, transport: any Transport, http: HTTPTransport? = nil,
-        now: @escaping @Sendable () -> Double
-    ) throws(SyncError) {
-        do {
-            storage = try Storage.openForWriting(databasePath)
-        } catch {
-            throw .cannotOpen("\(databasePath) cannot be used: \(error)")
-        }
-        self.transport = transport
-        self.http = http
-        self.now = now
-    }
-
     /// Fetches `url`, from the cache while it is younger than `maxAge`.
     ///
     /// - Parameters:
     ///   - headers: Sent with every request (an `Authorization` header, say); they are not part of the cache key.
     ///   - decode: Turns the body into a value; a body it refuses is not cached.
-    /// - Throws: ``ResourceCacheError`` only when there is no cached body to fall back on, or `decode`'s error.
+    /// - Throws: ``SyncError/Code/unavailable`` only when there is no cached body to fall back on, or `decode`'s error.
     public func fetch<Value>(
         _ url: String, headers: [String: String] = [:], maxAge: Duration = .zero,
         timeout: Duration = .seconds(30), decode: (Data) throws -> Value
@@ -95,7 +66,7 @@ public final class ResourceCache: Sendable {
     /// The cache key is the endpoint's URL without its credential, so a rotated token keeps the cached answer.
     ///
     /// - Parameter environment: Where the credential's environment variables and `$CREDENTIALS_DIRECTORY` are read.
-    /// - Throws: ``APIError`` when the endpoint's URL or credential is unusable; ``ResourceCacheError`` when there is
+    /// - Throws: ``APIError`` when the endpoint's URL or credential is unusable; ``SyncError/Code/unavailable`` when there is
     ///   no cached body to fall back on; what the resource's decoding throws.
     public func fetch<Value>(
         _ resource: Resource<Value>, maxAge: Duration = .zero, timeout: Duration = .seconds(30),
@@ -103,7 +74,7 @@ public final class ResourceCache: Sendable {
     ) async throws -> Answer<Value> {
         let endpoint = resource.endpoint
         guard endpoint.method == .get, endpoint.body == nil else {
-            throw ResourceCacheError(description: "only GET requests without a body are cached")
+            throw SyncError.badQuery("only GET requests without a body are cached")
         }
         let url = try endpoint.url()
         var request = FetchRequest(
@@ -115,8 +86,9 @@ public final class ResourceCache: Sendable {
     private func fetch<Value>(
         key url: String, request base: FetchRequest, maxAge: Duration, decode: (Data) throws -> Value
     ) async throws -> Answer<Value> {
-        let stored = try await storage.resource(url)
-        let now = now()
+        let writer = try writable("fetch a resource")
+        let stored = try await writer.storage.resource(url)
+        let now = writer.now()
         if let stored, now - stored.validatedAt < maxAge.scheduleSeconds {
             return Answer(
                 value: try decode(stored.body), source: .cache,
@@ -127,12 +99,12 @@ public final class ResourceCache: Sendable {
         request.lastModified = stored?.lastModified
         let response: FetchResponse
         do {
-            response = try await transport.fetch(request)
+            response = try await writer.transport.fetch(request)
         } catch {
             return try stale(stored, because: "\(error)", decode: decode)
         }
         if response.isNotModified, let stored {
-            try await storage.touchResource(url, validatedAt: now)
+            try await writer.storage.touchResource(url, validatedAt: now)
             return Answer(
                 value: try decode(stored.body), source: .revalidated, validatedAt: Date(timeIntervalSince1970: now))
         }
@@ -145,31 +117,20 @@ public final class ResourceCache: Sendable {
         let fresh = StoredResource(
             body: body, contentType: response.contentType, etag: response.etag, lastModified: response.lastModified,
             validatedAt: now)
-        try await storage.storeResource(fresh, url)
+        try await writer.storage.storeResource(fresh, url)
         return Answer(value: value, source: .network, validatedAt: Date(timeIntervalSince1970: now))
-    }
-
-    /// Closes the HTTP client the cache made. Call it once, when done.
-    public func shutdown() async throws {
-        try await http?.shutdown()
     }
 
     private func stale<Value>(
         _ stored: StoredResource?, because reason: String, decode: (Data) throws -> Value
     ) throws -> Answer<Value> {
-        guard let stored else { throw ResourceCacheError(description: reason) }
+        guard let stored else { throw SyncError.unavailable(reason) }
         return Answer(
             value: try decode(stored.body), source: .staleAfterError,
             validatedAt: Date(timeIntervalSince1970: stored.validatedAt), error: reason)
     }
 }
 
-extension ResourceCache.Answer: Sendable where Value: Sendable {}
-
-/// Why a fetch failed with nothing cached to fall back on, in one sentence.
-public struct ResourceCacheError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The failure, in one sentence.
-    public var description: String
-}
+extension SyncCache.Answer: Sendable where Value: Sendable {}
 
 /// One row of `syncd_resources`.

@@ -14,38 +14,38 @@ public struct SyncConfiguration: Sendable {
 
     /// Reads a syncd.toml file.
     ///
-    /// - Throws: ``SyncConfigurationError`` naming the file, the line and the key of every problem.
-    public init(contentsOfFile path: String) throws(SyncConfigurationError) {
+    /// - Throws: ``SyncError`` (``SyncError/Code/invalidConfiguration``) naming the file, the line and the key of every problem.
+    public init(contentsOfFile path: String) throws(SyncError) {
         do {
             configuration = try Configuration.load(path: path)
         } catch {
-            throw SyncConfigurationError(description: "\(error)")
+            throw .invalidConfiguration("\(error)")
         }
     }
 
     /// Reads TOML text, as a syncd.toml file would hold it; `sourcePath` names it in errors and anchors
     /// relative paths.
-    public init(toml: String, sourcePath: String = "syncd.toml") throws(SyncConfigurationError) {
+    public init(toml: String, sourcePath: String = "syncd.toml") throws(SyncError) {
         do {
             configuration = try Configuration.parse(toml, sourcePath: sourcePath)
         } catch {
-            throw SyncConfigurationError(description: "\(error)")
+            throw .invalidConfiguration("\(error)")
         }
     }
 
     /// Endpoints built in Swift, fetched at most `concurrency` at once by a scheduler.
     ///
-    /// - Throws: ``SyncConfigurationError`` for an invalid name, path or key, or a name used twice.
-    public init(endpoints: [SyncEndpoint], concurrency: Int = 4) throws(SyncConfigurationError) {
+    /// - Throws: ``SyncError`` (``SyncError/Code/invalidConfiguration``) for an invalid name, path or key, or a name used twice.
+    public init(endpoints: [SyncEndpoint], concurrency: Int = 4) throws(SyncError) {
         guard ConfigurationBounds.concurrency.contains(concurrency) else {
-            throw SyncConfigurationError(
-                description: "concurrency must be \(ConfigurationBounds.describe(ConfigurationBounds.concurrency))")
+            throw .invalidConfiguration(
+                "concurrency must be \(ConfigurationBounds.describe(ConfigurationBounds.concurrency))")
         }
         var seen: Set<String> = []
         var built: [EndpointConfiguration] = []
         for endpoint in endpoints {
             guard seen.insert(endpoint.name).inserted else {
-                throw SyncConfigurationError(description: "two endpoints are named \"\(endpoint.name)\"")
+                throw .invalidConfiguration("two endpoints are named \"\(endpoint.name)\"")
             }
             built.append(try endpoint.configuration())
         }
@@ -63,21 +63,15 @@ public struct SyncConfiguration: Sendable {
     public var databasePath: String? { configuration.database }
 }
 
-/// Why a configuration is refused, in one sentence per problem.
-public struct SyncConfigurationError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The problems, one sentence each (with file:line and key for TOML).
-    public var description: String
-}
-
 extension SyncEndpoint {
     /// Checks the endpoint by the rules syncd.toml is checked by, and builds what a sync runs by.
     ///
-    /// - Throws: ``SyncConfigurationError`` with one sentence per problem, each starting `endpoint "NAME": `.
-    func configuration() throws(SyncConfigurationError) -> EndpointConfiguration {
+    /// - Throws: ``SyncError`` (``SyncError/Code/invalidConfiguration``) with one sentence per problem, each starting `endpoint "NAME": `.
+    func configuration() throws(SyncError) -> EndpointConfiguration {
         var problems: [String] = []
         guard let compiled = compile(into: &problems), problems.isEmpty else {
-            throw SyncConfigurationError(
-                description: problems.map { "endpoint \"\(name)\": \($0)" }.joined(separator: "\n"))
+            throw .invalidConfiguration(
+                problems.map { "endpoint \"\(name)\": \($0)" }.joined(separator: "\n"))
         }
         return compiled
     }

@@ -1,40 +1,49 @@
-public import Foundation
-
-/// Why a ``SyncStore``, ``Syncer`` or ``ResourceCache`` operation failed: a ``code`` and one sentence.
+/// Why a ``SyncCache`` or ``SyncConfiguration`` operation failed: a ``code`` and one sentence. The one error of
+/// the library layer (``APIError`` is the typed fetches').
 ///
 /// A struct with an opaque code, so that a new kind of failure breaks no embedder's `switch`; `==` compares codes
 /// only, so the static members match any error of their kind:
 ///
 /// ```swift
-/// do { _ = try await store.records(User.self, from: "users") }
+/// do { _ = try await cache.records(User.self, from: "users") }
 /// catch SyncError.notSynced { /* nothing cached yet */ }
 /// ```
 public struct SyncError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The kind of failure.
     public struct Code: Sendable, Hashable, CustomStringConvertible {
         private enum Base: String, Sendable, Hashable {
+            case invalidConfiguration = "invalid_configuration"
             case cannotOpen = "cannot_open"
+            case readOnly = "read_only"
             case unknownEndpoint = "unknown_endpoint"
             case notSynced = "not_synced"
             case badQuery = "bad_query"
             case decoding
             case readFailed = "read_failed"
+            case unavailable
         }
 
         private let base: Base
 
+        /// A configuration (TOML or Swift) was refused; the sentence lists every problem, one per line.
+        public static let invalidConfiguration = Code(base: .invalidConfiguration)
         /// The database file is missing, is not a database, or cannot be migrated.
         public static let cannotOpen = Code(base: .cannotOpen)
-        /// No endpoint of that name has been synced into this database (or is configured, for a ``Syncer``).
+        /// A cache opened for reading only was asked to write: to sync or to fetch a resource.
+        public static let readOnly = Code(base: .readOnly)
+        /// No endpoint of that name has been synced into this database (or is configured, to sync it).
         public static let unknownEndpoint = Code(base: .unknownEndpoint)
         /// The endpoint exists but holds nothing yet.
         public static let notSynced = Code(base: .notSynced)
-        /// A filter or order names a column the endpoint does not have, or a value does not fit its column.
+        /// A filter or order names a column the endpoint does not have, a value does not fit its column, or a fetch
+        /// cannot be cached (only GET requests without a body are).
         public static let badQuery = Code(base: .badQuery)
         /// A stored value does not decode as the requested type.
         public static let decoding = Code(base: .decoding)
-        /// SQLite could not read.
+        /// The database could not be read or written.
         public static let readFailed = Code(base: .readFailed)
+        /// A resource could not be fetched and nothing was cached to fall back on.
+        public static let unavailable = Code(base: .unavailable)
 
         /// A fixed name, such as `not_synced`: for metrics and logs.
         public var description: String { base.rawValue }
@@ -42,7 +51,7 @@ public struct SyncError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// The kind of failure.
     public let code: Code
-    /// One sentence.
+    /// One sentence (one per line for ``Code/invalidConfiguration``).
     public let description: String
     /// The endpoint the failure is about, when it is about one.
     public let endpoint: String?
@@ -59,7 +68,11 @@ public struct SyncError: Error, Sendable, Hashable, CustomStringConvertible {
     public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 
     /// Any error of that kind, for `==`, `catch` patterns and `#expect(throws:)`.
+    public static let invalidConfiguration = SyncError(.invalidConfiguration, "the configuration is not valid")
+    /// Any ``Code/cannotOpen`` error.
     public static let cannotOpen = SyncError(.cannotOpen, "the database cannot be opened")
+    /// Any ``Code/readOnly`` error.
+    public static let readOnly = SyncError(.readOnly, "the cache was opened for reading only")
     /// Any ``Code/unknownEndpoint`` error.
     public static let unknownEndpoint = SyncError(.unknownEndpoint, "there is no such endpoint")
     /// Any ``Code/notSynced`` error.
@@ -70,16 +83,26 @@ public struct SyncError: Error, Sendable, Hashable, CustomStringConvertible {
     public static let decoding = SyncError(.decoding, "a stored value does not decode")
     /// Any ``Code/readFailed`` error.
     public static let readFailed = SyncError(.readFailed, "the database cannot be read")
+    /// Any ``Code/unavailable`` error.
+    public static let unavailable = SyncError(.unavailable, "the resource cannot be fetched")
+
+    static func invalidConfiguration(_ sentences: String) -> SyncError { SyncError(.invalidConfiguration, sentences) }
 
     static func cannotOpen(_ sentence: String) -> SyncError { SyncError(.cannotOpen, sentence) }
+
+    static func readOnly(_ sentence: String) -> SyncError { SyncError(.readOnly, sentence) }
 
     static func unknownEndpoint(_ name: String) -> SyncError {
         SyncError(.unknownEndpoint, "there is no endpoint \"\(name)\"", endpoint: name)
     }
 
+    static func badQuery(_ sentence: String) -> SyncError { SyncError(.badQuery, sentence) }
+
     static func decoding(_ sentence: String) -> SyncError { SyncError(.decoding, sentence) }
 
     static func readFailed(_ sentence: String) -> SyncError { SyncError(.readFailed, sentence) }
+
+    static func unavailable(_ sentence: String) -> SyncError { SyncError(.unavailable, sentence) }
 
     init(_ error: StoreError) {
         if error == .unknownEndpoint, let name = error.endpoint {

@@ -1,4 +1,4 @@
-/// Where the read API, the library's ``SyncStore`` and the CLI read the stored data: the one interface between a
+/// Where the read API, the library's `SyncCache` and the CLI read the stored data: the one interface between a
 /// reader and a database, beside ``SyncStorage`` for writes.
 ///
 /// A read runs `body` where the storage reads — for SQLite, on its read threads, at a lower priority than syncs — so

@@ -1,6 +1,6 @@
 package import Foundation
 
-/// One answer `ResourceCache` keeps (in SQLite, a row of `syncd_resources`): the body with its validators and when it
+/// One answer `SyncCache.fetch` keeps (in SQLite, a row of `syncd_resources`): the body with its validators and when it
 /// was last validated.
 package struct StoredResource: Sendable, Equatable {
     package var body: Data

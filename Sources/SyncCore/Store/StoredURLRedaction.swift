@@ -1,7 +1,7 @@
 /// Rewrites the URLs a database stored before syncd redacted them (``URLRedaction``), so that a password or key
 /// written in an endpoint's `url` does not stay in `syncd_endpoints` once this version opens the file for writing.
 /// Each run rewrites its endpoint's row too, with the endpoint's query credential taken into account.
-/// `ResourceCache` rows keyed by a URL that shows a secret are deleted: they are a cache, fetched again under a key
+/// `SyncCache.fetch` rows keyed by a URL that shows a secret are deleted: they are a cache, fetched again under a key
 /// that hides it.
 package enum StoredURLRedaction {
     /// Redacts every `syncd_endpoints.url` that still shows a secret (rows already redacted are not written) and

@@ -42,7 +42,7 @@ package protocol SyncStorage: Sendable {
     /// Stores next due times (`nil`: due at once) together; completes even when the calling task is cancelled.
     func storeNextDue(_ rows: [(name: String, nextDue: Double?)]) async throws
 
-    // MARK: Cached resources (`ResourceCache`)
+    // MARK: Cached resources (`SyncCache.fetch`)
 
     /// The resource cached under `key` (a URL without its secrets); nil when there is none.
     func resource(_ key: String) async throws -> StoredResource?

@@ -36,7 +36,7 @@ package struct SyncEngine: Sendable {
         self.sleep = sleep
     }
 
-    /// The engine as the daemon, `syncd sync` and the library's ``Syncer`` run it: fetching over `http` (and from
+    /// The engine as the daemon, `syncd sync` and the library's `SyncCache` run it: fetching over `http` (and from
     /// `file://` URLs), on the wall clock. The one place that assembles it.
     package static func live(
         storage: any SyncStorage, http: HTTPTransport, environment: [String: String], logger: Logger

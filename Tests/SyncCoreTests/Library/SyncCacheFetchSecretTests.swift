@@ -4,8 +4,8 @@ import Testing
 
 @testable import SyncCore
 
-/// ResourceCache keeps a secret written in a URL out of its rows, and still tells such URLs apart.
-@Suite("library: ResourceCache and secrets in URLs")
+/// SyncCache.fetch keeps a secret written in a URL out of its rows, and still tells such URLs apart.
+@Suite("library: SyncCache.fetch and secrets in URLs")
 struct ResourceCacheSecretTests {
     @Test("URLs differing only in a key keep their own answers, and neither key is stored")
     func keyedBySecretFreeURL() async throws {
@@ -15,17 +15,17 @@ struct ResourceCacheSecretTests {
             upstream.route("/config.json") { request in
                 jsonAnswer(#"{"theme": "\#(request.query["api_key"] == "tenant-a-s3cr3t" ? "dark" : "light")"}"#)
             }
-            let cache = try ResourceCache(
-                databasePath: directory.file("cache.db"), transport: SchemeTransport(http: SharedTransport.http),
+            let cache = try SyncCache(
+                path: directory.file("cache.db"), transport: SchemeTransport(http: SharedTransport.http),
                 now: { clock.now })
             let base = upstream.url("/config.json?api_key=")
             let first = try await cache.fetch(
-                base + "tenant-a-s3cr3t", maxAge: .seconds(60), decode: ResourceCacheTests.decode)
+                base + "tenant-a-s3cr3t", maxAge: .seconds(60), decode: SyncCacheFetchTests.decode)
             let second = try await cache.fetch(
-                base + "tenant-b-s3cr3t", maxAge: .seconds(60), decode: ResourceCacheTests.decode)
+                base + "tenant-b-s3cr3t", maxAge: .seconds(60), decode: SyncCacheFetchTests.decode)
             #expect(first.value.theme == "dark" && second.value.theme == "light")
             let again = try await cache.fetch(
-                base + "tenant-a-s3cr3t", maxAge: .seconds(60), decode: ResourceCacheTests.decode)
+                base + "tenant-a-s3cr3t", maxAge: .seconds(60), decode: SyncCacheFetchTests.decode)
             #expect(again.source == .cache && again.value.theme == "dark")
             let keys = try Database(path: directory.file("cache.db"), mode: .readOnly)
                 .rows("SELECT url FROM syncd_resources ORDER BY url").compactMap { $0.text("url") }

@@ -6,8 +6,8 @@ import Testing
 
 /// Offline-first fetches: from the cache while fresh, revalidated when stale, the cached value when the upstream
 /// is down — against a real loopback server, on an injected clock.
-@Suite("library: ResourceCache fetches offline-first")
-struct ResourceCacheTests {
+@Suite("library: SyncCache fetches any URL offline-first")
+struct SyncCacheFetchTests {
     struct AppConfig: Decodable, Equatable {
         var theme: String
     }
@@ -20,8 +20,8 @@ struct ResourceCacheTests {
         let clock = TestClock()
         try await withTestUpstream { upstream in
             upstream.setJSON("/config.json", #"{"theme": "dark"}"#, etag: "\"v1\"")
-            let cache = try ResourceCache(
-                databasePath: directory.file("cache.db"), transport: SchemeTransport(http: SharedTransport.http),
+            let cache = try SyncCache(
+                path: directory.file("cache.db"), transport: SchemeTransport(http: SharedTransport.http),
                 now: { clock.now })
             let url = upstream.url("/config.json")
             let first = try await cache.fetch(url, maxAge: .seconds(60), decode: Self.decode)
@@ -49,9 +49,9 @@ struct ResourceCacheTests {
     func staleIfError() async throws {
         let directory = try TemporaryDirectory()
         let clock = TestClock()
-        let cache = try ResourceCache(
-            databasePath: directory.file("cache.db"), transport: SchemeTransport(http: SharedTransport.http),
-            now: { clock.now })
+        let cache = try SyncCache(
+            path: directory.file("cache.db"), transport: SchemeTransport(http: SharedTransport.http), now: { clock.now }
+        )
         var url = ""
         try await withTestUpstream { upstream in
             upstream.setJSON("/config.json", #"{"theme": "dark"}"#)
@@ -66,7 +66,7 @@ struct ResourceCacheTests {
         let offline = try await cache.fetch(url, decode: Self.decode)
         #expect(offline.source == .staleAfterError && offline.value.theme == "dark")
         #expect(offline.error?.isEmpty == false)
-        await #expect(throws: ResourceCacheError.self) {
+        await #expect(throws: SyncError.unavailable) {
             try await cache.fetch(url + "?other", decode: Self.decode)
         }
     }
@@ -77,8 +77,8 @@ struct ResourceCacheTests {
         let clock = TestClock()
         try await withTestUpstream { upstream in
             upstream.setJSON("/config.json", #"{"theme": "dark"}"#, etag: "\"v1\"")
-            let cache = try ResourceCache(
-                databasePath: directory.file("cache.db"), transport: SchemeTransport(http: SharedTransport.http),
+            let cache = try SyncCache(
+                path: directory.file("cache.db"), transport: SchemeTransport(http: SharedTransport.http),
                 now: { clock.now })
             let endpoint = Endpoint(baseURL: upstream.url("/config.json"), credential: .bearer(.literal("s3cret")))
             let theme = Resource(endpoint: endpoint, as: AppConfig.self).map(\.theme)
@@ -95,7 +95,7 @@ struct ResourceCacheTests {
 
             var post = endpoint
             post.method = .post
-            await #expect(throws: ResourceCacheError.self) {
+            await #expect(throws: SyncError.badQuery) {
                 try await cache.fetch(Resource(endpoint: post, as: AppConfig.self))
             }
         }

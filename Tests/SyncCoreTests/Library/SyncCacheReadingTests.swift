@@ -3,8 +3,8 @@ import SyncCore
 import Testing
 
 /// SyncCore's public reading API over a real database that real syncs filled.
-@Suite("library: SyncStore reads the cache, typed")
-struct SyncStoreTests {
+@Suite("library: SyncCache reads the cache, typed")
+struct SyncCacheReadingTests {
     struct User: Decodable, Sendable, Equatable {
         var id: Int
         var name: String
@@ -22,9 +22,9 @@ struct SyncStoreTests {
         var dark_mode: Bool
     }
 
-    static func store() async throws -> (SyncStore, SyncFixture, TemporaryDirectory) {
+    static func store() async throws -> (SyncCache, SyncFixture, TemporaryDirectory) {
         let (fixture, files) = try await ReadAPITests.fixture()
-        return (try SyncStore(path: fixture.directory.file("cache.db")), fixture, files)
+        return (try SyncCache(readingFrom: fixture.directory.file("cache.db")), fixture, files)
     }
 
     @Test("typed records with filters and order, one record by key (composite too), a document, each with its tag")
@@ -65,7 +65,7 @@ struct SyncStoreTests {
     func errors() async throws {
         let (store, fixture, files) = try await Self.store()
         defer { _ = (fixture, files) }
-        await #expect(throws: SyncStoreError.unknownEndpoint) {
+        await #expect(throws: SyncError.unknownEndpoint) {
             try await store.records(User.self, from: "nope")
         }
         do {
@@ -74,7 +74,7 @@ struct SyncStoreTests {
         } catch {
             #expect("\(error)".contains("\"email\" is not a configured column of \"users\""))
         }
-        let missing = #expect(throws: SyncStoreError.cannotOpen) { try SyncStore(path: files.file("missing.db")) }
+        let missing = #expect(throws: SyncError.cannotOpen) { try SyncCache(readingFrom: files.file("missing.db")) }
         #expect(missing?.description == "there is no database at \(files.file("missing.db"))")
     }
 

@@ -5,8 +5,8 @@ import Synchronization
 import Testing
 
 /// Running syncs from one's own program through the public API: endpoints built in Swift or read from TOML.
-@Suite("library: Syncer runs syncs from code")
-struct SyncerTests {
+@Suite("library: SyncCache runs syncs from code")
+struct SyncCacheSyncingTests {
     struct User: Decodable, Sendable {
         var id: Int
         var name: String
@@ -25,17 +25,17 @@ struct SyncerTests {
     func syncOnce() async throws {
         let files = try TemporaryDirectory()
         let configuration = try SyncConfiguration(endpoints: [try Self.users(files)])
-        let syncer = try Syncer(configuration: configuration, databasePath: files.file("cache.db"))
+        let syncer = try SyncCache(path: files.file("cache.db"), configuration: configuration)
         let first = try await syncer.sync("users")
         #expect(first.outcome == .changed)
         #expect(first.records == 3 && first.inserted == 3 && first.version == 1)
         #expect(
             first.description == "users: changed, 3 records (3 inserted, 0 updated, 0 deleted, 0 rejected) → version 1")
-        let users = try await syncer.store.records(User.self, from: "users", where: [.equal("active", "true")])
+        let users = try await syncer.records(User.self, from: "users", where: [.equal("active", "true")])
         #expect(users.values.map(\.name) == ["Ann", "Cyd"])
         let again = try await syncer.sync("users")
         #expect(again.outcome == .notModified)
-        let unknown = await #expect(throws: SyncStoreError.unknownEndpoint) { try await syncer.sync("nope") }
+        let unknown = await #expect(throws: SyncError.unknownEndpoint) { try await syncer.sync("nope") }
         #expect(unknown?.description == #"there is no endpoint "nope""#)
         #expect(unknown?.endpoint == "nope" && unknown?.code.description == "unknown_endpoint")
         try await syncer.shutdown()
@@ -61,8 +61,8 @@ struct SyncerTests {
                 url = "\(url)"
                 """)
         #expect(configuration.endpointNames == ["users", "flags"])
-        let syncer = try Syncer(configuration: configuration, databasePath: files.file("cache.db"))
-        let summaries = await syncer.syncAll()
+        let syncer = try SyncCache(path: files.file("cache.db"), configuration: configuration)
+        let summaries = try await syncer.syncAll()
         #expect(summaries.map(\.endpoint) == ["users", "flags"])
         #expect(summaries.allSatisfy { $0.outcome == .changed })
         try await syncer.shutdown()
@@ -70,8 +70,26 @@ struct SyncerTests {
         #expect {
             try SyncConfiguration(toml: "[[endpoint]]\nname = \"users\"\nintervall = \"5m\"\n", sourcePath: "app.toml")
         } throws: { error in
-            "\(error)".contains("app.toml:3") && "\(error)".contains("unknown key \"intervall\"")
+            (error as? SyncError) == .invalidConfiguration && "\(error)".contains("app.toml:3")
+                && "\(error)".contains("unknown key \"intervall\"")
         }
+    }
+
+    @Test("a cache opened for reading only reads what another cache synced, and refuses to sync or fetch")
+    func readingOnly() async throws {
+        let files = try TemporaryDirectory()
+        let writer = try SyncCache(
+            path: files.file("cache.db"), configuration: try SyncConfiguration(endpoints: [try Self.users(files)]))
+        _ = try await writer.sync("users")
+        try await writer.shutdown()
+        let reader = try SyncCache(readingFrom: files.file("cache.db"))
+        #expect(try await reader.records(User.self, from: "users").values.map(\.id) == [1, 2, 3])
+        let refused = await #expect(throws: SyncError.readOnly) { try await reader.sync("users") }
+        #expect(refused?.description.hasSuffix("was opened for reading only: it cannot sync") == true)
+        await #expect(throws: SyncError.readOnly) {
+            try await reader.fetch(URL(fileURLWithPath: files.file("users.json")).absoluteString) { $0 }
+        }
+        try await reader.shutdown()
     }
 
     @Test(
@@ -153,8 +171,8 @@ struct SyncerTests {
         let broken = SyncEndpoint(
             name: "missing", url: URL(fileURLWithPath: files.file("missing.json")).absoluteString, records: "$",
             primaryKey: ["id"], columns: [.init("id", type: .integer)])
-        let syncer = try Syncer(
-            configuration: try SyncConfiguration(endpoints: [broken]), databasePath: files.file("cache.db"),
+        let syncer = try SyncCache(
+            path: files.file("cache.db"), configuration: try SyncConfiguration(endpoints: [broken]),
             logger: Logger(label: "embedder") { _ in handler })
         let summary = try await syncer.sync("missing")
         #expect(summary.outcome == .failed)
@@ -168,12 +186,11 @@ struct SyncerTests {
         .timeLimit(.minutes(1)))
     func inProcessFeed() async throws {
         let files = try TemporaryDirectory()
-        let syncer = try Syncer(
-            configuration: try SyncConfiguration(endpoints: [try Self.users(files)]),
-            databasePath: files.file("cache.db"))
+        let syncer = try SyncCache(
+            path: files.file("cache.db"), configuration: try SyncConfiguration(endpoints: [try Self.users(files)]))
         let first = try await syncer.sync("users")
         // An hour between looks: only the Syncer's signal can deliver the change within the time limit.
-        var changes = syncer.store.changeSets("users", since: first.version, every: .seconds(3600))
+        var changes = syncer.changeSets("users", since: first.version, every: .seconds(3600))
             .makeAsyncIterator()
         try ReadAPITests.write(files, "users.json", users: [1, 2], renamed: [2: "Rob"], generation: 1)
         _ = try await syncer.sync("users")
@@ -187,7 +204,7 @@ struct SyncerTests {
     func scheduler() async throws {
         let files = try TemporaryDirectory()
         let configuration = try SyncConfiguration(endpoints: [try Self.users(files)])
-        let syncer = try Syncer(configuration: configuration, databasePath: files.file("cache.db"))
+        let syncer = try SyncCache(path: files.file("cache.db"), configuration: configuration)
         let (summaries, continuation) = AsyncStream<SyncSummary>.makeStream()
         let running = Task { try await syncer.run(onSync: { continuation.yield($0) }) }
         var iterator = summaries.makeAsyncIterator()
@@ -195,7 +212,7 @@ struct SyncerTests {
         #expect(first?.outcome == .changed)
         running.cancel()
         try await running.value
-        #expect(try await syncer.store.records(User.self, from: "users").values.count == 3)
+        #expect(try await syncer.records(User.self, from: "users").values.count == 3)
         try await syncer.shutdown()
     }
 }

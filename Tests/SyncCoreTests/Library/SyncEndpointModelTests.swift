@@ -184,8 +184,8 @@ struct SyncEndpointModelTests {
                 columns: [.init("id", type: .integer), .init("name")])
             users.credential = .bearer(.literal("t0ken"))
             users.pagination = .cursor(path: "meta.next", param: "after", hasMorePath: "meta.more")
-            let syncer = try Syncer(
-                configuration: try SyncConfiguration(endpoints: [users]), databasePath: files.file("cache.db"))
+            let syncer = try SyncCache(
+                path: files.file("cache.db"), configuration: try SyncConfiguration(endpoints: [users]))
             let summary = try await syncer.sync("users")
             #expect(summary.outcome == .changed && summary.records == 3, "\(summary)")
             #expect(upstream.requests.count == 3)

@@ -80,9 +80,9 @@ struct URLSecretTests {
                         [.text(url)])
                 }
             }
-            let syncer = try Syncer(
-                configuration: try SyncConfiguration(toml: Self.toml(upstream), sourcePath: "app.toml"),
-                databasePath: fixture.directory.file("cache.db"))
+            let syncer = try SyncCache(
+                path: fixture.directory.file("cache.db"),
+                configuration: try SyncConfiguration(toml: Self.toml(upstream), sourcePath: "app.toml"))
             try await syncer.shutdown()
             let urls = try fixture.rows("SELECT url FROM syncd_endpoints ORDER BY name").compactMap { $0.text("url") }
             #expect(urls == Array(repeating: "https://REDACTED@example.com/users?api_key=REDACTED", count: 2))

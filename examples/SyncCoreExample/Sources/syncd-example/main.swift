@@ -48,29 +48,27 @@ do {
             ],
             interval: .seconds(30))
     ])
-    let syncer = try Syncer(configuration: configuration, databasePath: databasePath)
-    let summary = try await syncer.sync("users")
+    // The front door: one cache syncs, reads, follows changes and fetches single URLs.
+    let cache = try SyncCache(path: databasePath, configuration: configuration)
+    let summary = try await cache.sync("users")
     print(summary)
 
-    let store = syncer.store
-    let page = try await store.records(User.self, from: "users", order: [.ascending("name")], limit: 3)
+    let page = try await cache.records(User.self, from: "users", order: [.ascending("name")], limit: 3)
     for user in page.values { print("  \(user.name) <\(user.email)> in \(user.address.city)") }
     print("tag \(page.etag); \(page.failures.count) records did not decode")
 
-    let again = try await syncer.sync("users")
+    let again = try await cache.sync("users")
     print(again)
-    print("modified since the first read: \(try await store.isModified("users", since: page.etag))")
-    let changes = try await store.changes("users", since: 0)
+    print("modified since the first read: \(try await cache.isModified("users", since: page.etag))")
+    let changes = try await cache.changes("users", since: 0)
     print("changes since version 0: \(changes.changed.count) records, \(changes.deleted.count) deletions")
     // A live query: the records now, then again after each sync that changes them (here, only the first).
-    for try await current in store.values(User.self, from: "users") {
+    for try await current in cache.values(User.self, from: "users") {
         print("live query: \(current.values.count) users at version \(current.version)")
         break
     }
-    try await syncer.shutdown()
 
     // Offline-first fetch of any URL into the same database: the second answer comes from the cache.
-    let cache = try ResourceCache(databasePath: databasePath)
     for _ in 0..<2 {
         let answer = try await cache.fetch(url, maxAge: .seconds(60)) { data in
             try JSONDecoder().decode([User].self, from: data).count

@@ -1,0 +1,129 @@
+public import Foundation
+public import Logging
+public import ServiceLifecycle
+
+/// The front door: a syncd database, kept fresh from the endpoints it is configured with, and read back typed —
+/// the engine, scheduler and storage `syncd sync` and `syncd run` use.
+///
+/// ```swift
+/// let cache = try SyncCache(path: "cache.db", configuration: configuration)
+/// print(try await cache.sync("users"))                     // users: changed, 300 records (…) → version 1
+/// let oslo = try await cache.records(User.self, from: "users", where: [.equal("city", "Oslo")])
+/// for try await change in cache.changeSets("users") { … }  // one ChangeSet per sync that changed it
+/// try await cache.run()                                     // keep every endpoint fresh until cancelled
+/// try await cache.shutdown()
+/// ```
+///
+/// One type does what the cache does:
+/// - **Sync**: ``sync(_:)`` one endpoint now, ``syncAll()``, or ``run(onSync:)`` on their schedule. `SyncCache` is a
+///   swift-service-lifecycle `Service`: in a `ServiceGroup`, a graceful shutdown lets running syncs commit or roll
+///   back before ``run()`` returns.
+/// - **Read**: ``records(_:from:where:order:limit:offset:decoder:)``, ``record(_:from:key:decoder:)``,
+///   ``document(_:from:decoder:)``, ``isModified(_:since:)``, and the changes: ``changes(_:since:)``,
+///   ``changeSets(_:every:)``, ``values(_:from:where:order:every:decoder:)``.
+/// - **Fetch any URL offline-first** into the same database: ``fetch(_:headers:maxAge:timeout:decode:)``.
+///
+/// ``init(readingFrom:connections:)`` opens a database that another process keeps fresh (a `syncd run` daemon)
+/// for reading only: it never writes, never blocks the writer (WAL), and needs no write permission.
+public final class SyncCache: Service, Sendable {
+    /// What writing needs; nil when the cache was opened for reading only.
+    struct Writer: Sendable {
+        var configuration: Configuration
+        var storage: any SyncStorage
+        var engine: SyncEngine
+        /// Fetches resources (``SyncCache/fetch(_:headers:maxAge:timeout:decode:)``), as the engine does.
+        var transport: any Transport
+        /// The HTTP client the cache made, closed by ``SyncCache/shutdown()``.
+        var http: HTTPTransport?
+        var now: @Sendable () -> Double
+    }
+
+    /// Where the reads go.
+    let storage: any ReadStorage
+    /// Wakes the change streams at once when this cache committed, instead of at their next look.
+    let signal = ChangeSignal()
+    let writer: Writer?
+    /// The database file, for messages.
+    let path: String
+
+    /// Opens (or creates) the database at `path`, brings it to this version of syncd, and syncs the endpoints of
+    /// `configuration` into it.
+    ///
+    /// - Parameters:
+    ///   - configuration: The endpoints to sync; none when nil (the cache then reads, and fetches resources).
+    ///   - environment: Where `*_env` secrets and `$CREDENTIALS_DIRECTORY` are read; the process's by default.
+    ///   - logger: Where the syncs log, at debug and below (each run's fetch, and why a run failed, with
+    ///     `endpoint.name` in the metadata); the task-local `Logger.current` by default. A failed run is also in its
+    ///     ``SyncSummary``.
+    /// - Throws: ``SyncError/Code/cannotOpen`` when the database cannot be opened or migrated.
+    public convenience init(
+        path: String, configuration: SyncConfiguration? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment, logger: Logger = .current
+    ) throws(SyncError) {
+        let http = HTTPTransport()
+        try self.init(
+            path: path, configuration: configuration?.configuration ?? Configuration(endpoints: []),
+            transport: SchemeTransport(http: http), http: http, environment: environment, logger: logger,
+            now: { Date().timeIntervalSince1970 })
+    }
+
+    /// Opens an existing syncd database for reading only.
+    ///
+    /// - Parameters:
+    ///   - path: The database file, as `database` in syncd.toml names it.
+    ///   - connections: Read-only connections kept open for concurrent reads.
+    /// - Throws: ``SyncError/Code/cannotOpen`` when the file is missing or is not a database.
+    public init(readingFrom path: String, connections: Int = 2) throws(SyncError) {
+        self.path = path
+        storage = try Self.openForReading(path, connections: connections)
+        writer = nil
+    }
+
+    /// The one place the library assembles a cache: with an injected transport and clock (seconds since 1970)
+    /// for tests.
+    init(
+        path: String, configuration: Configuration = Configuration(endpoints: []), transport: any Transport,
+        http: HTTPTransport? = nil, environment: [String: String] = [:], logger: Logger = .current,
+        now: @escaping @Sendable () -> Double
+    ) throws(SyncError) {
+        let written: any SyncStorage
+        do {
+            written = try Storage.openForWriting(path)
+        } catch {
+            throw .cannotOpen("\(path) cannot be used: \(error)")
+        }
+        self.path = path
+        storage = try Self.openForReading(path, connections: 2)
+        writer = Writer(
+            configuration: configuration, storage: written,
+            engine: SyncEngine(
+                storage: written, transport: transport, environment: environment, logger: logger, now: now),
+            transport: transport, http: http, now: now)
+    }
+
+    private static func openForReading(_ path: String, connections: Int) throws(SyncError) -> any ReadStorage {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw .cannotOpen("there is no database at \(path)")
+        }
+        do {
+            return try Storage.openForReading(path, connections: connections)
+        } catch let error as SQLiteError {
+            throw .cannotOpen("\(path) cannot be opened: \(error.message)")
+        } catch {
+            throw .cannotOpen("\(path) cannot be opened: \(error)")
+        }
+    }
+
+    /// What writing needs, or the error that says the cache is read-only.
+    func writable(_ action: String) throws(SyncError) -> Writer {
+        guard let writer else {
+            throw .readOnly("\(path) was opened for reading only: it cannot \(action)")
+        }
+        return writer
+    }
+
+    /// Closes the HTTP client the cache made. Call it once, when done.
+    public func shutdown() async throws {
+        try await writer?.http?.shutdown()
+    }
+}

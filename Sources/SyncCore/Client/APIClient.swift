@@ -11,7 +11,7 @@ internal import NIOCore
 /// struct User: Decodable { let id: Int; let name: String }
 ///
 /// let users = try await APIClient.withClient { client in
-///     try await client.fetch(Endpoint(baseURL: "https://jsonplaceholder.typicode.com", path: "/users"),
+///     try await client.fetch(APIRequest(baseURL: "https://jsonplaceholder.typicode.com", path: "/users"),
 ///                            as: [User].self)
 /// }
 /// ```
@@ -96,34 +96,34 @@ public final class APIClient: Sendable {
         return result
     }
 
-    /// Sends the endpoint's request and returns the answer, whatever its status.
+    /// Sends the request and returns the answer, whatever its status.
     ///
     /// ```swift
-    /// let response = try await client.response(for: endpoint)
+    /// let response = try await client.response(for: request)
     /// print(response.status, response.body.count)
     /// ```
     ///
-    /// - Parameter endpoint: What to request.
+    /// - Parameter request: What to request.
     /// - Returns: The status, headers and whole body.
     /// - Throws: ``APIError`` `.invalidURL`, `.credential`, `.transport`, `.timeout` or `.bodyTooLarge`; never
     ///   `.status`.
-    public func response(for endpoint: Endpoint) async throws(APIError) -> APIResponse {
-        var request = FetchRequest(
-            url: try endpoint.url(),
-            headers: endpoint.headers.map { (name: $0.name, value: $0.value) },
+    public func response(for request: APIRequest) async throws(APIError) -> APIResponse {
+        var outgoing = FetchRequest(
+            url: try request.url(),
+            headers: request.headers.map { (name: $0.name, value: $0.value) },
             timeout: configuration.timeout,
             maxBody: configuration.maxBodyBytes
         )
-        request.method = endpoint.method.rawValue
-        request.body = endpoint.body.map { Array($0) }
+        outgoing.method = request.method.rawValue
+        outgoing.body = request.body.map { Array($0) }
         do {
-            try endpoint.credential?.apply(to: &request, environment: configuration.environment)
+            try request.credential?.apply(to: &outgoing, environment: configuration.environment)
         } catch {
             throw .credential(error.description)
         }
         let fetched: FetchResponse
         do {
-            fetched = try await transport.fetch(request)
+            fetched = try await transport.fetch(outgoing)
         } catch {
             throw APIError(error, maxBody: configuration.maxBodyBytes)
         }
@@ -134,25 +134,25 @@ public final class APIClient: Sendable {
         )
     }
 
-    /// Fetches the endpoint and decodes its 2xx JSON body.
+    /// Fetches the request and decodes its 2xx JSON body.
     ///
     /// ```swift
-    /// let user = try await client.fetch(endpoint, as: User.self)
+    /// let user = try await client.fetch(request, as: User.self)
     /// ```
     ///
     /// - Parameters:
-    ///   - endpoint: What to request.
+    ///   - request: What to request.
     ///   - type: The type to decode.
     ///   - decoder: The decoder, with its strategies and `userInfo`.
     /// - Returns: The decoded value.
     /// - Throws: ``APIError``: `.status` for a non-2xx answer, `.emptyBody`, `.decoding` with the JSON path, or
     ///   what ``response(for:)`` throws.
     public func fetch<T: Decodable>(
-        _ endpoint: Endpoint,
+        _ request: APIRequest,
         as type: T.Type = T.self,
         decoder: JSONDecoder = JSONDecoder()
     ) async throws(APIError) -> T {
-        let body = try await successBody(for: endpoint)
+        let body = try await successBody(for: request)
         do {
             return try decoder.decode(type, from: body)
         } catch {
@@ -160,18 +160,18 @@ public final class APIClient: Sendable {
         }
     }
 
-    /// Fetches the resource's endpoint and decodes its 2xx body with the resource's decoding.
+    /// Fetches the resource's request and decodes its 2xx body with the resource's decoding.
     ///
     /// ```swift
-    /// let names = try await client.fetch(Resource(endpoint: users, as: [User].self).map { $0.map(\.name) })
+    /// let names = try await client.fetch(Resource(request: users, as: [User].self).map { $0.map(\.name) })
     /// ```
     ///
-    /// - Parameter resource: The endpoint and its decoding.
+    /// - Parameter resource: The request and its decoding.
     /// - Returns: The decoded value.
     /// - Throws: ``APIError``: `.status` for a non-2xx answer, `.emptyBody`, `.decoding`, or what
     ///   ``response(for:)`` throws.
     public func fetch<Value>(_ resource: Resource<Value>) async throws(APIError) -> Value {
-        let body = try await successBody(for: resource.endpoint)
+        let body = try await successBody(for: resource.request)
         do {
             return try resource.decode(body)
         } catch {
@@ -180,8 +180,8 @@ public final class APIClient: Sendable {
     }
 
     /// The body of a 2xx answer that has one.
-    private func successBody(for endpoint: Endpoint) async throws(APIError) -> Data {
-        let answer = try await response(for: endpoint)
+    private func successBody(for request: APIRequest) async throws(APIError) -> Data {
+        let answer = try await response(for: request)
         guard answer.isSuccess else {
             let prefix = answer.body.prefix(APIError.bodyPrefixLength)
             throw .status(

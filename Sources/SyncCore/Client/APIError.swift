@@ -7,7 +7,7 @@
 ///
 /// ```swift
 /// do {
-///     let user = try await client.fetch(endpoint, as: User.self)
+///     let user = try await client.fetch(request, as: User.self)
 /// } catch let error where error.code == .status && error.status == 404 {
 ///     // not there
 /// } catch {
@@ -30,7 +30,7 @@ public struct APIError: Error, Sendable, Hashable, CustomStringConvertible {
 
         private let base: Base
 
-        /// The endpoint's URL cannot be built.
+        /// The request's URL cannot be built.
         public static let invalidURL = Code(base: .invalidURL)
         /// The credential's secret cannot be read.
         public static let credential = Code(base: .credential)

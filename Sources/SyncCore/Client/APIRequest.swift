@@ -1,12 +1,13 @@
 public import Foundation
 
-/// One HTTP resource of an API: where it is, how to ask for it, and how to authenticate.
+/// One request to an API: where it goes, how to ask, and how to authenticate — the target of an ``APIClient``
+/// fetch. (An endpoint that syncd keeps in sync is a ``SyncEndpoint``.)
 ///
 /// Building the URL never traps: a base URL that is not an absolute http or https URL makes the fetch throw
 /// ``APIError/Code/invalidURL``.
 ///
 /// ```swift
-/// let users = Endpoint(
+/// let users = APIRequest(
 ///     baseURL: "https://jsonplaceholder.typicode.com", path: "/users",
 ///     queryItems: [URLQueryItem(name: "_limit", value: "5")],
 ///     credential: .bearer(.environment("USERS_TOKEN")))
@@ -18,7 +19,7 @@ public import Foundation
 /// - ``init(baseURL:path:queryItems:headers:method:body:credential:)``
 /// - ``url()``
 /// - ``Method``
-public struct Endpoint: Sendable, Hashable {
+public struct APIRequest: Sendable, Hashable {
     /// The request method, GET unless told otherwise.
     public struct Method: Sendable, Hashable, RawRepresentable {
         /// The method as sent, e.g. `GET`.
@@ -56,7 +57,7 @@ public struct Endpoint: Sendable, Hashable {
     /// How the request authenticates, if at all.
     public var credential: Credential?
 
-    /// Describes an endpoint; nothing is checked until it is fetched.
+    /// Describes a request; nothing is checked until it is fetched.
     ///
     /// - Parameters:
     ///   - baseURL: The API's root, an absolute http or https URL.
@@ -87,7 +88,7 @@ public struct Endpoint: Sendable, Hashable {
     /// The URL the request goes to, without a query credential.
     ///
     /// ```swift
-    /// try Endpoint(baseURL: "https://api.example.com/v2/", path: "/users").url()
+    /// try APIRequest(baseURL: "https://api.example.com/v2/", path: "/users").url()
     /// // "https://api.example.com/v2/users"
     /// ```
     ///

@@ -3,7 +3,7 @@ public import Foundation
 /// What a server answered, whatever the status: the status code, the headers and the whole body.
 ///
 /// ```swift
-/// let response = try await client.response(for: endpoint)
+/// let response = try await client.response(for: request)
 /// if response.status == 304 { … }
 /// let etag = response.headers.first(named: "ETag")
 /// ```

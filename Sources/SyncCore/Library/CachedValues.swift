@@ -18,8 +18,9 @@ extension Cached: Sendable where Value: Sendable {}
 public struct CachedRecords<Value> {
     /// The records that decoded, in the query's order.
     public var values: [Value]
-    /// The records that did not decode as `Value`, each with what went wrong; they did not sink the others.
-    public var failures: [RecordDecodingFailure]
+    /// The records that did not decode as `Value`, each with what went wrong, in the words of syncd's record
+    /// problems (`users[id=8] > city (integer): found string "Oslo"`); they did not sink the others.
+    public var failures: [DecodingProblemReport]
     /// The tag of the endpoint's data: it changes when any record does. ``SyncCache/isModified(_:since:)`` takes it.
     public var etag: String
     /// The endpoint's version: ``SyncCache/changes(_:since:)`` takes it.
@@ -29,45 +30,3 @@ public struct CachedRecords<Value> {
 }
 
 extension CachedRecords: Sendable where Value: Sendable {}
-
-/// A stored record that did not decode as the requested type.
-public struct RecordDecodingFailure: Sendable, CustomStringConvertible {
-    /// Its position among the records the query selected.
-    public var index: Int
-    /// The record's JSON as syncd stored it.
-    public var raw: String
-    /// What went wrong, in one sentence, with the coding path.
-    public var reason: String
-
-    init(index: Int, raw: String, error: any Error) {
-        self.index = index
-        self.raw = raw
-        self.reason = Self.describe(error)
-    }
-
-    /// `record 3: city: expected Int, …`.
-    public var description: String { "record \(index): \(reason)" }
-
-    /// A `DecodingError` as a sentence: where (the coding path) and what.
-    static func describe(_ error: any Error) -> String {
-        guard let error = error as? DecodingError else { return "\(error)" }
-        func path(_ keys: [any CodingKey]) -> String {
-            keys.isEmpty
-                ? "the record"
-                : keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
-                    .trimmingPrefix(".").description
-        }
-        switch error {
-        case .typeMismatch(let type, let context):
-            return "\(path(context.codingPath)): expected \(type), \(context.debugDescription)"
-        case .valueNotFound(let type, let context):
-            return "\(path(context.codingPath)): expected \(type), found null or nothing"
-        case .keyNotFound(let key, let context):
-            return "\(path(context.codingPath + [key])): missing"
-        case .dataCorrupted(let context):
-            return "\(path(context.codingPath)): \(context.debugDescription)"
-        @unknown default:
-            return "\(error)"
-        }
-    }
-}

@@ -21,13 +21,14 @@ extension SyncCache {
             filters: filters.map(\.filter), order: order.map(\.order), limit: limit, offset: max(0, offset))
         let page = try await read { reader in try reader.records(of: try Self.endpoint(endpoint, reader), query) }
         var values: [T] = []
-        var failures: [RecordDecodingFailure] = []
+        var failures: [DecodingProblemReport] = []
         values.reserveCapacity(page.raws.count)
         for (index, raw) in page.raws.enumerated() {
+            let data = Data(raw.utf8)
             do {
-                values.append(try decoder.decode(T.self, from: Data(raw.utf8)))
+                values.append(try decoder.decode(T.self, from: data))
             } catch {
-                failures.append(RecordDecodingFailure(index: index, raw: raw, error: error))
+                failures.append(DecodingProblemReport(collection: endpoint, index: index, element: data, error: error))
             }
         }
         return CachedRecords(
@@ -104,7 +105,7 @@ extension SyncCache {
         do {
             return try decoder.decode(T.self, from: data)
         } catch {
-            throw .decoding("\(what) does not decode as \(T.self): \(RecordDecodingFailure.describe(error))")
+            throw .decoding("\(what) does not decode as \(T.self): \(DecodingFailure(error, in: data))")
         }
     }
 }

@@ -55,31 +55,35 @@ extension SyncCache {
         return try await fetch(key: Self.storedKey(url), request: request, maxAge: maxAge, decode: decode)
     }
 
-    /// Fetches a ``Resource`` (a GET ``Endpoint`` and its decoding), from the cache while it is younger than
+    /// Fetches a ``Resource`` (a GET ``APIRequest`` and its decoding), from the cache while it is younger than
     /// `maxAge`: the offline-first form of `APIClient.fetch(_:)`.
     ///
     /// ```swift
-    /// let people = Resource(endpoint: Endpoint(baseURL: "https://swapi.dev", path: "/api/people"), as: [Person].self)
+    /// let people = Resource(request: APIRequest(baseURL: "https://swapi.dev", path: "/api/people"), as: [Person].self)
     /// let answer = try await cache.fetch(people, maxAge: .seconds(300))
     /// ```
     ///
-    /// The cache key is the endpoint's URL without its credential, so a rotated token keeps the cached answer.
+    /// The cache key is the request's URL without its credential, so a rotated token keeps the cached answer.
     ///
     /// - Parameter environment: Where the credential's environment variables and `$CREDENTIALS_DIRECTORY` are read.
-    /// - Throws: ``APIError`` when the endpoint's URL or credential is unusable; ``SyncError/Code/unavailable`` when there is
+    /// - Throws: ``APIError`` when the request's URL or credential is unusable; ``SyncError/Code/unavailable`` when there is
     ///   no cached body to fall back on; what the resource's decoding throws.
     public func fetch<Value>(
         _ resource: Resource<Value>, maxAge: Duration = .zero, timeout: Duration = .seconds(30),
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) async throws -> Answer<Value> {
-        let endpoint = resource.endpoint
-        guard endpoint.method == .get, endpoint.body == nil else {
+        let target = resource.request
+        guard target.method == .get, target.body == nil else {
             throw SyncError.badQuery("only GET requests without a body are cached")
         }
-        let url = try endpoint.url()
+        let url = try target.url()
         var request = FetchRequest(
-            url: url, headers: endpoint.headers.map { (name: $0.name, value: $0.value) }, timeout: timeout)
-        try endpoint.credential?.apply(to: &request, environment: environment)
+            url: url, headers: target.headers.map { (name: $0.name, value: $0.value) }, timeout: timeout)
+        do {
+            try target.credential?.apply(to: &request, environment: environment)
+        } catch {
+            throw APIError.credential(error.description)
+        }
         return try await fetch(key: Self.storedKey(url), request: request, maxAge: maxAge, decode: resource.decode)
     }
 

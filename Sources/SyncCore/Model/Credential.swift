@@ -1,8 +1,8 @@
 /// How requests authenticate: syncd's four kinds of `auth`, each with a ``Secret``. The same value serves an
-/// ``Endpoint`` of ``APIClient`` and a ``SyncEndpoint`` (the TOML file's `auth = { type = … }` reads into it).
+/// ``APIRequest`` of ``APIClient`` and a ``SyncEndpoint`` (the TOML file's `auth = { type = … }` reads into it).
 ///
 /// ```swift
-/// let endpoint = Endpoint(
+/// let request = APIRequest(
 ///     baseURL: "https://api.example.com", path: "/users",
 ///     credential: .bearer(.environment("USERS_TOKEN")))
 /// ```

@@ -33,7 +33,7 @@ struct EndpointClientTests {
     func pathQueryAndQueryCredential() async throws {
         try await withTestUpstream { upstream in
             upstream.setJSON("/3/movie/now_playing", nowPlaying)
-            let endpoint = Endpoint(
+            let endpoint = APIRequest(
                 baseURL: upstream.url("/3/"), path: "/movie/now_playing",
                 queryItems: [URLQueryItem(name: "language", value: "en US")],
                 headers: [HTTPHeader(name: "Accept-Language", value: "en")],
@@ -73,7 +73,7 @@ struct EndpointClientTests {
             ]
             try await APIClient.withClient(configuration: .init(environment: environment)) { client in
                 for credential in credentials {
-                    let endpoint = Endpoint(baseURL: upstream.url("/me"), credential: credential)
+                    let endpoint = APIRequest(baseURL: upstream.url("/me"), credential: credential)
                     _ = try await client.fetch(endpoint, as: JSONValue.self)
                 }
             }
@@ -94,7 +94,7 @@ struct EndpointClientTests {
             var errors: [APIError] = []
             for credential in [Credential.bearer(.environment("USERS_TOKEN")), .bearer(.literal(""))] {
                 do {
-                    let endpoint = Endpoint(baseURL: upstream.url("/me"), credential: credential)
+                    let endpoint = APIRequest(baseURL: upstream.url("/me"), credential: credential)
                     _ = try await client.fetch(endpoint, as: JSONValue.self)
                 } catch let error as APIError {
                     errors.append(error)
@@ -114,7 +114,7 @@ struct EndpointClientTests {
     func method() async throws {
         try await withTestUpstream { upstream in
             upstream.setJSON("/movies", #"{"id": 3}"#)
-            let endpoint = Endpoint(
+            let endpoint = APIRequest(
                 baseURL: upstream.url(""), path: "movies", method: .post, body: Data(#"{"title":"Up"}"#.utf8))
             let created = try await APIClient.withClient { client in
                 try await client.fetch(endpoint, as: JSONValue.self)

@@ -76,7 +76,7 @@ struct DecodingContextTests {
             decoder.userInfo[.syncdContext] = AppContext(appVersion: "1.4.0")
             let decoded = try await APIClient.withClient { client in
                 try await client.fetch(
-                    Endpoint(baseURL: upstream.url("/settings")), as: Settings.self, decoder: decoder)
+                    APIRequest(baseURL: upstream.url("/settings")), as: Settings.self, decoder: decoder)
             }
             #expect(decoded.showsBanner.defaultValue == true)
         }

@@ -103,7 +103,7 @@ struct ResilientDecodingTests {
     func resilientResource() async throws {
         try await withTestUpstream { upstream in
             upstream.setJSON("/users", users)
-            let resource = Resource(endpoint: Endpoint(baseURL: upstream.url("/users"))) { data in
+            let resource = Resource(request: APIRequest(baseURL: upstream.url("/users"))) { data in
                 try ResilientDecoder().decodeArray(User.self, from: data, named: "users")
             }
             let result = try await APIClient.withClient { client in try await client.fetch(resource) }

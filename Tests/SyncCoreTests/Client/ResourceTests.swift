@@ -25,9 +25,9 @@ struct ResourceTests {
     func strategies() async throws {
         try await withTestUpstream { upstream in
             upstream.setJSON("/api/people/1", luke)
-            let endpoint = Endpoint(baseURL: upstream.url("/api"), path: "people/1")
+            let endpoint = APIRequest(baseURL: upstream.url("/api"), path: "people/1")
             let person = Resource(
-                endpoint: endpoint, as: Person.self, keyDecodingStrategy: .convertFromSnakeCase,
+                request: endpoint, as: Person.self, keyDecodingStrategy: .convertFromSnakeCase,
                 dateDecodingStrategy: .iso8601)
             let fetched = try await APIClient.withClient { client in try await client.fetch(person) }
             #expect(fetched.name == "Luke Skywalker")
@@ -40,9 +40,9 @@ struct ResourceTests {
     func twoDecodingsOfOneEndpoint() async throws {
         try await withTestUpstream { upstream in
             upstream.setJSON("/api/people/1", luke)
-            let endpoint = Endpoint(baseURL: upstream.url("/api/people/1"))
-            let summary = Resource(endpoint: endpoint, as: PersonSummary.self)
-            let height = Resource(endpoint: endpoint) { data in
+            let endpoint = APIRequest(baseURL: upstream.url("/api/people/1"))
+            let summary = Resource(request: endpoint, as: PersonSummary.self)
+            let height = Resource(request: endpoint) { data in
                 try JSONDecoder().decode(JSONValue.self, from: data)[path: "height"]?.stringValue.flatMap { Int($0) }
             }
             let shout = summary.map { $0.name.uppercased() }
@@ -61,7 +61,7 @@ struct ResourceTests {
         try await withTestUpstream { upstream in
             upstream.setJSON("/api/people/1", luke.replacingOccurrences(of: "2014-12-09T13:50:51Z", with: "yesterday"))
             let person = Resource(
-                endpoint: Endpoint(baseURL: upstream.url("/api/people/1")), as: Person.self,
+                request: APIRequest(baseURL: upstream.url("/api/people/1")), as: Person.self,
                 keyDecodingStrategy: .convertFromSnakeCase, dateDecodingStrategy: .iso8601)
             let client = APIClient()
             do {
@@ -86,7 +86,7 @@ struct ResourceTests {
         struct TooShort: Error {}
         try await withTestUpstream { upstream in
             upstream.setJSON("/api/people/1", luke)
-            let summary = Resource(endpoint: Endpoint(baseURL: upstream.url("/api/people/1")), as: PersonSummary.self)
+            let summary = Resource(request: APIRequest(baseURL: upstream.url("/api/people/1")), as: PersonSummary.self)
             let checked = summary.map { person throws -> String in
                 guard person.name.count < 5 else { throw TooShort() }
                 return person.name

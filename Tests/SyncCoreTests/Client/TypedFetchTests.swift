@@ -57,7 +57,7 @@ struct TypedFetchTests {
         let demo = DemoUpstream(userCount: 12)
         let server = try await LoopbackHTTPServer.start { demo.handle($0) }
         let users = try await APIClient.withClient { client in
-            try await client.fetch(Endpoint(baseURL: server.baseURL, path: "/users"), as: [User].self)
+            try await client.fetch(APIRequest(baseURL: server.baseURL, path: "/users"), as: [User].self)
         }
         try await server.shutdown()
 
@@ -71,7 +71,7 @@ struct TypedFetchTests {
         try await withTestUpstream { upstream in
             upstream.setJSON("/users/1", leanne, etag: #""u1""#)
             try await APIClient.withClient { client in
-                let endpoint = Endpoint(baseURL: upstream.url(""), path: "users/1")
+                let endpoint = APIRequest(baseURL: upstream.url(""), path: "users/1")
                 let user = try await client.fetch(endpoint, as: User.self)
                 #expect(user.name == "Leanne Graham")
                 #expect(user.address.geo == Geo(lat: "-37.3159", lng: "81.1496"))
@@ -88,7 +88,7 @@ struct TypedFetchTests {
     @Test("a 404 is .status with the code, the headers and the start of the body")
     func notFound() async throws {
         try await withTestUpstream { upstream in
-            let error = await fetchError(Endpoint(baseURL: upstream.url("/nothing")), as: User.self)
+            let error = await fetchError(APIRequest(baseURL: upstream.url("/nothing")), as: User.self)
             guard let error, error == .status else {
                 Issue.record("expected .status, got \(String(describing: error))")
                 return
@@ -105,7 +105,7 @@ struct TypedFetchTests {
     func emptyBody() async throws {
         try await withTestUpstream { upstream in
             upstream.set("/users/1", .json([]))
-            let error = await fetchError(Endpoint(baseURL: upstream.url("/users/1")), as: User.self)
+            let error = await fetchError(APIRequest(baseURL: upstream.url("/users/1")), as: User.self)
             #expect(error == .emptyBody)
             #expect(error?.description == "the server answered with an empty body where JSON was expected")
         }
@@ -115,7 +115,7 @@ struct TypedFetchTests {
     func wrongType() async throws {
         try await withTestUpstream { upstream in
             upstream.setJSON("/users/1", leanne)
-            let error = await fetchError(Endpoint(baseURL: upstream.url("/users/1")), as: StrictUser.self)
+            let error = await fetchError(APIRequest(baseURL: upstream.url("/users/1")), as: StrictUser.self)
             let failure = DecodingFailure(path: "address.geo.lat", expected: "real", found: #"string "-37.3159""#)
             guard let found = error?.decodingFailure, error == .decoding else {
                 Issue.record("expected .decoding, got \(String(describing: error))")
@@ -132,9 +132,9 @@ struct TypedFetchTests {
         try await withTestUpstream { upstream in
             upstream.setJSON("/partial", #"{"id": 1, "address": {"geo": {}}}"#)
             upstream.setJSON("/broken", #"{"id": 1, "address": "#)
-            let missing = await fetchError(Endpoint(baseURL: upstream.url("/partial")), as: StrictUser.self)
+            let missing = await fetchError(APIRequest(baseURL: upstream.url("/partial")), as: StrictUser.self)
             #expect(missing?.description == "the body cannot be decoded: address.geo.lat (value): found missing")
-            let broken = await fetchError(Endpoint(baseURL: upstream.url("/broken")), as: StrictUser.self)
+            let broken = await fetchError(APIRequest(baseURL: upstream.url("/broken")), as: StrictUser.self)
             #expect(broken?.description == "the body cannot be decoded: $ (JSON): found invalid JSON")
         }
     }
@@ -145,14 +145,15 @@ struct TypedFetchTests {
         let deadURL = server.baseURL
         try await server.shutdown()
 
-        let dead = await fetchError(Endpoint(baseURL: deadURL, path: "/users"), as: User.self)
+        let dead = await fetchError(APIRequest(baseURL: deadURL, path: "/users"), as: User.self)
         guard let dead, dead == .transport else {
             Issue.record("expected .transport, got \(String(describing: dead))")
             return
         }
         #expect(dead.description == "the connection failed: Connection refused")
 
-        let invalid = await fetchError(Endpoint(baseURL: "localhost:8080?token=secret", path: "/users"), as: User.self)
+        let invalid = await fetchError(
+            APIRequest(baseURL: "localhost:8080?token=secret", path: "/users"), as: User.self)
         #expect(invalid == .invalidURL)
         #expect(
             invalid?.description == #"invalid URL: the base URL "localhost:8080" is not an absolute http or https URL"#)
@@ -165,7 +166,7 @@ struct TypedFetchTests {
             upstream.setJSON("/users/1", leanne)
             let configuration = APIClient.Configuration(maxBodyBytes: 64)
             let error = await fetchError(
-                Endpoint(baseURL: upstream.url("/users/1")), as: User.self, configuration: configuration)
+                APIRequest(baseURL: upstream.url("/users/1")), as: User.self, configuration: configuration)
             #expect(error == .bodyTooLarge && error?.limit == 64)
             #expect(error?.description == "the body is larger than the limit of 64 B")
         }
@@ -174,7 +175,7 @@ struct TypedFetchTests {
 
 /// The error a fetch throws, or `nil` (recorded as an issue) when it succeeds.
 private func fetchError<T: Decodable>(
-    _ endpoint: Endpoint, as type: T.Type, configuration: APIClient.Configuration = .init()
+    _ endpoint: APIRequest, as type: T.Type, configuration: APIClient.Configuration = .init()
 ) async -> APIError? {
     let client = APIClient(configuration: configuration)
     do {

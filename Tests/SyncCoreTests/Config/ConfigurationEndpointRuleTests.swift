@@ -2,7 +2,7 @@ import Testing
 
 @testable import SyncCore
 
-@Suite("Endpoint rules: names, keys, documents and collections")
+@Suite("APIRequest rules: names, keys, documents and collections")
 struct ConfigurationEndpointRuleTests {
     @Test("a document endpoint takes no primary_key, columns or mode")
     func documentEndpointKeys() {

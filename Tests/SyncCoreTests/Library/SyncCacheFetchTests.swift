@@ -80,8 +80,8 @@ struct SyncCacheFetchTests {
             let cache = try SyncCache(
                 path: directory.file("cache.db"), transport: SchemeTransport(http: SharedTransport.http),
                 now: { clock.now })
-            let endpoint = Endpoint(baseURL: upstream.url("/config.json"), credential: .bearer(.literal("s3cret")))
-            let theme = Resource(endpoint: endpoint, as: AppConfig.self).map(\.theme)
+            let endpoint = APIRequest(baseURL: upstream.url("/config.json"), credential: .bearer(.literal("s3cret")))
+            let theme = Resource(request: endpoint, as: AppConfig.self).map(\.theme)
             let first = try await cache.fetch(theme, maxAge: .seconds(60))
             #expect(first.value == "dark" && first.source == .network)
             #expect(upstream.requests.last?.header("Authorization") == "Bearer s3cret")
@@ -96,7 +96,7 @@ struct SyncCacheFetchTests {
             var post = endpoint
             post.method = .post
             await #expect(throws: SyncError.badQuery) {
-                try await cache.fetch(Resource(endpoint: post, as: AppConfig.self))
+                try await cache.fetch(Resource(request: post, as: AppConfig.self))
             }
         }
     }

@@ -101,3 +101,24 @@ extension DecodingFailure {
         return result
     }
 }
+
+extension DecodingProblemReport {
+    /// The report for an element, whose JSON is `data`, that threw `error`: its `id` and what it held are read from
+    /// the element itself.
+    init(collection: String, index: Int, element data: Data, error: any Error) {
+        let element = try? JSONDecoder().decode(JSONValue.self, from: data)
+        let failure =
+            element.map { DecodingFailure(error, in: $0, droppingFirst: 0) } ?? DecodingFailure(error, in: data)
+        self.init(collection: collection, index: index, id: Self.id(of: element), failure: failure)
+    }
+
+    /// An element's `id` member as text, when it has a string or number one.
+    static func id(of element: JSONValue?) -> String? {
+        switch element?["id"] {
+        case .integer(let value): String(value)
+        case .double(let value): "\(value)"
+        case .string(let value): value
+        default: nil
+        }
+    }
+}

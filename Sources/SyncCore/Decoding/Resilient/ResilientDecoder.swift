@@ -80,13 +80,7 @@ private struct Salvaged<Element: Decodable>: Decodable {
             // (impossible in a parsed array) is described as missing.
             let element = try? decoder.singleValueContainer().decode(JSONValue.self)
             outcome = .failure(DecodingFailure(error, in: element, droppingFirst: decoder.codingPath.count))
-            id =
-                switch element?["id"] {
-                case .integer(let value): String(value)
-                case .double(let value): "\(value)"
-                case .string(let value): value
-                default: nil
-                }
+            id = DecodingProblemReport.id(of: element)
         }
     }
 }

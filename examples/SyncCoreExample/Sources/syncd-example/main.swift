@@ -79,9 +79,9 @@ do {
 
     // The same API without the cache: a typed fetch, a Resource, resilient decoding and JSON paths.
     guard let slash = url.range(of: "/", options: .backwards) else { exit(64) }
-    let endpoint = Endpoint(baseURL: String(url[..<slash.lowerBound]), path: String(url[slash.lowerBound...]))
+    let endpoint = APIRequest(baseURL: String(url[..<slash.lowerBound]), path: String(url[slash.lowerBound...]))
     try await APIClient.withClient { client in
-        let names = Resource(endpoint: endpoint, as: [User].self).map { $0.map(\.name) }
+        let names = Resource(request: endpoint, as: [User].self).map { $0.map(\.name) }
         print("fetched \(try await client.fetch(names).count) names")
         let body = try await client.response(for: endpoint).body
         let salvaged = try ResilientDecoder().decodeArray(User.self, from: body, named: "users")

@@ -7,7 +7,7 @@ extension SyncCache {
     public func sync(_ endpoint: String) async throws(SyncError) -> SyncSummary {
         let writer = try writable("sync")
         guard let endpoint = writer.configuration.endpoint(named: endpoint) else { throw .unknownEndpoint(endpoint) }
-        let summary = SyncSummary(await writer.engine.sync(endpoint))
+        let summary = await writer.engine.sync(endpoint)
         signal.changed()
         return summary
     }
@@ -16,9 +16,9 @@ extension SyncCache {
     public func syncAll() async throws(SyncError) -> [SyncSummary] {
         let writer = try writable("sync")
         let configuration = writer.configuration
-        let reports = await writer.engine.sync(configuration.endpoints, concurrency: configuration.concurrency)
+        let summaries = await writer.engine.sync(configuration.endpoints, concurrency: configuration.concurrency)
         signal.changed()
-        return reports.map(SyncSummary.init)
+        return summaries
     }
 
     /// Keeps every endpoint fresh (interval ± jitter, failures backing off, next due times stored so that a
@@ -34,7 +34,7 @@ extension SyncCache {
             persisted: persisted,
             onReport: { [signal] report in
                 signal.changed()
-                onSync(SyncSummary(report))
+                onSync(report)
             })
         await scheduler.run()
     }

@@ -36,13 +36,13 @@ package struct SQLiteSyncStorage: SyncStorage {
 
     package func applyCollection(
         _ body: DecodedBody, run: SyncRun, facts: @escaping @Sendable () -> RunFacts
-    ) async throws -> SyncReport {
+    ) async throws -> SyncSummary {
         try await database.perform { database in
             try SyncWriter(run).applyCollection(body, facts: facts(), database: database)
         }
     }
 
-    package func applyNotModified(run: SyncRun, facts: @escaping @Sendable () -> RunFacts) async throws -> SyncReport {
+    package func applyNotModified(run: SyncRun, facts: @escaping @Sendable () -> RunFacts) async throws -> SyncSummary {
         try await database.perform { database in
             try SyncWriter(run).applyNotModified(facts: facts(), database: database)
         }
@@ -50,7 +50,7 @@ package struct SQLiteSyncStorage: SyncStorage {
 
     package func applyDocument(
         _ body: ByteBuffer, contentType: String?, run: SyncRun, facts: @escaping @Sendable () -> RunFacts
-    ) async throws -> SyncReport {
+    ) async throws -> SyncSummary {
         try await database.perform { database in
             try SyncWriter(run).applyDocument(
                 body: body, contentType: contentType, facts: facts(), database: database)
@@ -58,8 +58,8 @@ package struct SQLiteSyncStorage: SyncStorage {
     }
 
     package func recordFailure(
-        _ message: String, outcome: RunOutcome, run: SyncRun, facts: RunFacts
-    ) async throws -> SyncReport {
+        _ message: String, outcome: SyncSummary.Outcome, run: SyncRun, facts: RunFacts
+    ) async throws -> SyncSummary {
         try await database.performEvenIfCancelled { database in
             try SyncWriter(run).recordFailure(message, outcome: outcome, facts: facts, database: database)
         }

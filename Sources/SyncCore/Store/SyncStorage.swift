@@ -21,20 +21,20 @@ package protocol SyncStorage: Sendable {
     /// - Throws: ``StoreError`` (an empty snapshot, more deletions than `max_delete` allows, a changed primary key),
     ///   or the database's error; nothing is stored.
     func applyCollection(_ body: DecodedBody, run: SyncRun, facts: @escaping @Sendable () -> RunFacts) async throws
-        -> SyncReport
+        -> SyncSummary
 
     /// Applies a 304: the data stays, freshness moves.
-    func applyNotModified(run: SyncRun, facts: @escaping @Sendable () -> RunFacts) async throws -> SyncReport
+    func applyNotModified(run: SyncRun, facts: @escaping @Sendable () -> RunFacts) async throws -> SyncSummary
 
     /// Applies a 200 of a document endpoint: the body is stored when it differs from the stored one.
     func applyDocument(
         _ body: ByteBuffer, contentType: String?, run: SyncRun, facts: @escaping @Sendable () -> RunFacts
-    ) async throws -> SyncReport
+    ) async throws -> SyncSummary
 
     /// Records a run that stored nothing; completes even when the calling task is cancelled (a daemon stopping
     /// records how its runs ended).
-    func recordFailure(_ message: String, outcome: RunOutcome, run: SyncRun, facts: RunFacts) async throws
-        -> SyncReport
+    func recordFailure(_ message: String, outcome: SyncSummary.Outcome, run: SyncRun, facts: RunFacts) async throws
+        -> SyncSummary
 
     /// Each endpoint's stored next due time and failure count (see ``StoredSchedule/load(_:endpoints:)``).
     func schedule(of endpoints: [EndpointConfiguration]) async throws -> [String: StoredSchedule]

@@ -5,16 +5,16 @@ extension SyncWriter {
 
     /// Applies a 200 of a document endpoint: the body is stored when it differs from the stored one.
     package func applyDocument(body: ByteBuffer, contentType: String?, facts: RunFacts, database: Database) throws
-        -> SyncReport
+        -> SyncSummary
     {
         try database.transaction(.immediate) {
             let state = try prepareEndpoint(database, kind: "document")
-            var report = SyncReport(endpoint: endpoint.name.name, outcome: .unchanged)
+            var report = SyncSummary(endpoint: endpoint.name.name, outcome: .unchanged)
             report.isDocument = true
             report.httpStatus = facts.httpStatus
             report.bytes = facts.bytes
+            report.receivedRecords = 1
             report.records = 1
-            report.storedRecords = 1
             let bytes = [UInt8](body.readableBytesView)
             let stored = try database.scalar(
                 "SELECT body FROM syncd_documents WHERE endpoint = ?", [.text(endpoint.name.name)])
@@ -43,18 +43,20 @@ extension SyncWriter {
     // MARK: - Failures
 
     /// Records a run that stored nothing: the data stays exactly as it was.
-    package func recordFailure(_ error: String, outcome: RunOutcome = .failed, facts: RunFacts, database: Database)
-        throws -> SyncReport
+    package func recordFailure(
+        _ error: String, outcome: SyncSummary.Outcome = .failed, facts: RunFacts, database: Database
+    )
+        throws -> SyncSummary
     {
         try database.transaction(.immediate) {
             let state = try prepareEndpoint(database, kind: endpoint.isDocument ? "document" : "collection")
-            var report = SyncReport(endpoint: endpoint.name.name, outcome: outcome)
+            var report = SyncSummary(endpoint: endpoint.name.name, outcome: outcome)
             report.httpStatus = facts.httpStatus
             report.bytes = facts.bytes
             report.pages = facts.pageCount
             report.error = error
             report.version = state.version
-            report.storedRecords = state.recordCount
+            report.records = state.recordCount
             try database.execute(
                 """
                 UPDATE syncd_endpoints SET last_attempt_at = ?, last_status = ?, last_error = ?,

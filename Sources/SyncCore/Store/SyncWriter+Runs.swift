@@ -3,7 +3,7 @@ extension SyncWriter {
     /// ``SyncWriter/retainedRuns`` runs of the endpoint.
     ///
     /// - Returns: the run's id.
-    func insertRun(_ database: Database, report: SyncReport, facts: RunFacts) throws -> Int64 {
+    func insertRun(_ database: Database, report: SyncSummary, facts: RunFacts) throws -> Int64 {
         let durationMilliseconds = Int64(((facts.finishedAt - facts.startedAt) * 1000).rounded())
         try database.execute(
             """
@@ -16,7 +16,7 @@ extension SyncWriter {
                 .text(Timestamp.format(facts.finishedAt)), .integer(max(0, durationMilliseconds)),
                 .text(report.outcome.rawValue), report.httpStatus.map { .integer(Int64($0)) } ?? .null,
                 .integer(Int64(report.bytes)), .integer(Int64(facts.pageCount)),
-                .integer(Int64(report.records)),
+                .integer(Int64(report.receivedRecords)),
                 .integer(Int64(report.inserted)), .integer(Int64(report.updated)), .integer(Int64(report.deleted)),
                 .integer(Int64(report.rejected)), .integer(report.version), report.error.map(SQLiteValue.text) ?? .null,
                 dueAt.map { .text(Timestamp.format($0)) } ?? .null,
@@ -29,7 +29,7 @@ extension SyncWriter {
             action, message) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """
         )
-        for problem in report.problems.prefix(Self.storedProblemLimit) {
+        for problem in report.recordProblems.prefix(Self.storedProblemLimit) {
             try insertProblem.bind([
                 .integer(runID), .text(endpoint.name.name), .integer(Int64(problem.recordIndex)),
                 problem.recordKey.map { .text(ColumnValue.keyJSON($0)) } ?? .null, .text(problem.path),

@@ -29,18 +29,18 @@ package struct SyncWriter: Sendable {
     ///
     /// - Throws: ``StoreError`` (an empty snapshot, more deletions than `max_delete` allows, a changed primary key or
     ///   primary-key type), ``SQLiteError``; the transaction is rolled back.
-    package func applyCollection(_ decoded: DecodedBody, facts: RunFacts, database: Database) throws -> SyncReport {
+    package func applyCollection(_ decoded: DecodedBody, facts: RunFacts, database: Database) throws -> SyncSummary {
         let table = RecordTable(endpoint)
         let decoder = endpoint.recordDecoder
         return try database.transaction(.immediate) {
             let state = try prepareEndpoint(database, kind: "collection")
-            var report = SyncReport(endpoint: endpoint.name.name, outcome: .unchanged)
+            var report = SyncSummary(endpoint: endpoint.name.name, outcome: .unchanged)
             report.httpStatus = facts.httpStatus
             report.bytes = facts.bytes
             report.pages = facts.pageCount
-            report.records = decoded.records
+            report.receivedRecords = decoded.records
             report.rejected = decoded.rejected
-            report.problems = decoded.problems
+            report.recordProblems = decoded.problems
             let newVersion = try state.nextVersion(endpoint: endpoint.name.name)
             let now = Timestamp.format(facts.finishedAt)
 
@@ -76,7 +76,7 @@ package struct SyncWriter: Sendable {
                                 report.problems.count < Self.storedProblemLimit
                             {
                                 let key = keyColumns.map { record.values[$0] }
-                                report.problems.append(
+                                report.recordProblems.append(
                                     applying.futureProblem(record, value: future, key: key, keyNames: table.keyNames))
                             }
                             if let flagged = incremental, flagged.isDeleted(record.values) {
@@ -88,7 +88,7 @@ package struct SyncWriter: Sendable {
                         // Capped like every problem list: one key repeated millions of times keeps memory flat.
                         if !seen.insert(values: record.values), report.problems.count < Self.storedProblemLimit {
                             let key = keyColumns.map { record.values[$0] }
-                            report.problems.append(Self.duplicate(record, key: key, keyNames: table.keyNames))
+                            report.recordProblems.append(Self.duplicate(record, key: key, keyNames: table.keyNames))
                         }
                         try upsert.reset()
                         for index in 0..<valueCount {
@@ -117,7 +117,7 @@ package struct SyncWriter: Sendable {
             report.inserted = max(0, after - before + deleted)
             report.updated = max(0, written - report.inserted)
             report.deleted = deleted
-            report.storedRecords = after
+            report.records = after
 
             try incremental?.storeCursor(database, stored: state.cursor, storedColumn: state.cursorColumn)
             let changed = written > 0 || deleted > 0 || schemaChanged
@@ -141,10 +141,10 @@ package struct SyncWriter: Sendable {
     }
 
     /// Applies a 304: the data stays, freshness moves (and newly configured columns are filled from `_raw`).
-    package func applyNotModified(facts: RunFacts, database: Database) throws -> SyncReport {
+    package func applyNotModified(facts: RunFacts, database: Database) throws -> SyncSummary {
         try database.transaction(.immediate) {
             let state = try prepareEndpoint(database, kind: endpoint.isDocument ? "document" : "collection")
-            var report = SyncReport(endpoint: endpoint.name.name, outcome: .notModified)
+            var report = SyncSummary(endpoint: endpoint.name.name, outcome: .notModified)
             report.httpStatus = facts.httpStatus
             report.pages = facts.pageCount
             var changed = false
@@ -161,7 +161,7 @@ package struct SyncWriter: Sendable {
                 signature = table.columnsSignature
             }
             report.version = changed ? try state.nextVersion(endpoint: endpoint.name.name) : state.version
-            report.storedRecords = stored
+            report.records = stored
             try finish(
                 database, report: &report, facts: facts, changed: changed, recordCount: stored, signature: signature)
             return report
@@ -210,7 +210,7 @@ package struct SyncWriter: Sendable {
     }
 
     func finish(
-        _ database: Database, report: inout SyncReport, facts: RunFacts, changed: Bool, recordCount: Int,
+        _ database: Database, report: inout SyncSummary, facts: RunFacts, changed: Bool, recordCount: Int,
         signature: String?
     ) throws {
         let now = Timestamp.format(facts.finishedAt)

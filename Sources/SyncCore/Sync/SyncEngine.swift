@@ -52,10 +52,10 @@ package struct SyncEngine: Sendable {
     package func sync(
         _ endpoints: [EndpointConfiguration],
         concurrency: Int,
-        onReport: @escaping @Sendable (SyncReport) -> Void = { _ in }
-    ) async -> [SyncReport] {
-        await withTaskGroup(of: (Int, SyncReport).self) { group in
-            var reports = [SyncReport?](repeating: nil, count: endpoints.count)
+        onReport: @escaping @Sendable (SyncSummary) -> Void = { _ in }
+    ) async -> [SyncSummary] {
+        await withTaskGroup(of: (Int, SyncSummary).self) { group in
+            var reports = [SyncSummary?](repeating: nil, count: endpoints.count)
             var next = 0
             func startNext() {
                 guard next < endpoints.count else { return }
@@ -80,15 +80,15 @@ package struct SyncEngine: Sendable {
     /// warning, `syncd sync` prints the sentence).
     ///
     /// - Parameter dueAt: When the scheduler wanted the run to start, for syncd_runs.due_at and the report's
-    ///   ``SyncReport/lateSeconds``; `nil` when nobody scheduled it.
-    package func sync(_ endpoint: EndpointConfiguration, dueAt: Double? = nil) async -> SyncReport {
+    ///   ``SyncSummary/lateSeconds``; `nil` when nobody scheduled it.
+    package func sync(_ endpoint: EndpointConfiguration, dueAt: Double? = nil) async -> SyncSummary {
         let startedAt = now()
         var report = await sync(endpoint, run: SyncRun(endpoint: endpoint, dueAt: dueAt), startedAt: startedAt)
         report.lateSeconds = dueAt.map { max(0, startedAt - $0) }
         return report
     }
 
-    private func sync(_ endpoint: EndpointConfiguration, run: SyncRun, startedAt: Double) async -> SyncReport {
+    private func sync(_ endpoint: EndpointConfiguration, run: SyncRun, startedAt: Double) async -> SyncSummary {
         var logger = self.logger
         logger[metadataKey: LogKey.endpointName] = "\(endpoint.name.name)"
         do {
@@ -115,7 +115,7 @@ package struct SyncEngine: Sendable {
         }
     }
 
-    private func record(_ failure: SyncFailure, run: SyncRun, startedAt: Double) async -> SyncReport {
+    private func record(_ failure: SyncFailure, run: SyncRun, startedAt: Double) async -> SyncSummary {
         let facts = RunFacts(
             startedAt: startedAt, finishedAt: now(), httpStatus: failure.status, bytes: failure.bytes,
             pages: failure.pages)
@@ -126,7 +126,7 @@ package struct SyncEngine: Sendable {
             report.retryAfter = failure.retryAfter
             return report
         } catch {
-            var report = SyncReport(endpoint: run.endpoint.name.name, outcome: failure.outcome)
+            var report = SyncSummary(endpoint: run.endpoint.name.name, outcome: failure.outcome)
             report.error = failure.message + " (and recording the failure failed too: \(error))"
             report.httpStatus = failure.status
             return report
@@ -135,7 +135,7 @@ package struct SyncEngine: Sendable {
 
     private func run(_ endpoint: EndpointConfiguration, run: SyncRun, startedAt: Double, logger: Logger)
         async throws
-        -> SyncReport
+        -> SyncSummary
     {
         let name = endpoint.name.name
         let state = try await storage.state(of: name)
@@ -208,7 +208,7 @@ package struct SyncEngine: Sendable {
     func applyUnlessSuccess(
         _ response: FetchResponse, endpoint: EndpointConfiguration, run: SyncRun,
         facts: @escaping @Sendable () -> RunFacts
-    ) async throws -> SyncReport? {
+    ) async throws -> SyncSummary? {
         if response.isNotModified {
             do {
                 return try await storage.applyNotModified(run: run, facts: facts)
@@ -229,7 +229,7 @@ package struct SyncEngine: Sendable {
     /// A document endpoint: the whole body is one resource, read in full.
     private func fetchDocument(
         _ endpoint: EndpointConfiguration, request: FetchRequest, run: SyncRun, startedAt: Double
-    ) async throws -> SyncReport {
+    ) async throws -> SyncSummary {
         let response = try await retrying(endpoint) {
             try await waitForTurn(endpoint)
             let response = try await transport.fetch(request, successBody: nil)
@@ -285,7 +285,7 @@ struct SyncFailure: Error {
     var message: String
     var status: Int?
     var bytes: Int
-    var outcome: RunOutcome = .failed
+    var outcome: SyncSummary.Outcome = .failed
     /// The pages fetched before the failure, when it is known.
     var pages: Int?
     /// Seconds from now that the upstream asked to wait.

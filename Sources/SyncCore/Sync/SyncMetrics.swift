@@ -19,7 +19,7 @@ package final class SyncMetrics: Sendable {
     private let handles = Mutex<[String: EndpointHandles]>([:])
 
     private struct EndpointHandles: Sendable {
-        var outcomes: [RunOutcome: Counter] = [:]
+        var outcomes: [SyncSummary.Outcome: Counter] = [:]
         var written: Counter
         var deleted: Counter
         var rejected: Counter
@@ -35,7 +35,7 @@ package final class SyncMetrics: Sendable {
     }
 
     /// Records one run's report, with its duration and the endpoint's failures in a row as the scheduler set them.
-    package func record(_ report: SyncReport) {
+    package func record(_ report: SyncSummary) {
         let factory = self.factory
         handles.withLock { handles in
             let dimensions = [("endpoint", report.endpoint)]
@@ -62,7 +62,7 @@ package final class SyncMetrics: Sendable {
             endpoint.deleted.increment(by: report.deleted)
             endpoint.rejected.increment(by: report.rejected)
             endpoint.bytes.increment(by: report.bytes)
-            endpoint.duration.recordNanoseconds(Self.nanoseconds(report.durationSeconds))
+            endpoint.duration.recordNanoseconds(Self.nanoseconds(report.duration.scheduleSeconds))
             if let late = report.lateSeconds { endpoint.lag.recordNanoseconds(Self.nanoseconds(late)) }
             endpoint.consecutiveFailures.record(report.consecutiveFailures)
         }

@@ -10,9 +10,9 @@ internal import ServiceLifecycle
 /// `shutdownGrace`, then cancels what is left.
 package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duration {
     private enum Wake: Sendable {
-        case finished(String, SyncReport)
+        case finished(String, SyncSummary)
         /// A batch of next due times is stored: its reports can go out.
-        case stored([SyncReport])
+        case stored([SyncSummary])
         case timer
         case reload(Configuration)
         case shutdown
@@ -22,13 +22,13 @@ package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duratio
     private let engine: SyncEngine
     private let clock: C
     private let shutdownGrace: Duration
-    private let onReport: @Sendable (SyncReport) -> Void
+    private let onReport: @Sendable (SyncSummary) -> Void
     private var machine: ScheduleStateMachine
     private var endpoints: [String: EndpointConfiguration]
     private var pendingTimer: Double?
     /// Next due times waiting to be stored, with the reports that wait for them; stored in one transaction per
     /// batch, off the loop, so that the loop never waits behind the syncs' own writes.
-    private var unstored: [(name: String, nextDue: Double?, report: SyncReport)] = []
+    private var unstored: [(name: String, nextDue: Double?, report: SyncSummary)] = []
     private var storing = false
     private let wakes: AsyncStream<Wake>
     private let wake: AsyncStream<Wake>.Continuation
@@ -42,7 +42,7 @@ package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duratio
         clock: C,
         persisted: [String: ScheduleStateMachine.PersistedState] = [:],
         shutdownGrace: Duration = .seconds(10),
-        onReport: @escaping @Sendable (SyncReport) -> Void = { _ in }
+        onReport: @escaping @Sendable (SyncSummary) -> Void = { _ in }
     ) {
         self.engine = engine
         self.clock = clock
@@ -133,7 +133,7 @@ package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duratio
                     group.addTask { [engine, wake] in
                         let started = engine.now()
                         var report = await engine.sync(endpoint, dueAt: due)
-                        report.durationSeconds = engine.now() - started
+                        report.duration = .seconds(engine.now() - started)
                         wake.yield(.finished(name, report))
                     }
                 }

@@ -46,7 +46,7 @@ struct SyncCommand: AsyncParsableCommand {
 enum SyncRunner {
     static func run(
         _ endpoints: [EndpointConfiguration], concurrency: Int, storage: any SyncStorage, progress: Bool
-    ) async throws -> [SyncReport] {
+    ) async throws -> [SyncSummary] {
         let transport = HTTPTransport()
         let engine = SyncEngine.live(
             storage: storage, http: transport, environment: ProcessInfo.processInfo.environment,
@@ -67,7 +67,7 @@ enum SyncRunner {
 enum ReportText {
     static let shownProblems = 5
 
-    static func line(_ report: SyncReport) -> String {
+    static func line(_ report: SyncSummary) -> String {
         var text: String
         switch report.outcome {
         case .failed, .refused:
@@ -79,7 +79,7 @@ enum ReportText {
             text = "\(report.endpoint): 304 not modified, version \(report.version)"
         case .notModified:
             text =
-                "\(report.endpoint): 304 not modified, \(counted(report.storedRecords, "record")), version \(report.version)"
+                "\(report.endpoint): 304 not modified, \(counted(report.records, "record")), version \(report.version)"
         case .changed where report.isDocument, .unchanged where report.isDocument:
             text =
                 "\(report.endpoint): \(report.httpStatus.map(String.init) ?? "-"), \(ByteCount.format(report.bytes)), document"
@@ -88,14 +88,14 @@ enum ReportText {
         case .changed, .unchanged:
             text =
                 "\(report.endpoint): \(report.httpStatus.map(String.init) ?? "-"), \(ByteCount.format(report.bytes)), "
-            text += counted(report.records, "record")
+            text += counted(report.receivedRecords, "record")
             text += " (\(report.inserted) inserted, \(report.updated) updated, \(report.deleted) deleted"
             text += ", \(report.rejected) rejected)"
             text +=
                 report.outcome == .changed ? " → version \(report.version)" : ", unchanged at version \(report.version)"
         }
         text += "\n"
-        for problem in report.problems.prefix(shownProblems) {
+        for problem in report.recordProblems.prefix(shownProblems) {
             text += "  \(TerminalText.escaped(problem.summary(endpoint: report.endpoint)))\n"
         }
         if report.problems.count > shownProblems {

@@ -18,7 +18,7 @@ struct Daemon {
     /// Called once the read API listens, before READY=1.
     var onListening: @Sendable (ReadServer.BoundAddress) -> Void = { _ in }
     /// Called after each sync, after it was logged.
-    var onReport: @Sendable (SyncReport) -> Void = { _ in }
+    var onReport: @Sendable (SyncSummary) -> Void = { _ in }
 
     func run() async throws {
         let logger = self.logger

@@ -60,7 +60,7 @@ struct WatchdogService: Service {
 
 /// How the daemon reports each sync: a log line, and systemd's STATUS.
 enum DaemonReports {
-    static func log(_ report: SyncReport, logger: Logger, notifier: SystemdNotifier) {
+    static func log(_ report: SyncSummary, logger: Logger, notifier: SystemdNotifier) {
         let line = ReportText.line(report).split(separator: "\n").first.map(String.init) ?? report.endpoint
         var metadata: Logger.Metadata = [
             "endpoint.name": "\(report.endpoint)", "sync.outcome": "\(report.outcome.rawValue)",

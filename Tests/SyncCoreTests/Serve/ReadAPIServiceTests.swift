@@ -86,12 +86,12 @@ struct ReadAPIServiceTests {
         defer { _ = files }
         try await ReadAPIHarness.with(fixture) { api in
             let metrics = SyncMetrics(factory: PrometheusMetricsFactory(registry: api.registry))
-            var report = SyncReport(endpoint: "users", outcome: .changed)
+            var report = SyncSummary(endpoint: "users", outcome: .changed)
             report.inserted = 3
             report.updated = 1
             report.rejected = 2
             report.bytes = 512
-            report.durationSeconds = 0.25
+            report.duration = .milliseconds(250)
             metrics.record(report)
             _ = try await api.get("/v1/endpoints/users/records")
             _ = try await api.get("/v1/endpoints/users/records")

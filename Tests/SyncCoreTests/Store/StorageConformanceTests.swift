@@ -87,7 +87,7 @@ struct StorageConformanceTests {
         let same = try await storage.applyCollection(try body([1, 2, 3], in: storage), run: users, facts: Self.facts())
         #expect((same.outcome, same.version) == (.unchanged, 1))
         let smaller = try await storage.applyCollection(try body([1, 2], in: storage), run: users, facts: Self.facts())
-        #expect((smaller.outcome, smaller.deleted, smaller.version, smaller.storedRecords) == (.changed, 1, 2, 2))
+        #expect((smaller.outcome, smaller.deleted, smaller.version, smaller.records) == (.changed, 1, 2, 2))
     }
 
     @Test("a refused snapshot (empty, or deleting past max_delete) stores nothing", arguments: Kind.allCases)

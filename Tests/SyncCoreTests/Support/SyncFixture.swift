@@ -65,7 +65,7 @@ struct SyncFixture {
     }
 
     /// Syncs one endpoint and returns its report.
-    func sync(_ name: String) async throws -> SyncReport {
+    func sync(_ name: String) async throws -> SyncSummary {
         await engine.sync(try endpoint(name))
     }
 

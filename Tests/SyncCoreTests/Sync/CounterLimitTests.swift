@@ -74,7 +74,7 @@ struct CounterLimitTests {
             upstream.setJSON("/users", body)
             let fixture = try SyncFixture(toml: RuntimeBoundsTests.toml(upstream.url("/users")))
             let report = try await fixture.sync("users")
-            #expect(report.outcome == .changed && report.storedRecords == 1)
+            #expect(report.outcome == .changed && report.records == 1)
             #expect(report.problems.count == SyncWriter.storedProblemLimit)
             #expect(try fixture.scalar("SELECT count(*) FROM syncd_errors") == .integer(1000))
         }

@@ -44,7 +44,7 @@ struct PacingBoundsTests {
             fixture.sleepAdvancesClock = true
             let engine = fixture.engine
             let endpoint = try fixture.endpoint("flags")
-            var outcomes: [RunOutcome] = []
+            var outcomes: [SyncSummary.Outcome] = []
             for _ in 0..<4 { outcomes.append(await engine.sync(endpoint).outcome) }
             // Every sync was answered, and only the first answer's reset made one wait, clamped. (Not the upstream's
             // request count: under load the HTTP client may resend a request on a connection the server closed.)

@@ -23,7 +23,7 @@ struct PaginationAuthTests {
     }
 
     /// Syncs with a logger that keeps every line, at trace level.
-    static func syncLogging(_ fixture: SyncFixture, _ name: String) async throws -> (SyncReport, [String]) {
+    static func syncLogging(_ fixture: SyncFixture, _ name: String) async throws -> (SyncSummary, [String]) {
         let lines = Mutex<[String]>([])
         let output: JournalLogHandler.Output = { line in lines.withLock { $0.append(line) } }
         var logger = Logger(label: "syncd") { JournalLogHandler(label: $0, format: .human, output: output) }

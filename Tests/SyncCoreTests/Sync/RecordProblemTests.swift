@@ -41,7 +41,7 @@ struct RecordProblemTests {
             let report = try await fixture.sync("users")
 
             #expect(report.outcome == .changed)
-            #expect(report.records == 4 && report.rejected == 2 && report.inserted == 2)
+            #expect(report.receivedRecords == 4 && report.rejected == 2 && report.inserted == 2)
             #expect(
                 try fixture.rows("SELECT id, lat FROM users ORDER BY id").map { $0.values } == [
                     [1, .real(-37.3)], [8, .null],
@@ -85,7 +85,7 @@ struct RecordProblemTests {
             let report = try await fixture.sync("users")
 
             #expect(try fixture.scalar("SELECT email FROM users WHERE id = 1") == .text("last@example.com"))
-            #expect(report.problems.map { $0.action } == [.replaced])
+            #expect(report.recordProblems.map { $0.action } == [.replaced])
             #expect(
                 try fixture.scalar("SELECT message FROM syncd_errors")
                     == .text(

@@ -133,7 +133,7 @@ struct RuntimeBoundsTests {
                 toml: PaginationTests.toml(
                     upstream.url("/users"), pagination: #"{ type = "page", param = "page" }"#))
             var engine = fixture.engine
-            #expect(await engine.sync(try fixture.endpoint("users")).storedRecords == 3)
+            #expect(await engine.sync(try fixture.endpoint("users")).records == 3)
             engine.spoolLimit = 100
             let report = await engine.sync(try fixture.endpoint("users"))
             #expect(report.outcome == .failed)

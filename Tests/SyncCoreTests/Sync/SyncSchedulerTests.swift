@@ -31,9 +31,9 @@ struct SyncSchedulerTests {
     static func withScheduler(
         _ fixture: SyncFixture, clock: ManualClock,
         persisted: [String: ScheduleStateMachine.PersistedState] = [:],
-        _ body: (SyncScheduler<ManualClock>, AsyncStream<SyncReport>.Iterator) async throws -> Void
+        _ body: (SyncScheduler<ManualClock>, AsyncStream<SyncSummary>.Iterator) async throws -> Void
     ) async throws {
-        let (reports, reported) = AsyncStream.makeStream(of: SyncReport.self)
+        let (reports, reported) = AsyncStream.makeStream(of: SyncSummary.self)
         let engine = SyncEngine(
             storage: SQLiteSyncStorage(database: fixture.database),
             transport: SchemeTransport(http: SharedTransport.http),

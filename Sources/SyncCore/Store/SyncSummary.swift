@@ -1,0 +1,106 @@
+/// What one sync of one endpoint did: how it ended, what it changed, and the row it wrote to `syncd_runs`. The
+/// one summary of a run, whoever started it: ``SyncCache/sync(_:)`` and ``SyncCache/run(onSync:)`` return it,
+/// and `syncd sync`, `syncd run`, the metrics and the run history are made from it.
+public struct SyncSummary: Sendable, Hashable, CustomStringConvertible {
+    /// How a run ended.
+    public enum Outcome: String, Sendable, Hashable {
+        /// A 200 that changed the stored data: the endpoint's version moved.
+        case changed
+        /// A 200 whose data was already stored.
+        case unchanged
+        /// A 304: only freshness changed.
+        case notModified = "not_modified"
+        /// No usable answer: the stored data is as it was.
+        case failed
+        /// An answer syncd would not apply (an empty snapshot, too many deletions): the stored data is as it was.
+        case refused
+
+        /// Whether the run stored nothing: ``failed`` or ``refused``.
+        public var isFailure: Bool { self == .failed || self == .refused }
+    }
+
+    /// The endpoint's name.
+    public var endpoint: String
+    /// How the run ended.
+    public var outcome: Outcome
+    /// Whether the endpoint caches one document rather than records.
+    public var isDocument = false
+    /// The upstream's last status (200 for `file://`); nil when no answer came.
+    public var httpStatus: Int?
+    /// The bytes of the bodies received.
+    public var bytes: Int = 0
+    /// The responses of the run: 1 without pagination, 0 when none came.
+    public var pages: Int = 0
+    /// The records the responses held, the rejected ones included.
+    public var receivedRecords: Int = 0
+    /// Rows inserted by the run.
+    public var inserted: Int = 0
+    /// Rows whose JSON changed.
+    public var updated: Int = 0
+    /// Rows deleted because a snapshot no longer held them (or flagged deleted).
+    public var deleted: Int = 0
+    /// Records refused (a required value missing, a value of the wrong type in strict mode); see ``problems``.
+    public var rejected: Int = 0
+    /// The endpoint's version after the run.
+    public var version: Int64 = 0
+    /// The records stored after the run.
+    public var records: Int = 0
+    /// One sentence, for failed and refused runs.
+    public var error: String?
+    /// How long the run took, from its start to its commit or failure, when a scheduler ran it.
+    public var duration: Duration = .zero
+    /// The endpoint's failures in a row after this run (0 after a success), when a scheduler ran it.
+    public var consecutiveFailures = 0
+
+    /// The run's row in `syncd_runs`.
+    package var runID: Int64?
+    /// Each rejected or repaired record.
+    package var recordProblems: [DecodingProblem] = []
+    /// Seconds the upstream asked to wait (Retry-After on a 429 or 503), for the scheduler.
+    package var retryAfter: Double?
+    /// How late the run started after the scheduler's due time, in seconds; `nil` for a run nobody scheduled.
+    package var lateSeconds: Double?
+
+    package init(endpoint: String, outcome: Outcome) {
+        self.endpoint = endpoint
+        self.outcome = outcome
+    }
+
+    /// Each rejected or repaired record, as syncd reports it: `users[id=8] > address.geo.lat (real): found string "x"`.
+    public var problems: [String] { recordProblems.map { "\($0)" } }
+
+    /// One line: `users: changed, 300 records (…) → version 1`, or the failure's sentence.
+    public var description: String {
+        if let error { return "\(endpoint): \(outcome.rawValue): \(error)" }
+        return "\(endpoint): \(outcome.rawValue), \(records) records (\(inserted) inserted, \(updated) updated, "
+            + "\(deleted) deleted, \(rejected) rejected) → version \(version)"
+    }
+}
+
+/// The facts of a run that the store records with it. Times are seconds since 1970 (UTC).
+package struct RunFacts: Sendable {
+    package var startedAt: Double
+    package var finishedAt: Double
+    package var httpStatus: Int?
+    package var etag: String?
+    package var lastModified: String?
+    package var bytes: Int
+    /// The responses received; nil means one when there is a status, else none.
+    package var pages: Int?
+
+    package init(
+        startedAt: Double, finishedAt: Double, httpStatus: Int? = nil, etag: String? = nil, lastModified: String? = nil,
+        bytes: Int = 0, pages: Int? = nil
+    ) {
+        self.startedAt = startedAt
+        self.finishedAt = finishedAt
+        self.httpStatus = httpStatus
+        self.etag = etag
+        self.lastModified = lastModified
+        self.bytes = bytes
+        self.pages = pages
+    }
+
+    /// The responses received, for syncd_runs.pages.
+    var pageCount: Int { pages ?? (httpStatus == nil ? 0 : 1) }
+}

@@ -55,7 +55,7 @@ package struct PostgRESTQuery: Sendable, Hashable {
         }
     }
 
-    static func filter(column: String, _ text: String) throws(ReadAPIError) -> RecordQuery.Filter {
+    static func filter(column: String, _ text: String) throws(ReadAPIError) -> RecordFilter {
         var rest = Substring(text)
         var negated = false
         if rest.hasPrefix("not.") {
@@ -63,9 +63,9 @@ package struct PostgRESTQuery: Sendable, Hashable {
             rest = rest.dropFirst(4)
         }
         guard let dot = rest.firstIndex(of: "."),
-            let op = RecordQuery.Filter.Operator(rawValue: String(rest[..<dot]))
+            let op = RecordFilter.Operator(rawValue: String(rest[..<dot]))
         else {
-            let known = RecordQuery.Filter.Operator.allCases.map(\.rawValue).joined(separator: ", ")
+            let known = RecordFilter.Operator.allCases.map(\.rawValue).joined(separator: ", ")
             throw .badParameter(
                 column, "\(column)=\(text) is not a filter: write \(column)=OPERATOR.VALUE with one of \(known).")
         }
@@ -79,7 +79,7 @@ package struct PostgRESTQuery: Sendable, Hashable {
             }
             values = list
         }
-        return RecordQuery.Filter(column: column, op: op, values: values, negated: negated)
+        return RecordFilter(column: column, op: op, values: values, negated: negated)
     }
 
     /// `a,"b,c",d` → `["a", "b,c", "d"]`; a backslash escapes the next character inside quotes. `nil` if a quote
@@ -120,12 +120,12 @@ package struct PostgRESTQuery: Sendable, Hashable {
         return values
     }
 
-    static func order(_ item: Substring) throws(ReadAPIError) -> RecordQuery.Order {
+    static func order(_ item: Substring) throws(ReadAPIError) -> RecordOrder {
         let parts = item.split(separator: ".", omittingEmptySubsequences: false)
         guard let column = parts.first, !column.isEmpty, parts.count <= 3 else {
             throw .badParameter("order", "Order takes col, col.asc or col.desc (then .nullsfirst or .nullslast).")
         }
-        var order = RecordQuery.Order(column: String(column))
+        var order = RecordOrder(column: String(column))
         for modifier in parts.dropFirst() {
             switch modifier {
             case "asc": order.descending = false

@@ -18,7 +18,7 @@ extension SyncCache {
         limit: Int? = nil, offset: Int = 0, decoder: JSONDecoder = JSONDecoder()
     ) async throws(SyncError) -> CachedRecords<T> {
         let query = RecordQuery(
-            filters: filters.map(\.filter), order: order.map(\.order), limit: limit, offset: max(0, offset))
+            filters: filters, order: order, limit: limit, offset: max(0, offset))
         let page = try await read { reader in try reader.records(of: try Self.endpoint(endpoint, reader), query) }
         var values: [T] = []
         var failures: [DecodingProblemReport] = []

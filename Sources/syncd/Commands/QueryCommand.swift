@@ -69,9 +69,9 @@ struct QueryCommand: AsyncParsableCommand {
     }
 
     /// `column[.asc|.desc][.nullsfirst|.nullslast]`, as the read API's `order=` takes it.
-    static func order(_ text: String) throws -> RecordQuery.Order {
+    static func order(_ text: String) throws -> RecordOrder {
         var parts = text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        var order = RecordQuery.Order(column: parts.removeFirst())
+        var order = RecordOrder(column: parts.removeFirst())
         if let first = parts.first, first == "asc" || first == "desc" {
             order.descending = first == "desc"
             parts.removeFirst()

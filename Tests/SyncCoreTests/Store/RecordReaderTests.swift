@@ -47,7 +47,7 @@ struct RecordReaderTests {
     @Test("filters, order, limit and offset")
     func filters() async throws {
         let fixture = try await Self.fixture()
-        typealias F = RecordQuery.Filter
+        typealias F = RecordFilter
         #expect(try ids(fixture, RecordQuery(filters: [F(column: "city", op: .eq, values: ["Oslo"])])) == [1, 3])
         #expect(try ids(fixture, RecordQuery(filters: [F(column: "id", op: .gt, values: ["2"])])) == [3, 4])
         #expect(try ids(fixture, RecordQuery(filters: [F(column: "id", op: .in, values: ["1", "4"])])) == [1, 4])
@@ -65,7 +65,7 @@ struct RecordReaderTests {
     @Test("like and ilike take % or * for a run, _ for one character and \\ before one to match it, as PostgREST")
     func patterns() async throws {
         let fixture = try await Self.fixture()
-        func name(_ op: RecordQuery.Filter.Operator, _ pattern: String) throws -> [Int64] {
+        func name(_ op: RecordFilter.Operator, _ pattern: String) throws -> [Int64] {
             try ids(fixture, RecordQuery(filters: [.init(column: "name", op: op, values: [pattern])]))
         }
         #expect(try name(.ilike, "%Y%") == [3])

@@ -66,7 +66,7 @@ struct TimestampOrderTests {
     @Test("filters take any RFC 3339 form or Unix time, and order is time order")
     func filtersAndOrder() async throws {
         let fixture = try await fixture()
-        typealias F = RecordQuery.Filter
+        typealias F = RecordFilter
         func seen(_ op: F.Operator, _ values: String...) throws -> [Int64] {
             try ids(fixture, RecordQuery(filters: [F(column: "seen", op: op, values: values)]))
         }

@@ -36,6 +36,15 @@ extension ExitCode {
         default: self = .failure
         }
     }
+
+    /// The exit code of a library failure, by the same rule as the store's.
+    init(for error: SyncError) {
+        switch error {
+        case .notSynced: self = .notFound
+        case .unknownEndpoint, .badQuery, .invalidConfiguration: self = .usage
+        default: self = .failure
+        }
+    }
 }
 
 /// Runs a command body, printing a failure's sentence to stderr (control characters escaped: a sentence may quote
@@ -49,6 +58,9 @@ func reportingErrors(_ body: () async throws -> Void) async throws {
         throw error.exitCode
     } catch let error as ExitCode {
         throw error
+    } catch let error as SyncError {
+        Terminal.standardError.write("syncd: \(TerminalText.escaped(error.description))\n")
+        throw ExitCode(for: error)
     } catch let error as StoreError {
         Terminal.standardError.write("syncd: \(TerminalText.escaped(error.description))\n")
         throw ExitCode(for: error)

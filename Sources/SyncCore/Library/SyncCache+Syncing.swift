@@ -13,10 +13,30 @@ extension SyncCache {
     }
 
     /// Syncs every endpoint now, at most `concurrency` at once; the summaries come in the configuration's order.
-    public func syncAll() async throws(SyncError) -> [SyncSummary] {
+    ///
+    /// - Parameter onSync: Called as each endpoint finishes, for progress output.
+    public func syncAll(onSync: @escaping @Sendable (SyncSummary) -> Void = { _ in }) async throws(SyncError)
+        -> [SyncSummary]
+    {
+        let writer = try writable("sync")
+        return try await sync(writer.configuration.endpoints.map(\.name.name), onSync: onSync)
+    }
+
+    /// Syncs the named endpoints now, at most `concurrency` at once; the summaries come in the order of `endpoints`.
+    ///
+    /// - Parameter onSync: Called as each endpoint finishes, for progress output.
+    /// - Throws: ``SyncError/Code/unknownEndpoint`` for a name that is not configured, before anything is synced.
+    public func sync(_ endpoints: [String], onSync: @escaping @Sendable (SyncSummary) -> Void = { _ in })
+        async throws(SyncError) -> [SyncSummary]
+    {
         let writer = try writable("sync")
         let configuration = writer.configuration
-        let summaries = await writer.engine.sync(configuration.endpoints, concurrency: configuration.concurrency)
+        var selected: [EndpointConfiguration] = []
+        for name in endpoints {
+            guard let endpoint = configuration.endpoint(named: name) else { throw .unknownEndpoint(name) }
+            selected.append(endpoint)
+        }
+        let summaries = await writer.engine.sync(selected, concurrency: configuration.concurrency, onReport: onSync)
         signal.changed()
         return summaries
     }

@@ -52,7 +52,8 @@ public struct SyncConfiguration: Sendable {
         configuration = Configuration(concurrency: concurrency, endpoints: built)
     }
 
-    init(_ configuration: Configuration) {
+    /// A configuration the binary read (and reported on) itself.
+    package init(_ configuration: Configuration) {
         self.configuration = configuration
     }
 

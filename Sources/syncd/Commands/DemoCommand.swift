@@ -58,19 +58,20 @@ struct DemoCommand: AsyncParsableCommand {
                 let configuration = try GlobalOptions.parse(["--config", configPath]).loadConfiguration()
                 let databasePath = configuration.database ?? (folder as NSString).appendingPathComponent("cache.db")
                 let earlier = FileManager.default.fileExists(atPath: databasePath)
-                let storage = try DatabaseAccess.openForWriting(databasePath)
+                let cache = try SyncRunner.open(configuration, at: databasePath)
                 let out = Terminal.standardOutput
                 out.write("syncd demo: a sample upstream is serving \(users) users at \(server.baseURL)/users\n")
                 out.write("configuration and database: \(folder)\n\n")
                 out.write(
                     earlier
                         ? "Pass 1, into the database an earlier demo left there:\n" : "Pass 1, the first load:\n")
-                try await pass(configuration, storage: storage)
+                try await pass(configuration, cache: cache)
                 upstream.advance()
                 out.write("\nPass 2, after the upstream changed a few users, dropped one and added one:\n")
-                try await pass(configuration, storage: storage)
+                try await pass(configuration, cache: cache)
                 out.write("\nPass 3, nothing changed upstream, so it answers 304:\n")
-                try await pass(configuration, storage: storage)
+                try await pass(configuration, cache: cache)
+                try await cache.shutdown()
                 let example = try await DemoExample.pick(
                     try Storage.openForReading(databasePath, connections: 1), endpoint: try Self.users(configuration),
                     users: users)
@@ -112,9 +113,8 @@ struct DemoCommand: AsyncParsableCommand {
         return users
     }
 
-    private func pass(_ configuration: Configuration, storage: any SyncStorage) async throws {
-        let reports = try await SyncRunner.run(
-            configuration.endpoints, concurrency: configuration.concurrency, storage: storage, progress: false)
+    private func pass(_ configuration: Configuration, cache: SyncCache) async throws {
+        let reports = try await SyncRunner.run(configuration.endpoints.map(\.name.name), in: cache, progress: false)
         for report in reports {
             Terminal.standardOutput.write(
                 "  " + ReportText.line(report).replacingOccurrences(of: "\n  ", with: "\n    "))

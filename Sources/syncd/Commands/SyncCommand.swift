@@ -22,12 +22,11 @@ struct SyncCommand: AsyncParsableCommand {
         try await reportingErrors {
             LoggingSetup.bootstrap()
             let configuration = try options.loadConfiguration()
-            let selected = try select(configuration)
-            let storage = try DatabaseAccess.openForWriting(options.databasePath(configuration))
-            let reports = try await SyncRunner.run(
-                selected, concurrency: configuration.concurrency, storage: storage,
-                progress: Terminal.standardError.isTTY)
-            if reports.contains(where: { $0.outcome.isFailure }) { throw ExitCode.failure }
+            let names = try select(configuration).map(\.name.name)
+            let cache = try SyncRunner.open(configuration, at: options.databasePath(configuration))
+            let summaries = try await SyncRunner.run(names, in: cache, progress: Terminal.standardError.isTTY)
+            try await cache.shutdown()
+            if summaries.contains(where: { $0.outcome.isFailure }) { throw ExitCode.failure }
         }
     }
 
@@ -42,24 +41,26 @@ struct SyncCommand: AsyncParsableCommand {
     }
 }
 
-/// One sync pass with its output, shared by `sync` and `demo`.
+/// One sync pass with its output, shared by `sync` and `demo`: through ``SyncCache``, the library's front door.
 enum SyncRunner {
-    static func run(
-        _ endpoints: [EndpointConfiguration], concurrency: Int, storage: any SyncStorage, progress: Bool
-    ) async throws -> [SyncSummary] {
-        let transport = HTTPTransport()
-        let engine = SyncEngine.live(
-            storage: storage, http: transport, environment: ProcessInfo.processInfo.environment,
-            logger: LoggingSetup.logger)
-        let reports = await engine.sync(endpoints, concurrency: concurrency) { report in
+    /// The cache of `configuration` at `path`, logging as the CLI logs.
+    static func open(_ configuration: Configuration, at path: String) throws -> SyncCache {
+        let directory = (path as NSString).deletingLastPathComponent
+        if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
+            throw CLIError("the database's folder \(directory) does not exist")
+        }
+        return try SyncCache(
+            path: path, configuration: SyncConfiguration(configuration), logger: LoggingSetup.logger)
+    }
+
+    static func run(_ endpoints: [String], in cache: SyncCache, progress: Bool) async throws -> [SyncSummary] {
+        try await cache.sync(endpoints) { summary in
             if progress {
-                Terminal.standardError.write(ReportText.line(report))
-            } else if let error = report.error {
+                Terminal.standardError.write(ReportText.line(summary))
+            } else if let error = summary.error {
                 Terminal.standardError.write("syncd: \(TerminalText.escaped(error))\n")
             }
         }
-        try await transport.shutdown()
-        return reports
     }
 }
 

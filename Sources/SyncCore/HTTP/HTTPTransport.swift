@@ -36,6 +36,14 @@ package final class HTTPTransport: Transport {
         try await client.shutdown()
     }
 
+    /// A transport its owner dropped without ``shutdown()`` — an embedder's `SyncCache` that went out of scope, one
+    /// whose opening failed half-way — closes its connections on its own: AsyncHTTPClient would otherwise trap in a
+    /// debug build and leak in a release build. The shutdown keeps the client alive until it is done; a client
+    /// already shut down refuses a second one, which is ignored.
+    deinit {
+        _ = client.shutdown()
+    }
+
     package func fetch(_ request: FetchRequest, successBody: BodyChunkHandler?) async throws -> FetchResponse {
         let deadline = NIODeadline.now() + TimeAmount(request.timeout)
         let bodyDeadline = ContinuousClock.now + request.timeout

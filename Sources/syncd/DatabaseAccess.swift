@@ -5,15 +5,6 @@ import SyncSystemd
 
 /// Opening the database the way each kind of command needs it.
 enum DatabaseAccess {
-    /// Read-write, migrated to this binary's version: for `sync`, `run` and `demo`.
-    static func openForWriting(_ path: String) throws -> any SyncStorage {
-        let directory = (path as NSString).deletingLastPathComponent
-        if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
-            throw CLIError("the database's folder \(directory) does not exist")
-        }
-        return try Storage.openForWriting(path)
-    }
-
     /// The stored data, read-only: for `query`, `get` and `status`, which read it as the read API does.
     static func openStorageForReading(_ path: String) throws -> any ReadStorage {
         _ = try openForReading(path)

@@ -1,4 +1,5 @@
 internal import ServiceLifecycle
+internal import Synchronization
 
 /// Syncing: once on demand, or every endpoint on its schedule.
 extension SyncCache {
@@ -6,7 +7,7 @@ extension SyncCache {
     /// error; only an unknown name, or a cache opened for reading only, throws.
     public func sync(_ endpoint: String) async throws(SyncError) -> SyncSummary {
         let writer = try writable("sync")
-        guard let endpoint = writer.configuration.endpoint(named: endpoint) else { throw .unknownEndpoint(endpoint) }
+        guard let endpoint = configuration.endpoint(named: endpoint) else { throw .unknownEndpoint(endpoint) }
         let summary = await writer.engine.sync(endpoint)
         signal.changed()
         return summary
@@ -18,8 +19,8 @@ extension SyncCache {
     public func syncAll(onSync: @escaping @Sendable (SyncSummary) -> Void = { _ in }) async throws(SyncError)
         -> [SyncSummary]
     {
-        let writer = try writable("sync")
-        return try await sync(writer.configuration.endpoints.map(\.name.name), onSync: onSync)
+        _ = try writable("sync")
+        return try await sync(configuration.endpoints.map(\.name.name), onSync: onSync)
     }
 
     /// Syncs the named endpoints now, at most `concurrency` at once; the summaries come in the order of `endpoints`.
@@ -30,7 +31,7 @@ extension SyncCache {
         async throws(SyncError) -> [SyncSummary]
     {
         let writer = try writable("sync")
-        let configuration = writer.configuration
+        let configuration = self.configuration
         var selected: [EndpointConfiguration] = []
         for name in endpoints {
             guard let endpoint = configuration.endpoint(named: name) else { throw .unknownEndpoint(name) }
@@ -44,20 +45,50 @@ extension SyncCache {
     /// Keeps every endpoint fresh (interval ± jitter, failures backing off, next due times stored so that a
     /// restart resumes) until the task is cancelled or a graceful shutdown of its `ServiceGroup` begins.
     ///
-    /// - Parameter onSync: Called after each sync.
+    /// - Parameter onSync: Called after each sync, once its next due time is stored.
     public func run(onSync: @escaping @Sendable (SyncSummary) -> Void) async throws {
         let writer = try writable("sync")
-        let endpoints = writer.configuration.endpoints
-        let persisted = try await writer.storage.schedule(of: endpoints)
-        let scheduler = SyncScheduler(
-            configuration: writer.configuration, engine: writer.engine, clock: ContinuousClock(),
-            persisted: persisted,
-            onReport: { [signal] report in
-                signal.changed()
-                onSync(report)
-            })
+        let persisted = try await writer.storage.schedule(of: configuration.endpoints)
+        let scheduler = try live.withLock { live throws(SyncError) in
+            guard live.scheduler == nil else {
+                throw SyncError.alreadyRunning(
+                    "\(path) is already kept fresh by this cache: run(onSync:) runs once at a time")
+            }
+            let scheduler = SyncScheduler(
+                configuration: live.configuration, engine: writer.engine, clock: ContinuousClock(),
+                persisted: persisted,
+                onReport: { [signal] report in
+                    signal.changed()
+                    onSync(report)
+                })
+            live.scheduler = scheduler
+            return scheduler
+        }
+        defer { live.withLock { $0.scheduler = nil } }
         await scheduler.run()
     }
+
+    /// Replaces the configuration: endpoints added are synced (and scheduled, while ``run(onSync:)`` runs),
+    /// endpoints removed are no longer, and changed ones take effect from their next sync. What is stored stays.
+    ///
+    /// - Throws: ``SyncError/Code/readOnly`` for a cache opened for reading only.
+    public func reload(_ configuration: SyncConfiguration) throws(SyncError) {
+        _ = try writable("reload a configuration")
+        let scheduler = live.withLock { live in
+            live.configuration = configuration.configuration
+            return live.scheduler
+        }
+        scheduler?.reload(configuration.configuration)
+    }
+
+    /// Returns when the running scheduler is free to answer (at once when none runs): a watchdog's proof of life.
+    package func heartbeat() async {
+        guard let scheduler = live.withLock({ $0.scheduler }) else { return }
+        await scheduler.heartbeat()
+    }
+
+    /// The configuration syncs use now.
+    var configuration: Configuration { live.withLock { $0.configuration } }
 
     /// ``run(onSync:)`` without a callback: the `Service` requirement.
     public func run() async throws {

@@ -1,6 +1,7 @@
 public import Foundation
 public import Logging
 public import ServiceLifecycle
+internal import Synchronization
 
 /// The front door: a syncd database, kept fresh from the endpoints it is configured with, and read back typed —
 /// the engine, scheduler and storage `syncd sync` and `syncd run` use.
@@ -28,7 +29,6 @@ public import ServiceLifecycle
 public final class SyncCache: Service, Sendable {
     /// What writing needs; nil when the cache was opened for reading only.
     struct Writer: Sendable {
-        var configuration: Configuration
         var storage: any SyncStorage
         var engine: SyncEngine
         /// Fetches resources (``SyncCache/fetch(_:headers:maxAge:timeout:decode:)``), as the engine does.
@@ -43,6 +43,13 @@ public final class SyncCache: Service, Sendable {
     /// Wakes the change streams at once when this cache committed, instead of at their next look.
     let signal = ChangeSignal()
     let writer: Writer?
+    /// The configuration syncs use, which ``reload(_:)`` replaces, and the scheduler while ``run(onSync:)`` runs.
+    let live: Mutex<Live>
+
+    struct Live: Sendable {
+        var configuration: Configuration
+        var scheduler: SyncScheduler<ContinuousClock>?
+    }
     /// The database file, for messages.
     let path: String
 
@@ -77,6 +84,7 @@ public final class SyncCache: Service, Sendable {
         self.path = path
         storage = try Self.openForReading(path, connections: connections)
         writer = nil
+        live = Mutex(Live(configuration: Configuration(endpoints: [])))
     }
 
     /// The one place the library assembles a cache: with an injected transport and clock (seconds since 1970)
@@ -94,8 +102,9 @@ public final class SyncCache: Service, Sendable {
         }
         self.path = path
         storage = try Self.openForReading(path, connections: 2)
+        live = Mutex(Live(configuration: configuration))
         writer = Writer(
-            configuration: configuration, storage: written,
+            storage: written,
             engine: SyncEngine(
                 storage: written, transport: transport, environment: environment, logger: logger, now: now),
             transport: transport, http: http, now: now)

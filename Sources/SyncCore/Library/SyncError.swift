@@ -21,6 +21,7 @@ public struct SyncError: Error, Sendable, Hashable, CustomStringConvertible {
             case decoding
             case readFailed = "read_failed"
             case unavailable
+            case alreadyRunning = "already_running"
         }
 
         private let base: Base
@@ -44,6 +45,8 @@ public struct SyncError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let readFailed = Code(base: .readFailed)
         /// A resource could not be fetched and nothing was cached to fall back on.
         public static let unavailable = Code(base: .unavailable)
+        /// ``SyncCache/run(onSync:)`` was called while it already runs.
+        public static let alreadyRunning = Code(base: .alreadyRunning)
 
         /// A fixed name, such as `not_synced`: for metrics and logs.
         public var description: String { base.rawValue }
@@ -85,6 +88,8 @@ public struct SyncError: Error, Sendable, Hashable, CustomStringConvertible {
     public static let readFailed = SyncError(.readFailed, "the database cannot be read")
     /// Any ``Code/unavailable`` error.
     public static let unavailable = SyncError(.unavailable, "the resource cannot be fetched")
+    /// Any ``Code/alreadyRunning`` error.
+    public static let alreadyRunning = SyncError(.alreadyRunning, "the cache is already kept fresh")
 
     static func invalidConfiguration(_ sentences: String) -> SyncError { SyncError(.invalidConfiguration, sentences) }
 
@@ -103,6 +108,8 @@ public struct SyncError: Error, Sendable, Hashable, CustomStringConvertible {
     static func readFailed(_ sentence: String) -> SyncError { SyncError(.readFailed, sentence) }
 
     static func unavailable(_ sentence: String) -> SyncError { SyncError(.unavailable, sentence) }
+
+    static func alreadyRunning(_ sentence: String) -> SyncError { SyncError(.alreadyRunning, sentence) }
 
     init(_ error: StoreError) {
         if error == .unknownEndpoint, let name = error.endpoint {

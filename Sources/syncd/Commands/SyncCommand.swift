@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import SyncCore
 
 struct SyncCommand: AsyncParsableCommand {
@@ -44,13 +45,16 @@ struct SyncCommand: AsyncParsableCommand {
 /// One sync pass with its output, shared by `sync` and `demo`: through ``SyncCache``, the library's front door.
 enum SyncRunner {
     /// The cache of `configuration` at `path`, logging as the CLI logs.
-    static func open(_ configuration: Configuration, at path: String) throws -> SyncCache {
+    static func open(
+        _ configuration: Configuration, at path: String,
+        environment: [String: String] = ProcessInfo.processInfo.environment, logger: Logger = LoggingSetup.logger
+    ) throws -> SyncCache {
         let directory = (path as NSString).deletingLastPathComponent
         if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
             throw CLIError("the database's folder \(directory) does not exist")
         }
         return try SyncCache(
-            path: path, configuration: SyncConfiguration(configuration), logger: LoggingSetup.logger)
+            path: path, configuration: SyncConfiguration(configuration), environment: environment, logger: logger)
     }
 
     static func run(_ endpoints: [String], in cache: SyncCache, progress: Bool) async throws -> [SyncSummary] {

@@ -7,7 +7,7 @@ import SyncServe
 import SyncSystemd
 import UnixSignals
 
-/// The daemon's services — the scheduler, the read API, SIGHUP reloads, the watchdog — run together until
+/// The daemon's services — the cache kept fresh on its schedule, the read API, SIGHUP reloads, the watchdog — run together until
 /// SIGTERM or SIGINT: `syncd run`, and the serving half of `syncd demo`.
 struct Daemon {
     var options: GlobalOptions
@@ -26,28 +26,24 @@ struct Daemon {
         let onListening = self.onListening
         let onReport = self.onReport
         let databasePath = options.databasePath(configuration)
-        let storage = try DatabaseAccess.openForWriting(databasePath)
-        let persisted = try await storage.schedule(of: configuration.endpoints)
         let readToken = try Self.readToken(configuration.server, environment: environment)
+        // The front door every embedder uses: the daemon keeps it fresh and reloads it, the read API reads the file.
+        let cache = try SyncRunner.open(configuration, at: databasePath, environment: environment, logger: logger)
         let registry = PrometheusCollectorRegistry()
         let metrics = SyncMetrics(factory: PrometheusMetricsFactory(registry: registry))
-        let transport = HTTPTransport()
-        let engine = SyncEngine.live(storage: storage, http: transport, environment: environment, logger: logger)
-        let scheduler = SyncScheduler(
-            configuration: configuration, engine: engine, clock: ContinuousClock(), persisted: persisted,
-            onReport: { report in
-                metrics.record(report)
-                DaemonReports.log(report, logger: logger, notifier: notifier)
-                onReport(report)
-            })
+        let syncing = CacheService(cache: cache) { summary in
+            metrics.record(summary)
+            DaemonReports.log(summary, logger: logger, notifier: notifier)
+            onReport(summary)
+        }
         let model = ReadModel(
             storage: try Storage.openForReading(databasePath), configuration: configuration,
             now: { Date().timeIntervalSince1970 })
         let readyStatus = "syncing \(configuration.endpoints.count) endpoints"
         var services: [any Service] = [
-            scheduler,
+            syncing,
             ReloadService(
-                options: options, scheduler: scheduler, model: model, running: configuration.server,
+                options: options, cache: cache, model: model, running: configuration.server,
                 notifier: notifier, logger: logger),
         ]
         let server = ReadServer(model: model, registry: registry, token: readToken, logger: logger)
@@ -58,7 +54,7 @@ struct Daemon {
         }
         if let api { services.append(api) }
         if let interval = notifier.watchdogInterval {
-            services.append(WatchdogService(interval: interval, scheduler: scheduler, notifier: notifier))
+            services.append(WatchdogService(interval: interval, cache: cache, notifier: notifier))
         }
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
@@ -70,10 +66,10 @@ struct Daemon {
         do {
             try await group.run()
         } catch {
-            try? await transport.shutdown()  // best effort: the group's error is the one to report
+            try? await cache.shutdown()  // best effort: the group's error is the one to report
             throw CLIError("the daemon stopped: \(Self.describe(error, listen: configuration.server.listen))")
         }
-        try await transport.shutdown()
+        try await cache.shutdown()
         logger.info("Stopped")
     }
 
@@ -99,5 +95,15 @@ struct Daemon {
         case .off:
             return text
         }
+    }
+}
+
+/// The cache kept fresh on its schedule, as a service of the daemon's group, reporting each sync.
+struct CacheService: Service {
+    var cache: SyncCache
+    var onSync: @Sendable (SyncSummary) -> Void
+
+    func run() async throws {
+        try await cache.run(onSync: onSync)
     }
 }

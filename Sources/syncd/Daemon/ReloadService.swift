@@ -5,11 +5,11 @@ import SyncServe
 import SyncSystemd
 import UnixSignals
 
-/// SIGHUP reloads the configuration: a valid one reaches the scheduler, an invalid one is refused with one
+/// SIGHUP reloads the configuration: a valid one reaches the cache's scheduler and the read API, an invalid one is refused with one
 /// sentence and the running configuration stays. Also says STOPPING=1 as soon as a graceful shutdown begins.
 struct ReloadService: Service {
     var options: GlobalOptions
-    var scheduler: SyncScheduler<ContinuousClock>
+    var cache: SyncCache
     var model: ReadModel
     /// The `[server]` the read API started with: where it listens and its token change only on a restart.
     var running: ServerConfiguration
@@ -23,7 +23,7 @@ struct ReloadService: Service {
                 notifier.reloading()
                 do {
                     let configuration = try options.loadConfiguration()
-                    scheduler.reload(configuration)
+                    try cache.reload(SyncConfiguration(configuration))
                     model.reload(configuration)
                     if configuration.server != running {
                         logger.warning("The [server] section changed: restart syncd for it to take effect")
@@ -46,12 +46,12 @@ struct ReloadService: Service {
 /// WATCHDOG=1 at half of WatchdogSec, only while the scheduler answers: a stuck scheduler gets the service restarted.
 struct WatchdogService: Service {
     var interval: Duration
-    var scheduler: SyncScheduler<ContinuousClock>
+    var cache: SyncCache
     var notifier: SystemdNotifier
 
     func run() async throws {
         while !Task.isCancelled, !Task.isShuttingDownGracefully {
-            await scheduler.heartbeat()
+            await cache.heartbeat()
             notifier.watchdog()
             try? await Task.sleep(for: interval)
         }

@@ -75,6 +75,20 @@ struct SyncCacheSyncingTests {
         }
     }
 
+    @Test("a cache dropped without shutdown(), or whose opening failed, closes its HTTP client itself")
+    func droppedWithoutShutdown() async throws {
+        let files = try TemporaryDirectory()
+        // Each of these made an HTTP client; AsyncHTTPClient traps in a debug build when one is freed still open.
+        do {
+            let cache = try SyncCache(path: files.file("cache.db"))
+            #expect(try await cache.syncAll().isEmpty)
+        }
+        let missing = #expect(throws: SyncError.cannotOpen) {
+            try SyncCache(path: files.file("no-such-folder/cache.db"))
+        }
+        #expect(missing?.description.contains("no-such-folder/cache.db cannot be used") == true)
+    }
+
     @Test("a cache opened for reading only reads what another cache synced, and refuses to sync or fetch")
     func readingOnly() async throws {
         let files = try TemporaryDirectory()

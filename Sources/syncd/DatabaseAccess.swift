@@ -8,7 +8,7 @@ enum DatabaseAccess {
     /// The stored data, read-only: for `query`, `get` and `status`, which read it as the read API does.
     static func openStorageForReading(_ path: String) throws -> any ReadStorage {
         _ = try openForReading(path)
-        return try Storage.openForReading(path, connections: 1)
+        return try SyncCache(readingFrom: path, connections: 1).readStorage
     }
 
     /// Read-only: for `sql`, which reads SQLite itself, and the checks of the other readers.

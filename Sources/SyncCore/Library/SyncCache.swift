@@ -40,6 +40,8 @@ public final class SyncCache: Service, Sendable {
 
     /// Where the reads go.
     let storage: any ReadStorage
+    /// The storage the reads go through, for the read API and the CLI, which serve what is stored as stored.
+    package var readStorage: any ReadStorage { storage }
     /// Wakes the change streams at once when this cache committed, instead of at their next look.
     let signal = ChangeSignal()
     let writer: Writer?
@@ -58,20 +60,21 @@ public final class SyncCache: Service, Sendable {
     ///
     /// - Parameters:
     ///   - configuration: The endpoints to sync; none when nil (the cache then reads, and fetches resources).
+    ///   - connections: Read-only connections kept open for concurrent reads.
     ///   - environment: Where `*_env` secrets and `$CREDENTIALS_DIRECTORY` are read; the process's by default.
     ///   - logger: Where the syncs log, at debug and below (each run's fetch, and why a run failed, with
     ///     `endpoint.name` in the metadata); the task-local `Logger.current` by default. A failed run is also in its
     ///     ``SyncSummary``.
     /// - Throws: ``SyncError/Code/cannotOpen`` when the database cannot be opened or migrated.
     public convenience init(
-        path: String, configuration: SyncConfiguration? = nil,
+        path: String, configuration: SyncConfiguration? = nil, connections: Int = 2,
         environment: [String: String] = ProcessInfo.processInfo.environment, logger: Logger = .current
     ) throws(SyncError) {
         let http = HTTPTransport()
         try self.init(
             path: path, configuration: configuration?.configuration ?? Configuration(endpoints: []),
-            transport: SchemeTransport(http: http), http: http, environment: environment, logger: logger,
-            now: { Date().timeIntervalSince1970 })
+            connections: connections, transport: SchemeTransport(http: http), http: http, environment: environment,
+            logger: logger, now: { Date().timeIntervalSince1970 })
     }
 
     /// Opens an existing syncd database for reading only.
@@ -87,10 +90,11 @@ public final class SyncCache: Service, Sendable {
         live = Mutex(Live(configuration: Configuration(endpoints: [])))
     }
 
-    /// The one place the library assembles a cache: with an injected transport and clock (seconds since 1970)
-    /// for tests.
+    /// The one place a cache, and the sync engine in it, is assembled: with the storage, a transport (the HTTP
+    /// client), a logger and a clock (seconds since 1970), which tests inject.
     init(
-        path: String, configuration: Configuration = Configuration(endpoints: []), transport: any Transport,
+        path: String, configuration: Configuration = Configuration(endpoints: []), connections: Int = 2,
+        transport: any Transport,
         http: HTTPTransport? = nil, environment: [String: String] = [:], logger: Logger = .current,
         now: @escaping @Sendable () -> Double
     ) throws(SyncError) {
@@ -101,7 +105,7 @@ public final class SyncCache: Service, Sendable {
             throw .cannotOpen("\(path) cannot be used: \(error)")
         }
         self.path = path
-        storage = try Self.openForReading(path, connections: 2)
+        storage = try Self.openForReading(path, connections: connections)
         live = Mutex(Live(configuration: configuration))
         writer = Writer(
             storage: written,

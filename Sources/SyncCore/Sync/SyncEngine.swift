@@ -36,16 +36,6 @@ package struct SyncEngine: Sendable {
         self.sleep = sleep
     }
 
-    /// The engine as the daemon, `syncd sync` and the library's `SyncCache` run it: fetching over `http` (and from
-    /// `file://` URLs), on the wall clock. The one place that assembles it.
-    package static func live(
-        storage: any SyncStorage, http: HTTPTransport, environment: [String: String], logger: Logger
-    ) -> SyncEngine {
-        SyncEngine(
-            storage: storage, transport: SchemeTransport(http: http), environment: environment, logger: logger,
-            now: { Date().timeIntervalSince1970 })
-    }
-
     /// Syncs endpoints, at most `concurrency` at once; reports come back in the endpoints' order.
     ///
     /// - Parameter onReport: Called as each endpoint finishes, for progress output.

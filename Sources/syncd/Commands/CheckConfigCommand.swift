@@ -78,7 +78,7 @@ struct CheckConfigCommand: AsyncParsableCommand {
     private func existingStorage(_ configuration: Configuration) throws -> (any ReadStorage)? {
         let path = options.databasePath(configuration)
         guard FileManager.default.fileExists(atPath: path) else { return nil }
-        return try Storage.openForReading(path, connections: 1)
+        return try SyncCache(readingFrom: path, connections: 1).readStorage
     }
 
     private func notes(_ configuration: Configuration, _ storage: (any ReadStorage)?) async throws -> [String] {

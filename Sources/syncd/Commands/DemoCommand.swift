@@ -73,7 +73,8 @@ struct DemoCommand: AsyncParsableCommand {
                 try await pass(configuration, cache: cache)
                 try await cache.shutdown()
                 let example = try await DemoExample.pick(
-                    try Storage.openForReading(databasePath, connections: 1), endpoint: try Self.users(configuration),
+                    try SyncCache(readingFrom: databasePath, connections: 1).readStorage,
+                    endpoint: try Self.users(configuration),
                     users: users)
                 out.write(
                     "\n" + DemoConfiguration.nextSteps(binary: Self.binaryPath, config: configPath, example: example))

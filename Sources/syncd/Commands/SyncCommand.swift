@@ -46,7 +46,7 @@ struct SyncCommand: AsyncParsableCommand {
 enum SyncRunner {
     /// The cache of `configuration` at `path`, logging as the CLI logs.
     static func open(
-        _ configuration: Configuration, at path: String,
+        _ configuration: Configuration, at path: String, connections: Int = 1,
         environment: [String: String] = ProcessInfo.processInfo.environment, logger: Logger = LoggingSetup.logger
     ) throws -> SyncCache {
         let directory = (path as NSString).deletingLastPathComponent
@@ -54,7 +54,8 @@ enum SyncRunner {
             throw CLIError("the database's folder \(directory) does not exist")
         }
         return try SyncCache(
-            path: path, configuration: SyncConfiguration(configuration), environment: environment, logger: logger)
+            path: path, configuration: SyncConfiguration(configuration), connections: connections,
+            environment: environment, logger: logger)
     }
 
     static func run(_ endpoints: [String], in cache: SyncCache, progress: Bool) async throws -> [SyncSummary] {

@@ -27,8 +27,10 @@ struct Daemon {
         let onReport = self.onReport
         let databasePath = options.databasePath(configuration)
         let readToken = try Self.readToken(configuration.server, environment: environment)
-        // The front door every embedder uses: the daemon keeps it fresh and reloads it, the read API reads the file.
-        let cache = try SyncRunner.open(configuration, at: databasePath, environment: environment, logger: logger)
+        // The front door every embedder uses: the daemon keeps it fresh and reloads it; the read API reads through it.
+        let cache = try SyncRunner.open(
+            configuration, at: databasePath, connections: ReadConnectionPool.defaultCount, environment: environment,
+            logger: logger)
         let registry = PrometheusCollectorRegistry()
         let metrics = SyncMetrics(factory: PrometheusMetricsFactory(registry: registry))
         let syncing = CacheService(cache: cache) { summary in
@@ -37,7 +39,7 @@ struct Daemon {
             onReport(summary)
         }
         let model = ReadModel(
-            storage: try Storage.openForReading(databasePath), configuration: configuration,
+            storage: cache.readStorage, configuration: configuration,
             now: { Date().timeIntervalSince1970 })
         let readyStatus = "syncing \(configuration.endpoints.count) endpoints"
         var services: [any Service] = [

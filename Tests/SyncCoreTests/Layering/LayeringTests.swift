@@ -91,6 +91,30 @@ struct LayeringTests {
         #expect(outside.isEmpty, "\(outside.joined(separator: "\n"))")
     }
 
+    @Test("the binary and the read API open the cache through SyncCache, the front door; none assembles an engine")
+    func frontDoor() throws {
+        let root = Self.sources.deletingLastPathComponent()
+        // The names that would build the engine, the scheduler or a store beside SyncCache.
+        let sideDoors = [
+            "Storage.openForWriting", "Storage.openForReading", "SyncEngine(", "SyncScheduler(", "HTTPTransport(",
+            "SQLiteSyncStorage(", "SQLiteReadStorage(",
+        ]
+        var found: [String] = []
+        var scanned = 0
+        for target in ["syncd", "SyncServe", "SyncSystemd"] {
+            let folder = root.appendingPathComponent(target)
+            guard let names = FileManager.default.enumerator(atPath: folder.path) else { continue }
+            for case let name as String in names where name.hasSuffix(".swift") {
+                scanned += 1
+                let text = Self.withoutComments(
+                    try String(contentsOfFile: folder.appendingPathComponent(name).path, encoding: .utf8))
+                found += sideDoors.filter { text.contains($0) }.map { "\(target)/\(name) uses \($0)" }
+            }
+        }
+        #expect(scanned > 20, "the check found too few files: \(scanned)")
+        #expect(found.isEmpty, "\(found.joined(separator: "\n"))")
+    }
+
     /// The string literals that start an SQL statement (`"SELECT …"`, a multi-line literal whose first line does).
     static func sqlLiterals(_ text: String) -> [String] {
         let keywords =

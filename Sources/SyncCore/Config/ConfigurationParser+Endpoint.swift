@@ -162,20 +162,11 @@ extension ConfigurationParser {
             report("primary_key must be a column name or an array of column names", at: field)
             return []
         }
-        var indices: [Int] = []
-        for name in names {
-            guard let position = columns.firstIndex(where: { $0.name == name }) else {
-                if declared?.contains(name) ?? true { continue }
-                report("primary_key names \"\(name)\", which is not in [endpoint.columns]", at: field)
-                continue
-            }
-            guard !indices.contains(position) else {
-                report("primary_key names \"\(name)\" twice", at: field)
-                continue
-            }
-            indices.append(position)
-            columns[position].required = true
-        }
-        return indices
+        // Declared columns that did not parse were reported (all of them when `declared` is unknown).
+        let unchecked = declared.map { $0.subtracting(columns.map(\.name)) } ?? Set(names)
+        let (positions, problems) = EndpointRules.primaryKey(names, columns: columns, unchecked: unchecked)
+        for problem in problems { report(problem, at: field) }
+        for position in positions { columns[position].required = true }
+        return positions
     }
 }

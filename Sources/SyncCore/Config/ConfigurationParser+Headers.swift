@@ -8,22 +8,16 @@ extension ConfigurationParser {
         var headers: [(name: String, value: String)] = []
         var isValid = true
         for header in fields(of: table, in: Scope(path: field.path, context: field.scope.context)) {
-            guard HTTPHeaderSyntax.isToken(header.key) else {
-                report("headers: \"\(header.key)\" is not a valid header name", at: header)
+            let value = header.value.string
+            if let problem = EndpointRules.header(name: header.key, value: value ?? "") {
+                report(problem, at: header)
                 isValid = false
-                continue
-            }
-            guard let value = header.value.string else {
+            } else if let value {
+                headers.append((header.key, value))
+            } else {
                 report("headers: the value of \"\(header.key)\" must be a string", at: header)
                 isValid = false
-                continue
             }
-            guard !HTTPHeaderSyntax.hasForbiddenByte(value) else {
-                report("headers: the value of \"\(header.key)\" must not contain CR, LF or NUL", at: header)
-                isValid = false
-                continue
-            }
-            headers.append((header.key, value))
         }
         return isValid ? headers : nil
     }

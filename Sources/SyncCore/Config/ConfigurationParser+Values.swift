@@ -28,8 +28,8 @@ extension ConfigurationParser {
             report("\(field.key) must be a duration such as \"30s\" or \"5m\"", at: field)
             return nil
         }
-        guard range.contains(duration) else {
-            report("\(field.key) must be \(ConfigurationBounds.describe(range))", at: field)
+        if let problem = EndpointRules.duration(field.key, duration, in: range) {
+            report(problem, at: field)
             return nil
         }
         return duration
@@ -41,8 +41,8 @@ extension ConfigurationParser {
             report("\(field.key) must be a size such as \"64MiB\" or \"512KiB\", or a number of bytes", at: field)
             return nil
         }
-        guard range.contains(bytes) else {
-            report("\(field.key) must be \(ConfigurationBounds.describe(bytes: range))", at: field)
+        if let problem = EndpointRules.size(field.key, bytes, in: range) {
+            report(problem, at: field)
             return nil
         }
         return bytes
@@ -50,8 +50,10 @@ extension ConfigurationParser {
 
     /// A whole number within `range`; `what` names it in the message (`pagination: start`).
     mutating func wholeNumber(_ field: Field, in range: ClosedRange<Int>, what: String? = nil) -> Int? {
-        guard let value = field.value.int, range.contains(value) else {
-            report("\(what ?? field.key) must be a whole number \(ConfigurationBounds.describe(range))", at: field)
+        // Not an integer reads as out of range, which the rule refuses in the same words.
+        let value = field.value.int ?? Int.min
+        if let problem = EndpointRules.wholeNumber(what ?? field.key, value, in: range) {
+            report(problem, at: field)
             return nil
         }
         return value

@@ -29,13 +29,9 @@ extension ConfigurationParser {
         case "timeout":
             if let value = duration(field, in: ConfigurationBounds.timeout) { settings.timeout = value }
         case "jitter":
-            if let value = field.value.double ?? field.value.int.map(Double.init),
-                ConfigurationBounds.jitter.contains(value)
-            {
-                settings.jitter = value
-            } else {
-                report("jitter must be a number from 0 to 1", at: field)
-            }
+            // Not a number reads as out of range, which the rule refuses in the same words.
+            let value = field.value.double ?? field.value.int.map(Double.init) ?? -1
+            if let problem = EndpointRules.jitter(value) { report(problem, at: field) } else { settings.jitter = value }
         case "max_body":
             if let value = size(field, in: ConfigurationBounds.maxBody) { settings.maxBody = value }
         case "max_record":

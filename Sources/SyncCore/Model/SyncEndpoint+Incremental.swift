@@ -42,9 +42,10 @@ extension SyncEndpoint {
             if initial?.isEmpty == true {
                 problems.append(.init(key: "initial", "incremental: initial must be a non-empty string"))
             }
-            if let lag, !ConfigurationBounds.incrementalLag.contains(lag) {
-                let range = ConfigurationBounds.describe(ConfigurationBounds.incrementalLag)
-                problems.append(.init(key: "lag", "incremental: lag must be \(range)"))
+            if let lag,
+                let problem = EndpointRules.duration("incremental: lag", lag, in: ConfigurationBounds.incrementalLag)
+            {
+                problems.append(.init(key: "lag", problem))
             }
             if let deletedFlag {
                 do {

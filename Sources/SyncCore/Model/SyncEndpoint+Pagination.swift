@@ -109,11 +109,8 @@ extension SyncEndpoint {
                 }
             }
             func number(_ key: String, _ value: Int, in range: ClosedRange<Int>) {
-                if !range.contains(value) {
-                    problems.append(
-                        .init(
-                            key: key, "pagination: \(key) must be a whole number \(ConfigurationBounds.describe(range))"
-                        ))
+                if let problem = EndpointRules.wholeNumber("pagination: \(key)", value, in: range) {
+                    problems.append(.init(key: key, problem))
                 }
             }
             var compiled: PaginationConfiguration.Kind?

@@ -94,33 +94,20 @@ public struct SyncEndpoint: Sendable, Hashable {
     package func compile(into problems: inout [String]) -> EndpointConfiguration? {
         if let problem = NameRules.endpointProblem(name) { problems.append(problem) }
         if !URLRules.isValid(url) { problems.append(URLRules.expected) }
-        func check(_ key: String, _ value: Duration, in range: ClosedRange<Duration>) {
-            if !range.contains(value) { problems.append("\(key) must be \(ConfigurationBounds.describe(range))") }
-        }
-        func check(_ key: String, bytes: Int, in range: ClosedRange<Int>) {
-            if !range.contains(bytes) {
-                problems.append("\(key) must be \(ConfigurationBounds.describe(bytes: range))")
-            }
-        }
-        check("interval", interval, in: ConfigurationBounds.interval)
-        check("timeout", timeout, in: ConfigurationBounds.timeout)
-        check("retry_max_delay", retryMaxDelay, in: ConfigurationBounds.retryMaxDelay)
-        check("max_body", bytes: maxBody, in: ConfigurationBounds.maxBody)
-        check("max_record", bytes: maxRecord, in: ConfigurationBounds.maxRecord)
-        if !ConfigurationBounds.jitter.contains(jitter) { problems.append("jitter must be a number from 0 to 1") }
-        if !ConfigurationBounds.retries.contains(retries) {
-            problems.append(
-                "retries must be a whole number \(ConfigurationBounds.describe(ConfigurationBounds.retries))")
-        }
+        let bounds: [String?] = [
+            EndpointRules.duration("interval", interval, in: ConfigurationBounds.interval),
+            EndpointRules.duration("timeout", timeout, in: ConfigurationBounds.timeout),
+            EndpointRules.duration("retry_max_delay", retryMaxDelay, in: ConfigurationBounds.retryMaxDelay),
+            EndpointRules.size("max_body", maxBody, in: ConfigurationBounds.maxBody),
+            EndpointRules.size("max_record", maxRecord, in: ConfigurationBounds.maxRecord),
+            EndpointRules.jitter(jitter),
+            EndpointRules.wholeNumber("retries", retries, in: ConfigurationBounds.retries),
+        ]
+        problems += bounds.compactMap { $0 }
         if let problem = maxDelete.problem { problems.append(problem) }
         if let problem = rateLimit?.problem { problems.append(problem) }
-        // The TOML file's rule for headers (HTTPHeaderSyntax): values are never quoted.
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
-            if !HTTPHeaderSyntax.isToken(name) {
-                problems.append("headers: \"\(ControlCharacters.escaped(name, .terminal))\" is not a valid header name")
-            } else if HTTPHeaderSyntax.hasForbiddenByte(value) {
-                problems.append("headers: the value of \"\(name)\" must not contain CR, LF or NUL")
-            }
+            if let problem = EndpointRules.header(name: name, value: value) { problems.append(problem) }
         }
         var optionProblems: [OptionProblem] = credential?.problems ?? []
         let paging = pagination?.compile(problems: &optionProblems)
@@ -156,21 +143,11 @@ public struct SyncEndpoint: Sendable, Hashable {
                 problems.append("column \"\(column.name)\": path: \(error)")
             }
         }
-        var key: [Int] = []
-        for name in primaryKey {
-            guard let index = specs.firstIndex(where: { $0.name == name }) else {
-                if !columns.contains(where: { $0.name == name }) {
-                    problems.append("primary_key names \"\(name)\", which is not in [endpoint.columns]")
-                }
-                continue
-            }
-            guard !key.contains(index) else {
-                problems.append("primary_key names \"\(name)\" twice")
-                continue
-            }
-            key.append(index)
-            specs[index].required = true
-        }
+        // A column with problems of its own was reported; its name is not reported again here.
+        let broken = Set(columns.map(\.name)).subtracting(specs.map(\.name))
+        let (key, keyProblems) = EndpointRules.primaryKey(primaryKey, columns: specs, unchecked: broken)
+        problems += keyProblems
+        for index in key { specs[index].required = true }
         if records != nil, primaryKey.isEmpty {
             problems.append("missing \"primary_key\": an endpoint with \"records\" needs one")
         }

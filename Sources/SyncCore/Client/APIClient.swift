@@ -37,7 +37,7 @@ public final class APIClient: Sendable {
         ///
         /// - Parameters:
         ///   - timeout: How long a request may take.
-        ///   - maxBodyBytes: The largest body accepted.
+        ///   - maxBodyBytes: The largest body accepted; 64 MiB by default, as an endpoint's `max_body`.
         ///   - environment: Where secrets are looked up.
         public init(
             timeout: Duration = .seconds(30),

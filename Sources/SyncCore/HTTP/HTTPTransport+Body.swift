@@ -42,10 +42,12 @@ extension HTTPTransport {
         sink: ChunkSink
     ) async throws -> ByteBuffer {
         var body = ByteBuffer()
-        // Collected: one allocation of the announced size instead of doubling, up to 64 MiB: a larger announcement is
-        // not trusted before its bytes arrive. (A compressed body announces its compressed size; the buffer grows
-        // past it as needed.)
-        if sink.handler == nil, let length, length > 0 { body.reserveCapacity(min(length, 64 << 20)) }
+        // Collected: one allocation of the announced size instead of doubling, up to the default max_body: a larger
+        // announcement is not trusted before its bytes arrive. (A compressed body announces its compressed size; the
+        // buffer grows past it as needed.)
+        if sink.handler == nil, let length, length > 0 {
+            body.reserveCapacity(min(length, EndpointConfiguration.defaultMaxBody))
+        }
         var received = 0
         for try await chunk in chunks {
             received += chunk.readableBytes

@@ -73,6 +73,20 @@ struct SyncEndpointModelTests {
         #expect(fromSwift.columns.first?.required == true, "a key column is required")
     }
 
+    @Test("the defaults are one: an endpoint left to them is the same from TOML, from Swift and in the engine")
+    func sameDefaults() throws {
+        let toml = "[[endpoint]]\nname = \"flags\"\nurl = \"https://example.com/flags\"\n"
+        var fromTOML = try #require(try SyncConfiguration(toml: toml).configuration.endpoints.first)
+        fromTOML.line = 0
+        let swift = SyncEndpoint(name: "flags", url: "https://example.com/flags")
+        let fromSwift = try #require(try SyncConfiguration(endpoints: [swift]).configuration.endpoints.first)
+        let engine = EndpointConfiguration(
+            name: try SQLIdentifier(validating: "flags"), url: "https://example.com/flags")
+        #expect(fromSwift == fromTOML && fromSwift == engine)
+        #expect(APIClient.Configuration().maxBodyBytes == EndpointConfiguration.defaultMaxBody)
+        #expect(APIClient.Configuration().timeout == EndpointConfiguration.defaultTimeout)
+    }
+
     /// A problem written both ways, and the sentence both give.
     static let problems: [(swift: @Sendable (inout SyncEndpoint) -> Void, toml: String, sentence: String)] = [
         (

@@ -16,16 +16,8 @@ struct ReadAPIDaemonTests {
 
     /// Whether the `postgrest` client can be imported (`.ci/run` installs it with pip).
     static let hasPythonClient: Bool = {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "python3 -c 'import postgrest' 2>/dev/null"]
-        do {
-            try process.launchSerially()
-            process.waitUntilExit()
-            return process.terminationStatus == 0
-        } catch {
-            return false
-        }
+        let check = try? ChildProcess.spawn("/bin/sh", ["-c", "python3 -c 'import postgrest' 2>/dev/null"])
+        return check?.waitBlocking() == 0
     }()
 
     @Test(

@@ -42,15 +42,10 @@ struct SyncdProcess {
         executable: URL, _ arguments: [String], environment: [String: String] = [:], directory: String? = nil,
         outputPath: String? = nil, onStart: @Sendable (Int32) -> Void = { _ in }
     ) async throws -> Result {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         env["SYNCD_LOG_LEVEL"] = nil
         env["NOTIFY_SOCKET"] = nil
         for (key, value) in environment { env[key] = value }
-        process.environment = env
-        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         // Files, not pipes: nothing has to read while the process runs, so no thread blocks on a pipe.
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
             "syncd-process-\(UUID().uuidString)")
@@ -58,27 +53,11 @@ struct SyncdProcess {
         defer { try? FileManager.default.removeItem(at: scratch) }  // best effort
         let outputURL = outputPath.map(URL.init(fileURLWithPath:)) ?? scratch.appendingPathComponent("stdout")
         let errorURL = scratch.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
-        let output = try FileHandle(forWritingTo: outputURL)
-        let error = try FileHandle(forWritingTo: errorURL)
-        defer {
-            try? output.close()
-            try? error.close()
-        }
-        process.standardOutput = output
-        process.standardError = error
-        process.standardInput = FileHandle.nullDevice
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { process in continuation.resume(returning: process.terminationStatus) }
-            do {
-                try process.launchSerially()
-                onStart(process.processIdentifier)
-            } catch {
-                process.terminationHandler = nil
-                continuation.resume(throwing: error)
-            }
-        }
+        let child = try ChildProcess.spawn(
+            executable.path, arguments, environment: env, directory: directory,
+            standardOutput: .file(outputURL.path), standardError: .file(errorURL.path))
+        onStart(child.pid)
+        let status = await child.wait()
         return Result(
             status: status, standardOutput: try String(contentsOf: outputURL, encoding: .utf8),
             standardError: try String(contentsOf: errorURL, encoding: .utf8))

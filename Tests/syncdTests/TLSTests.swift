@@ -7,36 +7,29 @@ import Testing
 struct TLSTests {
     /// `openssl s_server` on 127.0.0.1 with a fresh self-signed certificate; its port comes from its first line.
     final class SelfSignedServer: Sendable {
-        let process: Process
+        let process: ChildProcess
         let port: Int
 
         init(directory: String) throws {
-            let request = Process()
-            request.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-            request.arguments = [
-                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", directory + "/key.pem", "-out",
-                directory + "/cert.pem", "-days", "1", "-subj", "/CN=127.0.0.1",
-            ]
-            request.standardOutput = FileHandle.nullDevice
-            request.standardError = FileHandle.nullDevice
-            try request.launchSerially()
-            request.waitUntilExit()  // a local process that needs nothing from this one
-            let output = Pipe()
-            process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-            process.arguments = [
-                "s_server", "-accept", "127.0.0.1:0", "-cert", directory + "/cert.pem", "-key", directory + "/key.pem",
-                "-www",
-            ]
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
-            process.standardInput = FileHandle.nullDevice
-            try process.launchSerially()
+            let request = try ChildProcess.spawn(
+                "/usr/bin/openssl",
+                [
+                    "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", directory + "/key.pem", "-out",
+                    directory + "/cert.pem", "-days", "1", "-subj", "/CN=127.0.0.1",
+                ])
+            _ = request.waitBlocking()  // a local process that needs nothing from this one
+            process = try ChildProcess.spawn(
+                "/usr/bin/openssl",
+                [
+                    "s_server", "-accept", "127.0.0.1:0", "-cert", directory + "/cert.pem", "-key",
+                    directory + "/key.pem", "-www",
+                ],
+                standardOutput: .pipe)
             // openssl prints "ACCEPT 127.0.0.1:PORT" before it accepts anything (after a line about DH parameters).
             var port = 0
             var line = Data()
-            while port == 0 {
-                let byte = output.fileHandleForReading.readData(ofLength: 1)
+            while port == 0, let output = process.output {
+                let byte = output.readData(ofLength: 1)
                 if byte.isEmpty { break }
                 if byte.first == UInt8(ascii: "\n") {
                     let text = String(decoding: line, as: UTF8.self)
@@ -50,7 +43,8 @@ struct TLSTests {
         }
 
         func stop() {
-            kill(process.processIdentifier, SIGKILL)
+            process.send(SIGKILL)
+            _ = process.waitBlocking()
         }
     }
 

@@ -71,38 +71,28 @@ extension SyncCache {
     public func changeSets(
         _ endpoint: String, since version: Int64? = nil, every interval: Duration = .milliseconds(500)
     ) -> AsyncThrowingStream<ChangeSet, any Error> {
-        AsyncThrowingStream { continuation in
-            let (wakes, token) = signal.subscribe()
-            let task = Task {
-                defer { signal.unsubscribe(token) }
-                do {
-                    var since: Int64
-                    if let version {
-                        since = version
-                    } else {
-                        since = try await self.version(of: endpoint)
-                    }
-                    var seen: Int64?
-                    while !Task.isCancelled {
-                        let generation = try storage.generation()
-                        if generation != seen {
-                            seen = generation
-                            if try await self.version(of: endpoint) != since {
-                                let change = try await changes(endpoint, since: since)
-                                since = change.version
-                                continuation.yield(change)
-                            }
-                        }
-                        try await Self.wait(interval, orFor: wakes)
-                    }
-                    continuation.finish()
-                } catch is CancellationError {
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
-                }
+        let (wakes, token) = signal.subscribe()
+        return Self.stream { [signal] continuation in
+            defer { signal.unsubscribe(token) }
+            var since: Int64
+            if let version {
+                since = version
+            } else {
+                since = try await self.version(of: endpoint)
             }
-            continuation.onTermination = { _ in task.cancel() }
+            var seen: Int64?
+            while !Task.isCancelled {
+                let generation = try self.storage.generation()
+                if generation != seen {
+                    seen = generation
+                    if try await self.version(of: endpoint) != since {
+                        let change = try await self.changes(endpoint, since: since)
+                        since = change.version
+                        continuation.yield(change)
+                    }
+                }
+                try await Self.wait(interval, orFor: wakes)
+            }
         }
     }
 
@@ -112,17 +102,27 @@ extension SyncCache {
         every interval: Duration = .milliseconds(500), decoder: JSONDecoder = JSONDecoder()
     ) -> AsyncThrowingStream<CachedRecords<T>, any Error> {
         let decoderBox = DecoderBox(decoder: decoder)
-        return AsyncThrowingStream { continuation in
+        return Self.stream { continuation in
+            let first = try await self.records(
+                T.self, from: endpoint, where: filters, order: order, decoder: decoderBox.decoder)
+            continuation.yield(first)
+            for try await _ in self.changeSets(endpoint, since: first.version, every: interval) {
+                continuation.yield(
+                    try await self.records(
+                        T.self, from: endpoint, where: filters, order: order, decoder: decoderBox.decoder))
+            }
+        }
+    }
+
+    /// A stream that `body` feeds from a task of its own: it finishes when the body returns, with the body's error
+    /// when it throws (quietly when it was cancelled), and a consumer that stops iterating cancels the task.
+    private static func stream<Element: Sendable>(
+        _ body: @escaping @Sendable (AsyncThrowingStream<Element, any Error>.Continuation) async throws -> Void
+    ) -> AsyncThrowingStream<Element, any Error> {
+        AsyncThrowingStream { continuation in
             let task = Task {
                 do {
-                    let first = try await records(
-                        T.self, from: endpoint, where: filters, order: order, decoder: decoderBox.decoder)
-                    continuation.yield(first)
-                    for try await _ in changeSets(endpoint, since: first.version, every: interval) {
-                        continuation.yield(
-                            try await records(
-                                T.self, from: endpoint, where: filters, order: order, decoder: decoderBox.decoder))
-                    }
+                    try await body(continuation)
                     continuation.finish()
                 } catch is CancellationError {
                     continuation.finish()

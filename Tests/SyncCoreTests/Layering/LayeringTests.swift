@@ -70,49 +70,43 @@ struct LayeringTests {
 
     @Test("outside SyncCore, SQL is only `syncd sql`'s business: the read API and the commands go through the storage")
     func sqlOutsideSyncCore() throws {
-        let root = Self.sources.deletingLastPathComponent()
         // `syncd sql` runs the operator's SQL; the demo prints example `syncd sql` commands.
         let allowed: Set<String> = ["SQLCommand.swift", "DemoCommand.swift"]
         var outside: [String] = []
-        var scanned = 0
-        for target in ["syncd", "SyncServe", "SyncSystemd"] {
-            let folder = root.appendingPathComponent(target)
-            guard let names = FileManager.default.enumerator(atPath: folder.path) else { continue }
-            for case let name as String in names where name.hasSuffix(".swift") {
-                scanned += 1
-                let text = try String(contentsOfFile: folder.appendingPathComponent(name).path, encoding: .utf8)
-                let statements = Self.sqlLiterals(Self.withoutComments(text))
-                if let first = statements.first, !allowed.contains((name as NSString).lastPathComponent) {
-                    outside.append("\(target)/\(name): \(first)")
-                }
-            }
+        let files = try Self.filesOutsideSyncCore()
+        for (path, text) in files where !allowed.contains((path as NSString).lastPathComponent) {
+            if let first = Self.sqlLiterals(text).first { outside.append("\(path): \(first)") }
         }
-        #expect(scanned > 20, "the check found too few files: \(scanned)")
+        #expect(files.count > 20, "the check found too few files: \(files.count)")
         #expect(outside.isEmpty, "\(outside.joined(separator: "\n"))")
     }
 
     @Test("the binary and the read API open the cache through SyncCache, the front door; none assembles an engine")
     func frontDoor() throws {
-        let root = Self.sources.deletingLastPathComponent()
         // The names that would build the engine, the scheduler or a store beside SyncCache.
         let sideDoors = [
             "Storage.openForWriting", "Storage.openForReading", "SyncEngine(", "SyncScheduler(", "HTTPTransport(",
             "SQLiteSyncStorage(", "SQLiteReadStorage(",
         ]
-        var found: [String] = []
-        var scanned = 0
+        let files = try Self.filesOutsideSyncCore()
+        let found = files.flatMap { path, text in sideDoors.filter { text.contains($0) }.map { "\(path) uses \($0)" } }
+        #expect(files.count > 20, "the check found too few files: \(files.count)")
+        #expect(found.isEmpty, "\(found.joined(separator: "\n"))")
+    }
+
+    /// The Swift files of the targets built on SyncCore (`syncd`, SyncServe, SyncSystemd), comments removed, by path.
+    static func filesOutsideSyncCore() throws -> [(path: String, text: String)] {
+        let root = Self.sources.deletingLastPathComponent()
+        var files: [(path: String, text: String)] = []
         for target in ["syncd", "SyncServe", "SyncSystemd"] {
             let folder = root.appendingPathComponent(target)
             guard let names = FileManager.default.enumerator(atPath: folder.path) else { continue }
             for case let name as String in names where name.hasSuffix(".swift") {
-                scanned += 1
-                let text = Self.withoutComments(
-                    try String(contentsOfFile: folder.appendingPathComponent(name).path, encoding: .utf8))
-                found += sideDoors.filter { text.contains($0) }.map { "\(target)/\(name) uses \($0)" }
+                let text = try String(contentsOfFile: folder.appendingPathComponent(name).path, encoding: .utf8)
+                files.append(("\(target)/\(name)", Self.withoutComments(text)))
             }
         }
-        #expect(scanned > 20, "the check found too few files: \(scanned)")
-        #expect(found.isEmpty, "\(found.joined(separator: "\n"))")
+        return files
     }
 
     /// The string literals that start an SQL statement (`"SELECT …"`, a multi-line literal whose first line does).

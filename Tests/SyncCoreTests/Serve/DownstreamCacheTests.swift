@@ -13,18 +13,9 @@ struct DownstreamCacheTests {
     /// Runs `/bin/sh -c script` and returns what it printed; its output goes to a file, so nothing blocks on a pipe.
     static func shell(_ script: String, in directory: TemporaryDirectory) async throws -> String {
         let output = directory.file("shell.out")
-        _ = FileManager.default.createFile(atPath: output, contents: nil)
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
-        defer { try? handle.close() }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", script]
-        process.standardOutput = handle
-        process.standardError = handle
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            process.terminationHandler = { _ in done.resume() }
-            do { try process.launchSerially() } catch { done.resume() }
-        }
+        let process = try ChildProcess.spawn(
+            "/bin/sh", ["-c", script], standardOutput: .file(output), standardError: .standardOutput)
+        _ = await process.wait()
         return try String(contentsOfFile: output, encoding: .utf8)
     }
 

@@ -72,11 +72,8 @@ struct HTTPBehaviourTests {
         let many = (1...200).map { #"{"id": \#($0), "name": "someone with a rather long name, number \#($0)"}"# }
         let json = #"{"data": [\#(many.joined(separator: ","))]}"#
         try json.write(toFile: directory.file("body.json"), atomically: true, encoding: .utf8)
-        let gzip = Process()
-        gzip.executableURL = URL(fileURLWithPath: "/bin/gzip")
-        gzip.arguments = ["-k", directory.file("body.json")]
-        try gzip.launchSerially()
-        gzip.waitUntilExit()  // a local, short process that talks to nothing we serve
+        let gzip = try ChildProcess.spawn("/bin/gzip", ["-k", directory.file("body.json")])
+        _ = gzip.waitBlocking()  // a local, short process that talks to nothing we serve
         let compressed = try [UInt8](Data(contentsOf: URL(fileURLWithPath: directory.file("body.json.gz"))))
         #expect(compressed.count < json.utf8.count / 4)
         try await withTestUpstream { upstream in

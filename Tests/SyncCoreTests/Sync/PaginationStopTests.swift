@@ -86,7 +86,7 @@ struct PaginationStopTests {
         pagination: String, message: String, pages: Int64,
         _ answer: @escaping @Sendable (UpstreamRequest, Bool) -> UpstreamResponse
     ) async throws {
-        // Set between the two syncs, not read from a request count: a retried request must not start the loop early.
+        // Set between the two syncs, not read from a request count: the phase is the test's to say.
         let looping = Mutex(false)
         try await withTestUpstream { upstream in
             upstream.route("/users") { request in answer(request, looping.withLock { $0 }) }

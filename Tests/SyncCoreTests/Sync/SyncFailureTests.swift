@@ -63,12 +63,10 @@ struct SyncFailureTests {
             upstream.setJSON("/users", Self.good)
             upstream.setJSON("/others", #"[{"id": 7}]"#)
             var usersURL = upstream.url("/users")
-            if breakage == .deadPort {
-                // A port that was just free: nothing listens on it.
-                let closed = try await LoopbackHTTPServer.start { _ in UpstreamResponse() }
-                usersURL = closed.baseURL + "/users"
-                try await closed.shutdown()
-            }
+            // A port nothing listens on, held until the test ends so that no other test's server can take it.
+            let closed = try ClosedPort()
+            defer { withExtendedLifetime(closed) {} }
+            if breakage == .deadPort { usersURL = "http://127.0.0.1:\(closed.port)/users" }
             var fixture = try SyncFixture(
                 toml: Self.configuration(users: upstream.url("/users"), other: upstream.url("/others")))
             _ = try await fixture.sync("users")

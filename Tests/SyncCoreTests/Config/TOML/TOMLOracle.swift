@@ -98,16 +98,9 @@ enum TOMLOracle {
 
     /// `python3 -c SCRIPT ARGS…`, or `python3 -c LINE` for one line; throws when it fails.
     private static func run(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c"] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.launchSerially()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw OracleError() }
+        let process = try ChildProcess.spawn("/usr/bin/env", ["python3", "-c"] + arguments, standardOutput: .pipe)
+        let data = process.output?.readDataToEndOfFile() ?? Data()
+        guard process.waitBlocking() == 0 else { throw OracleError() }
         return String(decoding: data, as: UTF8.self)
     }
 

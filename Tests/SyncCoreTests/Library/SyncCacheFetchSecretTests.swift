@@ -15,9 +15,7 @@ struct ResourceCacheSecretTests {
             upstream.route("/config.json") { request in
                 jsonAnswer(#"{"theme": "\#(request.query["api_key"] == "tenant-a-s3cr3t" ? "dark" : "light")"}"#)
             }
-            let cache = try SyncCache(
-                path: directory.file("cache.db"), transport: SchemeTransport(http: SharedTransport.http),
-                now: { clock.now })
+            let cache = try SyncCacheFetchTests.cache(in: directory, clock: clock)
             let base = upstream.url("/config.json?api_key=")
             let first = try await cache.fetch(
                 base + "tenant-a-s3cr3t", maxAge: .seconds(60), decode: SyncCacheFetchTests.decode)

@@ -14,15 +14,20 @@ struct SyncCacheFetchTests {
 
     static func decode(_ data: Data) throws -> AppConfig { try JSONDecoder().decode(AppConfig.self, from: data) }
 
+    /// A cache in `directory` fetching over the shared HTTP client, on `clock`.
+    static func cache(in directory: TemporaryDirectory, clock: TestClock) throws -> SyncCache {
+        try SyncCache(
+            path: directory.file("cache.db"), transport: SchemeTransport(http: SharedTransport.http),
+            now: { clock.now })
+    }
+
     @Test("fresh from the cache without a request; stale revalidated with a 304; a new body when it changed")
     func freshStaleChanged() async throws {
         let directory = try TemporaryDirectory()
         let clock = TestClock()
         try await withTestUpstream { upstream in
             upstream.setJSON("/config.json", #"{"theme": "dark"}"#, etag: "\"v1\"")
-            let cache = try SyncCache(
-                path: directory.file("cache.db"), transport: SchemeTransport(http: SharedTransport.http),
-                now: { clock.now })
+            let cache = try Self.cache(in: directory, clock: clock)
             let url = upstream.url("/config.json")
             let first = try await cache.fetch(url, maxAge: .seconds(60), decode: Self.decode)
             #expect(first.value == AppConfig(theme: "dark") && first.source == .network)
@@ -49,9 +54,7 @@ struct SyncCacheFetchTests {
     func staleIfError() async throws {
         let directory = try TemporaryDirectory()
         let clock = TestClock()
-        let cache = try SyncCache(
-            path: directory.file("cache.db"), transport: SchemeTransport(http: SharedTransport.http), now: { clock.now }
-        )
+        let cache = try Self.cache(in: directory, clock: clock)
         var url = ""
         try await withTestUpstream { upstream in
             upstream.setJSON("/config.json", #"{"theme": "dark"}"#)
@@ -77,9 +80,7 @@ struct SyncCacheFetchTests {
         let clock = TestClock()
         try await withTestUpstream { upstream in
             upstream.setJSON("/config.json", #"{"theme": "dark"}"#, etag: "\"v1\"")
-            let cache = try SyncCache(
-                path: directory.file("cache.db"), transport: SchemeTransport(http: SharedTransport.http),
-                now: { clock.now })
+            let cache = try Self.cache(in: directory, clock: clock)
             let endpoint = APIRequest(baseURL: upstream.url("/config.json"), credential: .bearer(.literal("s3cret")))
             let theme = Resource(request: endpoint, as: AppConfig.self).map(\.theme)
             let first = try await cache.fetch(theme, maxAge: .seconds(60))

@@ -28,15 +28,15 @@ struct TLSTests {
             // openssl prints "ACCEPT 127.0.0.1:PORT" before it accepts anything (after a line about DH parameters).
             var port = 0
             var line = Data()
-            while port == 0, let output = process.output {
-                let byte = output.readData(ofLength: 1)
+            while port == 0 {
+                let byte = process.readOutput(upTo: 1)
                 if byte.isEmpty { break }
                 if byte.first == UInt8(ascii: "\n") {
                     let text = String(decoding: line, as: UTF8.self)
                     if text.hasPrefix("ACCEPT ") { port = Int(text.split(separator: ":").last ?? "") ?? 0 }
                     line = Data()
                 } else {
-                    line.append(byte)
+                    line.append(contentsOf: byte)
                 }
             }
             self.port = port

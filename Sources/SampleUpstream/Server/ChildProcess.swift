@@ -1,4 +1,4 @@
-package import Foundation
+import Foundation
 
 #if canImport(Glibc)
     import Glibc
@@ -12,14 +12,14 @@ package import Foundation
 /// servers and databases, crashed in it about one run in seven. The child gets standard input from `/dev/null`,
 /// standard output and error as asked, no other descriptor of this process, every signal at its default and none
 /// blocked, and the working folder asked for.
-package struct ChildProcess: Sendable {
+package final class ChildProcess: Sendable {
     /// Where one of the child's output streams goes.
     package enum Output: Sendable {
         /// Discarded.
         case null
         /// Into this file, created or emptied first.
         case file(String)
-        /// Into a pipe that this process reads: ``ChildProcess/output``.
+        /// Into a pipe that this process reads: ``ChildProcess/readOutput(upTo:)``.
         case pipe
         /// Standard error only: where standard output goes.
         case standardOutput
@@ -32,8 +32,17 @@ package struct ChildProcess: Sendable {
 
     /// The child's process identifier.
     package let pid: Int32
-    /// The read end of the child's standard output, when it was ``Output/pipe``.
-    package let output: FileHandle?
+    /// The read end of the child's standard output, when it was ``Output/pipe``; closed with this value.
+    private let output: Int32?
+
+    private init(pid: Int32, output: Int32?) {
+        self.pid = pid
+        self.output = output
+    }
+
+    deinit {
+        if let output { close(output) }
+    }
 
     /// Starts `executable` (an absolute path) with `arguments` (without the program's name).
     ///
@@ -100,8 +109,7 @@ package struct ChildProcess: Sendable {
             if pipeEnds[0] >= 0 { close(pipeEnds[0]) }
             throw SpawnError(description: "\(executable) cannot be started: \(String(cString: strerror(result)))")
         }
-        let output = pipeEnds[0] >= 0 ? FileHandle(fileDescriptor: pipeEnds[0], closeOnDealloc: true) : nil
-        return ChildProcess(pid: pid, output: output)
+        return ChildProcess(pid: pid, output: pipeEnds[0] >= 0 ? pipeEnds[0] : nil)
     }
 
     /// Waits for the child to end, on a thread of its own (never one of the cooperative pool, which may be serving
@@ -117,6 +125,29 @@ package struct ChildProcess: Sendable {
     /// process.
     package func waitBlocking() -> Int32 {
         Self.waitBlocking(pid)
+    }
+
+    /// Reads what the child wrote to its standard output pipe, blocking until there is some: at most `count` bytes,
+    /// none at the end (or without a pipe).
+    package func readOutput(upTo count: Int) -> [UInt8] {
+        guard let output, count > 0 else { return [] }
+        var bytes = [UInt8](repeating: 0, count: count)
+        var read = -1
+        while read < 0 {
+            read = bytes.withUnsafeMutableBytes { Glibc.read(output, $0.baseAddress, count) }
+            if read < 0, errno != EINTR { return [] }
+        }
+        return Array(bytes.prefix(read))
+    }
+
+    /// Reads the child's standard output pipe to its end.
+    package func readOutputToEnd() -> [UInt8] {
+        var all: [UInt8] = []
+        while true {
+            let chunk = readOutput(upTo: 65_536)
+            if chunk.isEmpty { return all }
+            all += chunk
+        }
     }
 
     /// Sends `signal` (SIGTERM, SIGKILL, …) to the child.

@@ -99,7 +99,7 @@ enum TOMLOracle {
     /// `python3 -c SCRIPT ARGS…`, or `python3 -c LINE` for one line; throws when it fails.
     private static func run(_ arguments: [String]) throws -> String {
         let process = try ChildProcess.spawn("/usr/bin/env", ["python3", "-c"] + arguments, standardOutput: .pipe)
-        let data = process.output?.readDataToEndOfFile() ?? Data()
+        let data = process.readOutputToEnd()
         guard process.waitBlocking() == 0 else { throw OracleError() }
         return String(decoding: data, as: UTF8.self)
     }

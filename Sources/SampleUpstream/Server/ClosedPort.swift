@@ -6,12 +6,16 @@ import Foundation
 
 /// A loopback port that refuses connections for as long as this value lives: a socket bound to it that never
 /// listens. Unlike a port that was free a moment ago, no other test's server can take it meanwhile (a socket bound
-/// without SO_REUSEADDR keeps the port), so a request sent there fails to connect, always.
-final class ClosedPort: Sendable {
-    let port: Int
+/// without SO_REUSEADDR keeps the port), so a request sent there fails to connect, always. (In this library, not in
+/// a test target: compiled beside the tests that read `struct stat`, its socket calls made a clean build of that
+/// target refuse their members under MemberImportVisibility.)
+package final class ClosedPort: Sendable {
+    /// The port, on 127.0.0.1.
+    package let port: Int
     private let descriptor: Int32
 
-    init() throws {
+    /// Binds a socket to a free loopback port, without listening.
+    package init() throws {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
         var address = sockaddr_in()

@@ -28,7 +28,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
-        // SHA-256 for ResourceCache's keys of URLs that hold a secret; already in the graph through AsyncHTTPClient.
+        // SHA-256 for SyncCache.fetch's keys of URLs that hold a secret; already in the graph through AsyncHTTPClient.
         .package(url: "https://github.com/apple/swift-crypto.git", "3.0.0"..<"5.0.0"),
     ],
     targets: [

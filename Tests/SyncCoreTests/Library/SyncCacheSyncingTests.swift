@@ -177,7 +177,7 @@ struct SyncCacheSyncingTests {
         }
     }
 
-    @Test("the Syncer logs through the logger it is given, never one of its own")
+    @Test("the cache logs its syncs through the logger it is given, never one of its own")
     func logger() async throws {
         let files = try TemporaryDirectory()
         let recorded = Recorded()
@@ -196,14 +196,14 @@ struct SyncCacheSyncingTests {
     }
 
     @Test(
-        "a sync by the Syncer wakes its store's change streams at once, without waiting for their next look",
+        "a sync by the cache wakes its change streams at once, without waiting for their next look",
         .timeLimit(.minutes(1)))
     func inProcessFeed() async throws {
         let files = try TemporaryDirectory()
         let syncer = try SyncCache(
             path: files.file("cache.db"), configuration: try SyncConfiguration(endpoints: [try Self.users(files)]))
         let first = try await syncer.sync("users")
-        // An hour between looks: only the Syncer's signal can deliver the change within the time limit.
+        // An hour between looks: only the cache's signal can deliver the change within the time limit.
         var changes = syncer.changeSets("users", since: first.version, every: .seconds(3600))
             .makeAsyncIterator()
         try ReadAPITests.write(files, "users.json", users: [1, 2], renamed: [2: "Rob"], generation: 1)

@@ -64,9 +64,6 @@ func reportingErrors(_ body: () async throws -> Void) async throws {
     } catch let error as StoreError {
         Terminal.standardError.write("syncd: \(TerminalText.escaped(error.description))\n")
         throw ExitCode(for: error)
-    } catch let error as MigrationError {
-        Terminal.standardError.write("syncd: \(TerminalText.escaped(error.description))\n")
-        throw ExitCode.failure
     } catch let error as SQLiteError {
         Terminal.standardError.write("syncd: \(TerminalText.escaped(error.description))\n")
         throw ExitCode.failure

@@ -37,9 +37,11 @@ enum ConfigTarget {
         do {
             document = try TOMLReader.read(text)
         } catch {
-            try require(
-                (1...lines).contains(error.line) && error.column >= 1, "a TOML error outside the text: \(error)")
-            try require(!error.message.isEmpty, "a TOML error without a message")
+            guard error.code == .syntax, error.problems.count == 1, let problem = error.problems.first,
+                let line = problem.line, let column = problem.column
+            else { throw FuzzFailure("a TOML error that is not one syntax problem at a line and column: \(error)") }
+            try require((1...lines).contains(line) && column >= 1, "a TOML error outside the text: \(error)")
+            try require(problem.message.count > "invalid TOML: ".count, "a TOML error without a message")
             return
         }
         try checkLines(.table(document.root), path: [], in: document, lines: lines)

@@ -40,17 +40,7 @@ struct ConfigurationParser {
             throw ConfigurationError(code: .syntax, problems: [problem])
         }
         let document: TOMLDocument
-        do {
-            document = try TOMLReader.read(text)
-        } catch {
-            let problem = ConfigurationError.Problem(
-                file: sourcePath,
-                line: error.line,
-                column: error.column,
-                message: "invalid TOML: \(error.message)"
-            )
-            throw ConfigurationError(code: .syntax, problems: [problem])
-        }
+        document = try TOMLReader.read(text, file: sourcePath)
         var parser = ConfigurationParser(
             file: sourcePath,
             directory: PathResolution.directory(of: sourcePath),

@@ -1,17 +1,17 @@
 /// The four kinds of TOML string: basic `"…"` with escapes, literal `'…'`, and their multi-line forms.
 extension TOMLReader {
     /// `"…"`, from its opening quote.
-    mutating func basicString() throws(TOMLSyntaxError) -> String {
+    mutating func basicString() throws(ConfigurationError) -> String {
         try singleLineString(quote: UInt8(ascii: "\""), escapes: true)
     }
 
     /// `'…'`, from its opening quote: no escapes.
-    mutating func literalString() throws(TOMLSyntaxError) -> String {
+    mutating func literalString() throws(ConfigurationError) -> String {
         try singleLineString(quote: UInt8(ascii: "'"), escapes: false)
     }
 
     /// A one-line string, from its opening quote; with `escapes`, a backslash starts an escape.
-    private mutating func singleLineString(quote: UInt8, escapes: Bool) throws(TOMLSyntaxError) -> String {
+    private mutating func singleLineString(quote: UInt8, escapes: Bool) throws(ConfigurationError) -> String {
         let start = mark()
         advance()
         var text: [UInt8] = []
@@ -37,7 +37,7 @@ extension TOMLReader {
 
     /// `"""…"""` or `'''…'''`, from the opening quotes. A line end right after them is not part of the text; line
     /// ends are read as LF. In the basic form, a backslash that ends a line joins it to the next non-blank text.
-    mutating func multilineString(quote: UInt8) throws(TOMLSyntaxError) -> String {
+    mutating func multilineString(quote: UInt8) throws(ConfigurationError) -> String {
         let start = mark()
         let isBasic = quote == UInt8(ascii: "\"")
         advance(by: 3)
@@ -77,7 +77,7 @@ extension TOMLReader {
 
     /// A backslash followed by nothing but blanks to the end of its line: skips it and every blank and line end
     /// after it. False, with the cursor on the backslash, when it is an escape instead.
-    private mutating func skipLineEndingBackslash() throws(TOMLSyntaxError) -> Bool {
+    private mutating func skipLineEndingBackslash() throws(ConfigurationError) -> Bool {
         var offset = 1
         while let byte = peek(at: offset), byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") { offset += 1 }
         guard let next = peek(at: offset), next == UInt8(ascii: "\n") || next == UInt8(ascii: "\r") else {
@@ -92,7 +92,7 @@ extension TOMLReader {
     }
 
     /// One character of a string's text: any but a control character (a tab is allowed).
-    private mutating func appendStringByte(_ byte: UInt8, to text: inout [UInt8]) throws(TOMLSyntaxError) {
+    private mutating func appendStringByte(_ byte: UInt8, to text: inout [UInt8]) throws(ConfigurationError) {
         guard !Self.isControl(byte) else {
             throw error("a string cannot hold control character \(describeNext()): write it as an escape")
         }
@@ -101,7 +101,7 @@ extension TOMLReader {
     }
 
     /// `\b \t \n \f \r \" \\ \uXXXX \UXXXXXXXX`, from the backslash.
-    private mutating func escape(into text: inout [UInt8]) throws(TOMLSyntaxError) {
+    private mutating func escape(into text: inout [UInt8]) throws(ConfigurationError) {
         let start = mark()
         advance()
         let simple: UInt8?

@@ -79,7 +79,7 @@ extension TOMLReader {
     /// its latest table.
     mutating func descendForHeader(
         from table: TableBuilder, into name: String, at start: Mark
-    ) throws(TOMLSyntaxError) -> TableBuilder {
+    ) throws(ConfigurationError) -> TableBuilder {
         guard let entry = table.entries[name] else {
             return try makeTable(in: table, named: name, origin: .implicit, at: start)
         }
@@ -98,7 +98,7 @@ extension TOMLReader {
     /// `[a.b]`'s last name: a new table, or one made implicitly before and defined now.
     mutating func defineTable(
         in table: TableBuilder, named name: String, path: [String], at start: Mark
-    ) throws(TOMLSyntaxError) -> TableBuilder {
+    ) throws(ConfigurationError) -> TableBuilder {
         guard let entry = table.entries[name] else {
             return try makeTable(in: table, named: name, origin: .header, at: start)
         }
@@ -121,7 +121,7 @@ extension TOMLReader {
     /// `[[a.b]]`'s last name: a new table at the end of the array of tables, which it makes if need be.
     mutating func appendTable(
         to table: TableBuilder, named name: String, path: [String], at start: Mark
-    ) throws(TOMLSyntaxError) -> TableBuilder {
+    ) throws(ConfigurationError) -> TableBuilder {
         let element = TableBuilder(origin: .header, line: start.line, depth: table.depth + 2)
         guard element.depth <= Self.maximumDepth else {
             throw error("tables nest more than \(Self.maximumDepth) levels deep", at: start)
@@ -142,7 +142,7 @@ extension TOMLReader {
     /// A dotted key's parent name: a table made by dotted keys, or a new one.
     mutating func descendForDottedKey(
         from table: TableBuilder, into name: String, at start: Mark
-    ) throws(TOMLSyntaxError) -> TableBuilder {
+    ) throws(ConfigurationError) -> TableBuilder {
         guard let entry = table.entries[name] else {
             return try makeTable(in: table, named: name, origin: .dotted, at: start)
         }
@@ -161,7 +161,7 @@ extension TOMLReader {
 
     private mutating func makeTable(
         in table: TableBuilder, named name: String, origin: TableBuilder.Origin, at start: Mark
-    ) throws(TOMLSyntaxError) -> TableBuilder {
+    ) throws(ConfigurationError) -> TableBuilder {
         let child = TableBuilder(origin: origin, line: start.line, depth: table.depth + 1)
         guard child.depth <= Self.maximumDepth else {
             throw error("tables nest more than \(Self.maximumDepth) levels deep", at: start)

@@ -1,7 +1,7 @@
 /// Values: strings, arrays, inline tables, and the bare ones (booleans, numbers, dates and times).
 extension TOMLReader {
     /// The value at the cursor; `depth` is how deep it would nest.
-    mutating func value(depth: Int) throws(TOMLSyntaxError) -> TOMLValue {
+    mutating func value(depth: Int) throws(ConfigurationError) -> TOMLValue {
         guard depth <= Self.maximumDepth else {
             throw error("values nest more than \(Self.maximumDepth) levels deep")
         }
@@ -22,7 +22,7 @@ extension TOMLReader {
     }
 
     /// `[ value, value, ]`: over several lines if need be, with comments; a comma may follow the last value.
-    private mutating func array(depth: Int) throws(TOMLSyntaxError) -> TOMLValue {
+    private mutating func array(depth: Int) throws(ConfigurationError) -> TOMLValue {
         advance()
         var elements: [TOMLValue] = []
         while true {
@@ -46,7 +46,7 @@ extension TOMLReader {
     }
 
     /// `{ key = value, key = value }`: on one line, no comma after the last, and complete (nothing adds to it later).
-    private mutating func inlineTable(depth: Int) throws(TOMLSyntaxError) -> TOMLValue {
+    private mutating func inlineTable(depth: Int) throws(ConfigurationError) -> TOMLValue {
         let table = TableBuilder(origin: .inline, line: line, depth: depth)
         advance()
         skipSpaces()
@@ -78,7 +78,7 @@ extension TOMLReader {
     // MARK: - Bare values
 
     /// `true`, `false`, a number or a date and time: a run of the characters they are written with.
-    private mutating func bareValue() throws(TOMLSyntaxError) -> TOMLValue {
+    private mutating func bareValue() throws(ConfigurationError) -> TOMLValue {
         let start = mark()
         var token = bareToken()
         guard !token.isEmpty else {

@@ -4,7 +4,8 @@
 /// that is fuzzed with the rest of syncd, that frees what it allocates, and that knows each key's line. It reads all
 /// of TOML 1.0: the four kinds of string, integers in every base, floats with `inf` and `nan`, dates and times, arrays,
 /// inline tables, dotted keys, tables and arrays of tables, with the specification's rules on defining a table
-/// once. What it refuses it refuses with one ``TOMLSyntaxError``, at a line and column.
+/// once. What it refuses it refuses with a ``ConfigurationError`` of code ``ConfigurationError/Code/syntax``, naming
+/// one line and column.
 ///
 /// Bounds: tables and values nest at most ``maximumDepth`` deep, so no document can exhaust the stack; integers are
 /// 64-bit and refused when out of range; a float literal too large for a `Double` is refused. The caller bounds the
@@ -14,6 +15,8 @@ package struct TOMLReader {
     static let maximumDepth = 64
 
     let bytes: [UInt8]
+    /// The file's path as it was given, for messages.
+    let file: String
     var position = 0
     var line = 1
     /// Where the current line starts, for columns.
@@ -28,14 +31,17 @@ package struct TOMLReader {
 
     /// Reads a whole document.
     ///
-    /// - Throws: ``TOMLSyntaxError`` at the first thing that is not TOML 1.0.
-    package static func read(_ text: String) throws(TOMLSyntaxError) -> TOMLDocument {
-        var reader = TOMLReader(bytes: Array(text.utf8))
+    /// - Parameter file: The file's path as it was given, for the message.
+    /// - Throws: ``ConfigurationError`` with one problem, at the first thing that is not TOML 1.0:
+    ///   `syncd.toml:3:9: invalid TOML: expected a value, found the end of the line`.
+    package static func read(_ text: String, file: String = "syncd.toml") throws(ConfigurationError) -> TOMLDocument {
+        var reader = TOMLReader(bytes: Array(text.utf8), file: file)
         return try reader.readDocument()
     }
 
-    private init(bytes: [UInt8]) {
+    private init(bytes: [UInt8], file: String) {
         self.bytes = bytes
+        self.file = file
         // A byte order mark is not part of the document; columns on the first line count from after it, as an
         // editor shows them.
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
@@ -44,7 +50,7 @@ package struct TOMLReader {
         }
     }
 
-    private mutating func readDocument() throws(TOMLSyntaxError) -> TOMLDocument {
+    private mutating func readDocument() throws(ConfigurationError) -> TOMLDocument {
         let root = TableBuilder(origin: .header, line: 1, depth: 0)
         var current = root
         while true {
@@ -69,7 +75,7 @@ package struct TOMLReader {
     // MARK: - Headers and keys
 
     /// `[a.b]` or `[[a.b]]`: the table that the keys after it go into.
-    private mutating func header(root: TableBuilder) throws(TOMLSyntaxError) -> TableBuilder {
+    private mutating func header(root: TableBuilder) throws(ConfigurationError) -> TableBuilder {
         let start = mark()
         advance()
         let isArray = peek() == UInt8(ascii: "[")
@@ -101,7 +107,7 @@ package struct TOMLReader {
     }
 
     /// `key = value`, the key plain or dotted, into `table`.
-    mutating func keyValue(into table: TableBuilder) throws(TOMLSyntaxError) {
+    mutating func keyValue(into table: TableBuilder) throws(ConfigurationError) {
         let start = mark()
         guard let first = peek(), Self.canStartKey(first) else {
             throw error("expected a key, such as name = \"value\", found \(describeNext())")
@@ -126,7 +132,7 @@ package struct TOMLReader {
     }
 
     /// A plain or dotted key: `name`, `"quoted name"`, `'literal'`, `a.b . "c"`.
-    private mutating func key() throws(TOMLSyntaxError) -> [String] {
+    private mutating func key() throws(ConfigurationError) -> [String] {
         var names: [String] = []
         while true {
             names.append(try simpleKey())
@@ -137,7 +143,7 @@ package struct TOMLReader {
         }
     }
 
-    private mutating func simpleKey() throws(TOMLSyntaxError) -> String {
+    private mutating func simpleKey() throws(ConfigurationError) -> String {
         switch peek() {
         case UInt8(ascii: "\"")?, UInt8(ascii: "'")?:
             if let quote = peek(), startsWith([quote, quote, quote]) {
@@ -170,7 +176,7 @@ package struct TOMLReader {
     // MARK: - Lines, spaces and comments
 
     /// After a key's value or a header: spaces, an optional comment, then the end of the line or of the file.
-    private mutating func endOfLine(after what: String) throws(TOMLSyntaxError) {
+    private mutating func endOfLine(after what: String) throws(ConfigurationError) {
         skipSpaces()
         if peek() == UInt8(ascii: "#") { try comment() }
         guard let byte = peek() else { return }
@@ -181,7 +187,7 @@ package struct TOMLReader {
     }
 
     /// Spaces, comments and line ends, as between the elements of an array.
-    mutating func skipBlankLines() throws(TOMLSyntaxError) {
+    mutating func skipBlankLines() throws(ConfigurationError) {
         while true {
             skipSpaces()
             switch peek() {
@@ -197,7 +203,7 @@ package struct TOMLReader {
     }
 
     /// From `#` to the end of the line (which is left for the caller).
-    private mutating func comment() throws(TOMLSyntaxError) {
+    private mutating func comment() throws(ConfigurationError) {
         advance()
         while let byte = peek(), byte != UInt8(ascii: "\n"), byte != UInt8(ascii: "\r") {
             if Self.isControl(byte) { throw error("a comment cannot hold control character \(describeNext())") }
@@ -206,7 +212,7 @@ package struct TOMLReader {
     }
 
     /// LF or CRLF.
-    mutating func newline() throws(TOMLSyntaxError) {
+    mutating func newline() throws(ConfigurationError) {
         if peek() == UInt8(ascii: "\r") {
             guard peek(at: 1) == UInt8(ascii: "\n") else {
                 throw error("a carriage return must be followed by a line feed")
@@ -243,13 +249,15 @@ package struct TOMLReader {
     }
 
     /// An error at `mark`, or at the cursor.
-    func error(_ message: String, at mark: Mark? = nil) -> TOMLSyntaxError {
+    func error(_ message: String, at mark: Mark? = nil) -> ConfigurationError {
         let mark = mark ?? self.mark()
         let end = min(mark.position, bytes.count)
         let start = min(mark.lineStart, end)
         // Columns count characters: every byte but UTF-8 continuation bytes starts one.
         let column = bytes[start..<end].count { $0 & 0xC0 != 0x80 } + 1
-        return TOMLSyntaxError(line: mark.line, column: column, message: message)
+        let problem = ConfigurationError.Problem(
+            file: file, line: mark.line, column: column, message: "invalid TOML: \(message)")
+        return ConfigurationError(code: .syntax, problems: [problem])
     }
 
     /// The next character, for a message: `'x'`, `the end of the line`, `U+00E9`. Never the raw character when it

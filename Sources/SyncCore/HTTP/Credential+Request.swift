@@ -3,8 +3,8 @@ internal import Foundation
 extension Credential {
     /// Adds the credentials to a request. The secret goes only into the request, never into a message.
     ///
-    /// - Throws: ``SecretError`` naming the secret's source when it cannot be read.
-    package func apply(to request: inout FetchRequest, environment: [String: String]) throws(SecretError) {
+    /// - Throws: ``ConfigurationError`` naming the secret's source when it cannot be read.
+    package func apply(to request: inout FetchRequest, environment: [String: String]) throws(ConfigurationError) {
         switch placement {
         case .bearer:
             request.headers.append(

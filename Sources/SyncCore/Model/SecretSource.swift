@@ -21,20 +21,22 @@ package enum SecretSource: Sendable, Hashable {
     /// - Parameter environment: The process environment: variables for ``environment(_:)``,
     ///   `CREDENTIALS_DIRECTORY` for ``credential(_:)``.
     /// - Returns: The secret, without one trailing newline when read from a file.
-    /// - Throws: ``SecretError`` when the variable is unset, the file cannot be read, or the secret is empty or
+    /// - Throws: ``ConfigurationError`` (``ConfigurationError/Code/notSet``, ``ConfigurationError/Code/fileNotFound``, …) when the variable is unset, the file cannot be read, or the secret is empty or
     ///   holds a line break or NUL (it would split a header). The error names the source, never the secret.
-    package func resolve(environment: [String: String]) throws(SecretError) -> String {
+    package func resolve(environment: [String: String]) throws(ConfigurationError) -> String {
         switch self {
         case .literal(let value):
             return try Self.checked(value, from: self)
         case .environment(let name):
-            guard let value = environment[name] else { throw SecretError(code: .notSet, source: self) }
+            guard let value = environment[name] else { throw Self.error(.notSet, source: self, "is not set") }
             return try Self.checked(value, from: self)
         case .file(let path):
             return try Self.read(path: path, from: self)
         case .credential(let name):
             guard let directory = environment["CREDENTIALS_DIRECTORY"], !directory.isEmpty else {
-                throw SecretError(code: .noCredentialsDirectory, source: self)
+                throw Self.error(
+                    .noCredentialsDirectory, source: self,
+                    ": $CREDENTIALS_DIRECTORY is not set (LoadCredential= in the unit provides it)")
             }
             return try Self.read(path: directory + "/" + name, from: self)
         }
@@ -55,28 +57,42 @@ package enum SecretSource: Sendable, Hashable {
     /// `/dev/zero`) must not fill the memory.
     static let maximumSize = 64 << 10
 
-    private static func read(path: String, from source: SecretSource) throws(SecretError) -> String {
+    private static func read(path: String, from source: SecretSource) throws(ConfigurationError) -> String {
         var bytes: [UInt8]
         do {
             bytes = try ConfigurationFile.readBytes(atPath: path, limit: maximumSize)
         } catch {
-            throw SecretError(code: error.isNotFound ? .notFound : .unreadable, source: source, reason: error.reason)
+            if error.isNotFound, case .credential = source {
+                throw Self.error(.fileNotFound, source: source, ": no such file in $CREDENTIALS_DIRECTORY")
+            }
+            throw Self.error(error.isNotFound ? .fileNotFound : .unreadable, source: source, ": " + error.reason)
         }
         if bytes.last == UInt8(ascii: "\n") {
             bytes.removeLast()
             if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
         }
         guard let value = String(validating: bytes, as: UTF8.self) else {
-            throw SecretError(code: .invalid, source: source, reason: "is not UTF-8 text")
+            throw Self.error(.invalid, source: source, "is not UTF-8 text")
         }
         return try checked(value, from: source)
     }
 
-    private static func checked(_ value: String, from source: SecretSource) throws(SecretError) -> String {
-        guard !value.isEmpty else { throw SecretError(code: .empty, source: source) }
+    private static func checked(_ value: String, from source: SecretSource) throws(ConfigurationError) -> String {
+        guard !value.isEmpty else { throw Self.error(.invalid, source: source, "is empty") }
         guard !value.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D || $0 == 0x00 }) else {
-            throw SecretError(code: .invalid, source: source, reason: "holds a line break or NUL")
+            throw Self.error(.invalid, source: source, "holds a line break or NUL")
         }
         return value
+    }
+}
+
+extension SecretSource {
+    /// `environment variable USERS_TOKEN is not set`: the source's name, then `predicate` (with its own separator).
+    fileprivate static func error(
+        _ code: ConfigurationError.Code, source: SecretSource, _ predicate: String
+    ) -> ConfigurationError {
+        let separator = predicate.hasPrefix(":") ? "" : " "
+        let problem = ConfigurationError.Problem(file: nil, message: source.sourceDescription + separator + predicate)
+        return ConfigurationError(code: code, problems: [problem])
     }
 }

@@ -21,7 +21,7 @@ extension Database {
         if Self.isNotAuthorized(error), let function = authorizerRefusals?.function { return function }
         // SQLite reports an unknown function only in its message: "no such function: NAME".
         let prefix = "no such function: "
-        guard authorizerRefusals != nil, error.code == SQLITE_ERROR, error.message.hasPrefix(prefix) else {
+        guard authorizerRefusals != nil, error.resultCode == SQLITE_ERROR, error.message.hasPrefix(prefix) else {
             return nil
         }
         let name = error.message.dropFirst(prefix.count).lowercased()
@@ -31,7 +31,7 @@ extension Database {
     /// Whether an error is the authorizer's refusal (`SQLITE_AUTH`).
     package static func isNotAuthorized(_ error: SQLiteError) -> Bool {
         // A refusal while preparing comes back as SQLITE_ERROR with this message; while stepping, as SQLITE_AUTH.
-        error.code == SQLITE_AUTH || (error.code == SQLITE_ERROR && error.message.hasPrefix("not authorized"))
+        error.resultCode == SQLITE_AUTH || (error.resultCode == SQLITE_ERROR && error.message.hasPrefix("not authorized"))
     }
 
     /// Runs each statement of a script in turn, calling `body` for the rows of each.

@@ -30,7 +30,7 @@ package struct Migrator: Sendable {
 
     /// The versions already applied to `database`, checked against this binary's migrations.
     ///
-    /// - Throws: ``MigrationError`` when the database is newer than the binary or a migration was edited.
+    /// - Throws: ``SQLiteError`` (``SQLiteError/newerDatabase``, ``SQLiteError/editedMigration``) when the database is newer than the binary or a migration was edited.
     package func appliedVersions(_ database: Database) throws -> [Int] {
         guard try database.tableExists("syncd_migrations") else { return [] }
         let known = Dictionary(uniqueKeysWithValues: migrations.map { ($0.version, $0) })
@@ -38,10 +38,10 @@ package struct Migrator: Sendable {
         for row in try database.rows("SELECT version, name, checksum FROM syncd_migrations ORDER BY version") {
             guard let version = row.integer("version").map(Int.init) else { continue }
             guard let migration = known[version] else {
-                throw MigrationError.newerDatabase(path: database.path, version: version, latest: latestVersion)
+                throw SQLiteError.newerDatabase(path: database.path, version: version, latest: latestVersion)
             }
             if row.text("checksum") != migration.checksum {
-                throw MigrationError.edited(path: database.path, migration: migration)
+                throw SQLiteError.edited(path: database.path, migration: migration)
             }
             applied.append(version)
         }
@@ -51,7 +51,7 @@ package struct Migrator: Sendable {
     /// Applies every migration the database lacks.
     ///
     /// - Returns: The migrations applied now, empty when the database was up to date.
-    /// - Throws: ``MigrationError``, or ``SQLiteError`` when a migration fails (that migration is rolled back).
+    /// - Throws: ``SQLiteError``: ``SQLiteError/newerDatabase`` or ``SQLiteError/editedMigration``, or the failure of a migration (that migration is rolled back).
     @discardableResult
     package func migrate(_ database: Database) throws -> [Migration] {
         try database.execute(
@@ -81,25 +81,6 @@ package struct Migrator: Sendable {
             }
         }
         return done
-    }
-}
-
-/// A database that this binary must not migrate.
-package struct MigrationError: Error, Sendable, CustomStringConvertible {
-    package var description: String
-
-    static func newerDatabase(path: String, version: Int, latest: Int) -> MigrationError {
-        MigrationError(
-            description: "\(path) was written by a newer syncd (it has migration \(version), this binary knows up to "
-                + "\(latest)); upgrade syncd to use it"
-        )
-    }
-
-    static func edited(path: String, migration: Migrator.Migration) -> MigrationError {
-        MigrationError(
-            description: "migration \(migration.versionText)_\(migration.name) differs from the one applied "
-                + "to \(path); an applied migration must never be edited: restore it and add a new one"
-        )
     }
 }
 

@@ -11,7 +11,7 @@ internal import Synchronization
 /// Reads run on threads of their own (``threads``), never on NIO's shared blocking pool, where ``DatabaseQueue``
 /// runs the writer's transactions: however many reads arrive, a sync's commit never waits behind them. A read takes
 /// the first idle connection, so a long read does not hold up short ones. At most ``maxWaiting`` reads wait for a
-/// thread; one more fails at once with ``Busy`` (the read API answers 503), so a flood of readers costs memory
+/// thread; one more fails at once with ``SQLiteError/busy`` (the read API answers 503), so a flood of readers costs memory
 /// bounded by that queue, not by the flood. On Linux the read threads also run at a lower priority (nice 10), so
 /// that on a busy machine the CPU goes to a sync's decoding and transaction first and to readers with what is left.
 package final class ReadConnectionPool: Sendable {
@@ -25,11 +25,6 @@ package final class ReadConnectionPool: Sendable {
 
     /// The number of connections when the caller does not say.
     package static let defaultCount = 4
-
-    /// A read refused because ``maxWaiting`` reads already wait for a thread.
-    package struct Busy: Error, Sendable, CustomStringConvertible {
-        package var description: String { "too many reads are waiting for the database; try again in a moment" }
-    }
 
     private let queues: [DatabaseQueue]
     private let next = Atomic<Int>(0)
@@ -50,7 +45,7 @@ package final class ReadConnectionPool: Sendable {
     /// Opens `count` read-only connections to the database at `path`, which must exist.
     ///
     /// - Parameter maxWaiting: The most reads that may wait for a thread beyond those running (0 to 2^20); more fail
-    ///   with ``Busy``.
+    ///   with ``SQLiteError/busy``.
     /// - Throws: ``SQLiteError`` when it cannot be opened.
     package init(path: String, count: Int = ReadConnectionPool.defaultCount, maxWaiting: Int = 128)
         throws(SQLiteError)
@@ -74,7 +69,7 @@ package final class ReadConnectionPool: Sendable {
         let running = Self.threads.numberOfThreads
         guard pending.wrappingAdd(1, ordering: .relaxed).newValue <= running + maxWaiting else {
             pending.wrappingSubtract(1, ordering: .relaxed)
-            throw Busy()
+            throw SQLiteError.busy
         }
         defer { pending.wrappingSubtract(1, ordering: .relaxed) }
         let start = next.wrappingAdd(1, ordering: .relaxed).oldValue

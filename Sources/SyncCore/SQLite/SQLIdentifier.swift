@@ -8,8 +8,8 @@ package struct SQLIdentifier: Hashable, Sendable, Comparable, CustomStringConver
 
     /// Validates a name.
     ///
-    /// - Throws: ``SQLIdentifierError`` when the name does not match `^[a-z][a-z0-9_]{0,62}$`.
-    package init(validating name: String) throws(SQLIdentifierError) {
+    /// - Throws: ``SQLiteError/invalidName`` when the name does not match `^[a-z][a-z0-9_]{0,62}$`.
+    package init(validating name: String) throws(SQLiteError) {
         let bytes = Array(name.utf8)
         guard let first = bytes.first, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first), bytes.count <= 63,
             bytes.allSatisfy({ byte in
@@ -18,7 +18,7 @@ package struct SQLIdentifier: Hashable, Sendable, Comparable, CustomStringConver
                     || byte == UInt8(ascii: "_")
             })
         else {
-            throw SQLIdentifierError(name: name)
+            throw .invalidName(name)
         }
         self.name = name
     }
@@ -33,14 +33,5 @@ package struct SQLIdentifier: Hashable, Sendable, Comparable, CustomStringConver
     /// Double-quotes any name, doubling inner quotes. For names syncd itself chose or already validated.
     package static func quote(_ name: String) -> String {
         "\"" + name.replacing("\"", with: "\"\"") + "\""
-    }
-}
-
-/// A name that cannot be an SQL identifier.
-package struct SQLIdentifierError: Error, Hashable, Sendable, CustomStringConvertible {
-    package var name: String
-
-    package var description: String {
-        "\"\(name)\" is not a valid name: use a lowercase letter, then up to 62 lowercase letters, digits or underscores"
     }
 }

@@ -22,7 +22,7 @@ package struct SQLiteReadStorage: ReadStorage {
     package func read<T: Sendable>(_ body: @escaping @Sendable (any StorageReader) throws -> T) async throws -> T {
         do {
             return try await pool.read { database in try body(SQLiteStorageReader(database: database)) }
-        } catch is ReadConnectionPool.Busy {
+        } catch let error as SQLiteError where error == .busy {
             throw StoreError.busy
         }
     }

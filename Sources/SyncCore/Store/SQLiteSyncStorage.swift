@@ -14,7 +14,7 @@ package struct SQLiteSyncStorage: SyncStorage {
     /// Opens (or creates) the database at `path` for writing and brings it to this version of syncd: migrated, and
     /// any URL an older version stored with its secret rewritten.
     ///
-    /// - Throws: ``SQLiteError`` or ``MigrationError`` when it cannot be opened or migrated.
+    /// - Throws: ``SQLiteError`` when it cannot be opened or migrated.
     package static func open(path: String) throws -> SQLiteSyncStorage {
         let database = try DatabaseQueue(path: path, mode: .readWrite)
         try database.performBlocking { database in

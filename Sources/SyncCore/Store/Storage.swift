@@ -4,7 +4,7 @@
 package enum Storage {
     /// For syncs: opened, created if need be, and brought to this version of syncd.
     ///
-    /// - Throws: ``SQLiteError`` or ``MigrationError`` when it cannot be opened or migrated.
+    /// - Throws: ``SQLiteError`` when it cannot be opened or migrated.
     package static func openForWriting(_ location: String) throws -> any SyncStorage {
         try SQLiteSyncStorage.open(path: location)
     }

@@ -62,7 +62,7 @@ struct SQLCommand: AsyncParsableCommand {
                 throw CLIError(
                     "syncd sql allows only the functions the README lists: \(database.refusedFunction(error) ?? "")() is not one",
                     exitCode: .refused)
-            } catch let error as SQLiteError where Database.isNotAuthorized(error) || error.code == 8 {
+            } catch let error as SQLiteError where Database.isNotAuthorized(error) || error.resultCode == 8 {
                 throw CLIError(
                     "syncd sql only reads: \"\(error.sql ?? sql)\" would write or change the connection",
                     exitCode: .refused)

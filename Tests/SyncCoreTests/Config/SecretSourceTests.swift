@@ -10,12 +10,12 @@ struct SecretSourceTests {
     @Test("an environment variable")
     func environment() throws {
         #expect(try SecretSource.environment("TOKEN").resolve(environment: ["TOKEN": Self.secret]) == Self.secret)
-        let missing = try #require(throws: SecretError.self) {
+        let missing = try #require(throws: ConfigurationError.self) {
             try SecretSource.environment("TOKEN").resolve(environment: [:])
         }
         #expect(missing.code == .notSet)
         #expect(missing.description == "environment variable TOKEN is not set")
-        let empty = try #require(throws: SecretError.self) {
+        let empty = try #require(throws: ConfigurationError.self) {
             try SecretSource.environment("TOKEN").resolve(environment: ["TOKEN": ""])
         }
         #expect(empty.description == "environment variable TOKEN is empty")
@@ -30,13 +30,13 @@ struct SecretSourceTests {
             for path in [lf, crlf, bare] {
                 #expect(try SecretSource.file(path).resolve(environment: [:]) == Self.secret)
             }
-            let missing = try #require(throws: SecretError.self) {
+            let missing = try #require(throws: ConfigurationError.self) {
                 try SecretSource.file(directory + "/nope").resolve(environment: [:])
             }
-            #expect(missing.code == .notFound)
+            #expect(missing.code == .fileNotFound)
             #expect(missing.description == "secret file \(directory)/nope: no such file")
             let onlyNewline = try writeFile("\n", named: "empty", in: directory)
-            let empty = try #require(throws: SecretError.self) {
+            let empty = try #require(throws: ConfigurationError.self) {
                 try SecretSource.file(onlyNewline).resolve(environment: [:])
             }
             #expect(empty.description == "secret file \(onlyNewline) is empty")
@@ -45,7 +45,7 @@ struct SecretSourceTests {
 
     @Test("a file that never ends, or is longer than 64 KiB, is refused after 64 KiB")
     func endlessFile() throws {
-        let error = try #require(throws: SecretError.self) {
+        let error = try #require(throws: ConfigurationError.self) {
             try SecretSource.file("/dev/zero").resolve(environment: [:])
         }
         #expect(error.code == .unreadable)
@@ -58,12 +58,12 @@ struct SecretSourceTests {
             _ = try writeFile(Self.secret + "\n", named: "users_token", in: directory)
             let environment = ["CREDENTIALS_DIRECTORY": directory]
             #expect(try SecretSource.credential("users_token").resolve(environment: environment) == Self.secret)
-            let missing = try #require(throws: SecretError.self) {
+            let missing = try #require(throws: ConfigurationError.self) {
                 try SecretSource.credential("other").resolve(environment: environment)
             }
-            #expect(missing.code == .notFound)
+            #expect(missing.code == .fileNotFound)
             #expect(missing.description == #"credential "other": no such file in $CREDENTIALS_DIRECTORY"#)
-            let noDirectory = try #require(throws: SecretError.self) {
+            let noDirectory = try #require(throws: ConfigurationError.self) {
                 try SecretSource.credential("users_token").resolve(environment: [:])
             }
             #expect(noDirectory.code == .noCredentialsDirectory)
@@ -91,11 +91,11 @@ struct SecretSourceTests {
                 (.credential("two"), ["CREDENTIALS_DIRECTORY": directory]),
             ]
             for (source, environment) in attempts {
-                let error = try #require(throws: SecretError.self) { try source.resolve(environment: environment) }
+                let error = try #require(throws: ConfigurationError.self) { try source.resolve(environment: environment) }
                 #expect(!error.description.contains(Self.secret))
                 #expect(!String(reflecting: error).contains(Self.secret))
             }
-            let invalid = try #require(throws: SecretError.self) {
+            let invalid = try #require(throws: ConfigurationError.self) {
                 try SecretSource.file(twoLines).resolve(environment: [:])
             }
             #expect(invalid.code == .invalid)

@@ -25,7 +25,7 @@ struct DatabaseTests {
         #expect {
             _ = try Database(path: path)
         } throws: { error in
-            (error as? SQLiteError)?.code == 26
+            (error as? SQLiteError)?.resultCode == 26
         }
     }
 
@@ -76,7 +76,7 @@ struct DatabaseTests {
         try writer.execute("CREATE TABLE t (a INTEGER)")
         let reader = try Database(path: directory.file("a.db"), mode: .readOnly)
         let error = try #require(throws: SQLiteError.self) { try reader.execute("INSERT INTO t VALUES (1)") }
-        #expect(error.code == 8)
+        #expect(error.resultCode == 8)
     }
 
     @Test("a reader in a transaction keeps its snapshot while a writer commits (WAL)")
@@ -139,7 +139,7 @@ struct ReadOnlyGuardTests {
         let reader = try Database(path: directory.file("a.db"), mode: .readOnly)
         try reader.restrictToReading()
         let error = try #require(throws: SQLiteError.self) { try reader.forEachStatement(sql) { _, _ in } }
-        #expect(Database.isNotAuthorized(error) || error.code == 8, "\(error)")
+        #expect(Database.isNotAuthorized(error) || error.resultCode == 8, "\(error)")
         #expect(try writer.scalar("SELECT count(*) FROM t") == .integer(1))
     }
 }

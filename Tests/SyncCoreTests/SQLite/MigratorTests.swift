@@ -40,7 +40,7 @@ struct MigratorTests {
         let original = Migrator(migrations: [.init(version: 1, name: "first", sql: "CREATE TABLE a (x)")])
         try original.migrate(database)
         let edited = Migrator(migrations: [.init(version: 1, name: "first", sql: "CREATE TABLE a (x, y)")])
-        let error = try #require(throws: MigrationError.self) { try edited.migrate(database) }
+        let error = try #require(throws: SQLiteError.self) { try edited.migrate(database) }
         #expect(
             error.description
                 == "migration 0001_first differs from the one applied to \(directory.file("a.db")); an applied migration must never be edited: restore it and add a new one"
@@ -57,7 +57,7 @@ struct MigratorTests {
         ])
         try newer.migrate(database)
         let older = Migrator(migrations: [.init(version: 1, name: "first", sql: "CREATE TABLE a (x)")])
-        let error = try #require(throws: MigrationError.self) { try older.migrate(database) }
+        let error = try #require(throws: SQLiteError.self) { try older.migrate(database) }
         #expect(
             error.description
                 == "\(directory.file("a.db")) was written by a newer syncd (it has migration 2, this binary knows up to 1); upgrade syncd to use it"

@@ -74,7 +74,7 @@ struct ReadConnectionPoolLoadTests {
         try writer.execute("CREATE TABLE t (x INTEGER)")
         let pool = try ReadConnectionPool(path: directory.file("cache.db"), count: 4, maxWaiting: 0)
         try await Self.whileReadsHold(ReadConnectionPool.defaultCount, of: pool) {
-            await #expect(throws: ReadConnectionPool.Busy.self) {
+            await #expect(throws: SQLiteError.busy) {
                 try await pool.read { try $0.scalar("SELECT count(*) FROM t") }
             }
         }

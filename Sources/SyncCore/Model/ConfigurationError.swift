@@ -1,19 +1,29 @@
-/// A configuration file that cannot be used, with every problem found in it.
+/// The model's one error: a configuration that cannot be used, with every problem found in it, or a secret it names
+/// that cannot be read.
 ///
-/// Each problem names the file as it was given, the line, where in the file it is and what was expected:
+/// Each problem in a file names the file as it was given, the line, where in the file it is and what was expected:
 ///
 /// ```
 /// syncd.toml:14: [[endpoint]] "users": unknown key "intervall"
 /// syncd.toml:21: [endpoint.columns] of "users": column "lat": required must be true or false
 /// ```
 ///
-/// The ``description`` is one problem a line, in line order. No secret appears in it: secrets are read later,
-/// by ``SecretSource/resolve(environment:)``, and header values and URLs are never quoted.
+/// A secret that cannot be read names where it was looked for, never the secret
+/// (``SecretSource/resolve(environment:)``):
+///
+/// ```
+/// environment variable USERS_TOKEN is not set
+/// secret file /etc/syncd/users.token: no such file
+/// credential "users_token": $CREDENTIALS_DIRECTORY is not set (LoadCredential= in the unit provides it)
+/// ```
+///
+/// The ``description`` is one problem a line, in line order. No secret appears in it, and header values and URLs
+/// are never quoted. `==` compares codes only.
 ///
 /// ## Topics
 /// - ``Problem``
 /// - ``Code``
-package struct ConfigurationError: Error, Sendable, CustomStringConvertible {
+package struct ConfigurationError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What kind of failure this is, for exit codes and fallbacks; compare with the static members.
     package struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Base: String, Hashable, Sendable {
@@ -21,26 +31,32 @@ package struct ConfigurationError: Error, Sendable, CustomStringConvertible {
             case unreadable = "unreadable"
             case syntax = "syntax error"
             case invalid = "invalid"
+            case notSet = "not set"
+            case noCredentialsDirectory = "no credentials directory"
         }
 
         private let base: Base
 
-        /// The file does not exist.
+        /// The file (or secret file, or credential) does not exist.
         package static let fileNotFound = Code(base: .fileNotFound)
         /// The file exists but cannot be read, or is not UTF-8 text.
         package static let unreadable = Code(base: .unreadable)
         /// The file is not valid TOML.
         package static let syntax = Code(base: .syntax)
-        /// The file is TOML, but not a valid syncd configuration.
+        /// The file is TOML, but not a valid syncd configuration; or a secret is empty, or holds a line break or NUL.
         package static let invalid = Code(base: .invalid)
+        /// A secret's environment variable is not set.
+        package static let notSet = Code(base: .notSet)
+        /// A credential is named but `$CREDENTIALS_DIRECTORY` is not set.
+        package static let noCredentialsDirectory = Code(base: .noCredentialsDirectory)
 
         package var description: String { base.rawValue }
     }
 
     /// One problem, at one place in the file.
     package struct Problem: Sendable, Hashable, CustomStringConvertible {
-        /// The file's path as it was given.
-        package var file: String
+        /// The file's path as it was given; nil for a secret, which names its source in ``message``.
+        package var file: String?
         /// The 1-based line, when the problem has one.
         package var line: Int?
         /// The 1-based column: syntax errors only.
@@ -51,7 +67,7 @@ package struct ConfigurationError: Error, Sendable, CustomStringConvertible {
         /// What is wrong and what was expected.
         package var message: String
 
-        package init(file: String, line: Int? = nil, column: Int? = nil, context: String? = nil, message: String) {
+        package init(file: String?, line: Int? = nil, column: Int? = nil, context: String? = nil, message: String) {
             self.file = file
             self.line = line
             self.column = column
@@ -59,8 +75,9 @@ package struct ConfigurationError: Error, Sendable, CustomStringConvertible {
             self.message = message
         }
 
-        /// `file:line[:column]: [context: ]message`.
+        /// `file:line[:column]: [context: ]message`; the message alone for a secret.
         package var description: String {
+            guard let file else { return message }
             var text = file
             if let line { text += ":\(line)" }
             if let column { text += ":\(column)" }
@@ -83,4 +100,8 @@ package struct ConfigurationError: Error, Sendable, CustomStringConvertible {
     package var description: String {
         problems.map(\.description).joined(separator: "\n")
     }
+
+    package static func == (lhs: ConfigurationError, rhs: ConfigurationError) -> Bool { lhs.code == rhs.code }
+
+    package func hash(into hasher: inout Hasher) { hasher.combine(code) }
 }

@@ -1,4 +1,5 @@
-/// A response body that cannot be used as a whole; none of its records is stored.
+/// The decoding layer's one error: a response body that cannot be used as a whole (none of its records is stored),
+/// or a JSON path in the configuration that cannot be read.
 ///
 /// The ``description`` is one sentence naming what is wrong and where:
 ///
@@ -7,6 +8,7 @@
 /// the response is truncated: it ends inside an object at byte 52000
 /// the response has no "data.items": the path ends at "data", which has no key "items"
 /// "data" in the response is an object, not an array of records
+/// invalid JSON path "data..items": a name is missing after a dot
 /// ```
 ///
 /// Errors compare by their code only, so a test or a caller can match one with `==`:
@@ -24,6 +26,8 @@
 /// - ``recordsPathMissing``
 /// - ``recordsNotArray``
 /// - ``recordsPathRepeated``
+/// - ``recordTooLarge``
+/// - ``invalidPath``
 package struct BodyDecodingError: Error, Hashable, Sendable, CustomStringConvertible {
     private enum Code: String, Sendable {
         case notJSON = "not_json"
@@ -34,6 +38,7 @@ package struct BodyDecodingError: Error, Hashable, Sendable, CustomStringConvert
         case recordsNotArray = "records_not_array"
         case recordsPathRepeated = "records_path_repeated"
         case recordTooLarge = "record_too_large"
+        case invalidPath = "invalid_path"
     }
 
     private var code: Code
@@ -65,6 +70,14 @@ package struct BodyDecodingError: Error, Hashable, Sendable, CustomStringConvert
 
     /// One record is longer than the decoder holds (`max_record`).
     package static let recordTooLarge = BodyDecodingError(.recordTooLarge, "a record is larger than max_record")
+
+    /// A JSON path in the configuration that cannot be read.
+    package static let invalidPath = BodyDecodingError(.invalidPath, "invalid JSON path")
+
+    /// `invalid JSON path "data..items": a name is missing after a dot`.
+    static func invalidPath(_ path: String, _ problem: String) -> Self {
+        BodyDecodingError(.invalidPath, "invalid JSON path \"\(path)\": \(problem)")
+    }
 
     /// Record `index` (0-based), which starts at byte `offset` of the body, is longer than `limit` bytes.
     static func recordTooLarge(index: Int, offset: Int, limit: Int) -> Self {

@@ -20,8 +20,8 @@ package struct JSONPath: Hashable, Sendable, CustomStringConvertible {
 
     /// Parses a path as written in the configuration.
     ///
-    /// - Throws: ``JSONPathError`` naming what is wrong and where.
-    package init(parsing text: String) throws(JSONPathError) {
+    /// - Throws: ``BodyDecodingError/invalidPath``, naming what is wrong and where.
+    package init(parsing text: String) throws(BodyDecodingError) {
         var scalars = Array(text.unicodeScalars)[...]
         if scalars.first == "$" {
             scalars = scalars.dropFirst()
@@ -40,7 +40,7 @@ package struct JSONPath: Hashable, Sendable, CustomStringConvertible {
                         scalars = scalars.dropFirst()
                     }
                     guard scalars.first == "\"", scalars.dropFirst().first == "]" else {
-                        throw JSONPathError(path: text, problem: "a quoted key needs a closing \"]")
+                        throw BodyDecodingError.invalidPath(text, "a quoted key needs a closing \"]")
                     }
                     scalars = scalars.dropFirst(2)
                     components.append(.key(key))
@@ -51,7 +51,7 @@ package struct JSONPath: Hashable, Sendable, CustomStringConvertible {
                         scalars = scalars.dropFirst()
                     }
                     guard scalars.first == "]", let index = Int(digits), index >= 0 else {
-                        throw JSONPathError(path: text, problem: "an index is a number in brackets, like [0]")
+                        throw BodyDecodingError.invalidPath(text, "an index is a number in brackets, like [0]")
                     }
                     scalars = scalars.dropFirst()
                     components.append(.index(index))
@@ -59,7 +59,7 @@ package struct JSONPath: Hashable, Sendable, CustomStringConvertible {
                 expectName = false
             } else if scalars.first == "." {
                 guard !components.isEmpty, !expectName else {
-                    throw JSONPathError(path: text, problem: "a name is missing before a dot")
+                    throw BodyDecodingError.invalidPath(text, "a name is missing before a dot")
                 }
                 scalars = scalars.dropFirst()
                 expectName = true
@@ -71,9 +71,9 @@ package struct JSONPath: Hashable, Sendable, CustomStringConvertible {
                 }
                 guard !name.isEmpty else {
                     if let scalar = scalars.first {
-                        throw JSONPathError(path: text, problem: "unexpected \"\(scalar)\"; quote such keys: [\"key\"]")
+                        throw BodyDecodingError.invalidPath(text, "unexpected \"\(scalar)\"; quote such keys: [\"key\"]")
                     }
-                    throw JSONPathError(path: text, problem: "a name is missing after a dot")
+                    throw BodyDecodingError.invalidPath(text, "a name is missing after a dot")
                 }
                 components.append(.key(name))
                 expectName = false
@@ -118,12 +118,4 @@ package struct JSONPath: Hashable, Sendable, CustomStringConvertible {
         default: false
         }
     }
-}
-
-/// A path in the configuration that cannot be read.
-package struct JSONPathError: Error, Hashable, Sendable, CustomStringConvertible {
-    package var path: String
-    package var problem: String
-
-    package var description: String { "invalid JSON path \"\(path)\": \(problem)" }
 }

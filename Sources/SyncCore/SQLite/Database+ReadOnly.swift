@@ -31,7 +31,8 @@ extension Database {
     /// Whether an error is the authorizer's refusal (`SQLITE_AUTH`).
     package static func isNotAuthorized(_ error: SQLiteError) -> Bool {
         // A refusal while preparing comes back as SQLITE_ERROR with this message; while stepping, as SQLITE_AUTH.
-        error.resultCode == SQLITE_AUTH || (error.resultCode == SQLITE_ERROR && error.message.hasPrefix("not authorized"))
+        error.resultCode == SQLITE_AUTH
+            || (error.resultCode == SQLITE_ERROR && error.message.hasPrefix("not authorized"))
     }
 
     /// Runs each statement of a script in turn, calling `body` for the rows of each.

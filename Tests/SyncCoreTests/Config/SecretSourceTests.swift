@@ -91,7 +91,9 @@ struct SecretSourceTests {
                 (.credential("two"), ["CREDENTIALS_DIRECTORY": directory]),
             ]
             for (source, environment) in attempts {
-                let error = try #require(throws: ConfigurationError.self) { try source.resolve(environment: environment) }
+                let error = try #require(throws: ConfigurationError.self) {
+                    try source.resolve(environment: environment)
+                }
                 #expect(!error.description.contains(Self.secret))
                 #expect(!String(reflecting: error).contains(Self.secret))
             }

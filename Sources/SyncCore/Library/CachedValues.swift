@@ -20,7 +20,7 @@ public struct CachedRecords<Value> {
     public var values: [Value]
     /// The records that did not decode as `Value`, each with what went wrong, in the words of syncd's record
     /// problems (`users[id=8] > city (integer): found string "Oslo"`); they did not sink the others.
-    public var failures: [DecodingProblemReport]
+    public var failures: [DecodingFailure]
     /// The tag of the endpoint's data: it changes when any record does. ``SyncCache/isModified(_:since:)`` takes it.
     public var etag: String
     /// The endpoint's version: ``SyncCache/changes(_:since:)`` takes it.

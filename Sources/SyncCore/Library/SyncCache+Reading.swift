@@ -21,14 +21,14 @@ extension SyncCache {
             filters: filters, order: order, limit: limit, offset: max(0, offset))
         let page = try await read { reader in try reader.records(of: try Self.endpoint(endpoint, reader), query) }
         var values: [T] = []
-        var failures: [DecodingProblemReport] = []
+        var failures: [DecodingFailure] = []
         values.reserveCapacity(page.raws.count)
         for (index, raw) in page.raws.enumerated() {
             let data = Data(raw.utf8)
             do {
                 values.append(try decoder.decode(T.self, from: data))
             } catch {
-                failures.append(DecodingProblemReport(collection: endpoint, index: index, element: data, error: error))
+                failures.append(DecodingFailure(collection: endpoint, index: index, element: data, error: error))
             }
         }
         return CachedRecords(

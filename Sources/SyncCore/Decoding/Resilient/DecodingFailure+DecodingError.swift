@@ -102,14 +102,14 @@ extension DecodingFailure {
     }
 }
 
-extension DecodingProblemReport {
-    /// The report for an element, whose JSON is `data`, that threw `error`: its `id` and what it held are read from
-    /// the element itself.
+extension DecodingFailure {
+    /// The failure of element `index` of the array called `collection`, whose JSON is `data` and which threw `error`:
+    /// its `id` and what it held are read from the element itself.
     init(collection: String, index: Int, element data: Data, error: any Error) {
         let element = try? JSONDecoder().decode(JSONValue.self, from: data)
         let failure =
             element.map { DecodingFailure(error, in: $0, droppingFirst: 0) } ?? DecodingFailure(error, in: data)
-        self.init(collection: collection, index: index, id: Self.id(of: element), failure: failure)
+        self = failure.inElement(index, id: Self.id(of: element), of: collection)
     }
 
     /// An element's `id` member as text, when it has a string or number one.

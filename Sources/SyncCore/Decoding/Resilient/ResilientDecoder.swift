@@ -21,7 +21,6 @@ public import Foundation
 /// - ``init(decoder:)``
 /// - ``decodeArray(_:from:named:)``
 /// - ``ResilientArray``
-/// - ``DecodingProblemReport``
 public struct ResilientDecoder {
     /// The decoder each element goes through, with its strategies and `userInfo`.
     public var decoder: JSONDecoder
@@ -59,8 +58,7 @@ public struct ResilientDecoder {
             case .success(let value):
                 result.values.append(value)
             case .failure(let failure):
-                result.problems.append(
-                    DecodingProblemReport(collection: name, index: index, id: element.id, failure: failure))
+                result.problems.append(failure.inElement(index, id: element.id, of: name))
             }
         }
         return result
@@ -80,7 +78,7 @@ private struct Salvaged<Element: Decodable>: Decodable {
             // (impossible in a parsed array) is described as missing.
             let element = try? decoder.singleValueContainer().decode(JSONValue.self)
             outcome = .failure(DecodingFailure(error, in: element, droppingFirst: decoder.codingPath.count))
-            id = DecodingProblemReport.id(of: element)
+            id = DecodingFailure.id(of: element)
         }
     }
 }

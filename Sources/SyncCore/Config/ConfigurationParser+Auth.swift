@@ -60,7 +60,7 @@ extension ConfigurationParser {
             isValid = false
         }
         // Checked even when the secret is missing, so that every problem is reported at once.
-        let secret = Secret(source: secrets.first ?? .literal("-"))
+        let secret = Credential.Secret(source: secrets.first ?? .literal("-"))
         let credential: Credential =
             switch kind {
             case "bearer": .bearer(secret)

@@ -1,39 +1,41 @@
 public import Foundation
 internal import Synchronization
 
-/// What changed in an endpoint between two versions: enough to mirror it.
-public struct ChangeSet: Sendable, Hashable {
-    /// The endpoint's name.
-    public var endpoint: String
-    /// The version the change set starts after.
-    public var since: Int64
-    /// The endpoint's version now: the `since` of the next change set.
-    public var version: Int64
-    /// The records inserted or updated after `since`, by version then key.
-    public var changed: [ChangedRecord]
-    /// The keys deleted after `since`, as JSON: `8`, `"abc"`, or `[1,"x"]` for a composite key.
-    public var deleted: [String]
+extension SyncCache {
+    /// What changed in an endpoint between two versions: enough to mirror it.
+    public struct ChangeSet: Sendable, Hashable {
+        /// The endpoint's name.
+        public var endpoint: String
+        /// The version the change set starts after.
+        public var since: Int64
+        /// The endpoint's version now: the `since` of the next change set.
+        public var version: Int64
+        /// The records inserted or updated after `since`, by version then key.
+        public var changed: [Record]
+        /// The keys deleted after `since`, as JSON: `8`, `"abc"`, or `[1,"x"]` for a composite key.
+        public var deleted: [String]
 
-    /// The keys first stored after `since`.
-    public var insertedKeys: [String] { changed.filter(\.isInsert).map(\.key) }
-    /// The keys stored before `since` whose record changed since.
-    public var updatedKeys: [String] { changed.filter { !$0.isInsert }.map(\.key) }
+        /// The keys first stored after `since`.
+        public var insertedKeys: [String] { changed.filter(\.isInsert).map(\.key) }
+        /// The keys stored before `since` whose record changed since.
+        public var updatedKeys: [String] { changed.filter { !$0.isInsert }.map(\.key) }
 
-    /// The changed records decoded as `T`; records that do not decode are left out.
-    public func decoded<T: Decodable>(_ type: T.Type, decoder: JSONDecoder = JSONDecoder()) -> [T] {
-        changed.compactMap { try? decoder.decode(T.self, from: Data($0.json.utf8)) }
+        /// The changed records decoded as `T`; records that do not decode are left out.
+        public func decoded<T: Decodable>(_ type: T.Type, decoder: JSONDecoder = JSONDecoder()) -> [T] {
+            changed.compactMap { try? decoder.decode(T.self, from: Data($0.json.utf8)) }
+        }
+
+        /// One inserted or updated record of a change set.
+        public struct Record: Sendable, Hashable {
+            /// The key as JSON: `8`, `"abc"`, or `[1,"x"]` for a composite key.
+            public var key: String
+            /// The record as received from the upstream.
+            public var json: String
+            /// Whether the record was first stored after the change set's `since` (an insert) rather than updated. A row
+            /// stored before syncd kept first versions (a database from an older syncd) counts as updated.
+            public var isInsert: Bool
+        }
     }
-}
-
-/// One inserted or updated record of a ``ChangeSet``.
-public struct ChangedRecord: Sendable, Hashable {
-    /// The key as JSON: `8`, `"abc"`, or `[1,"x"]` for a composite key.
-    public var key: String
-    /// The record as received from the upstream.
-    public var json: String
-    /// Whether the record was first stored after the change set's `since` (an insert) rather than updated. A row
-    /// stored before syncd kept first versions (a database from an older syncd) counts as updated.
-    public var isInsert: Bool
 }
 
 extension SyncCache {
@@ -45,7 +47,7 @@ extension SyncCache {
         return ChangeSet(
             endpoint: endpoint, since: version, version: changes.version,
             changed: changes.changed.indices.map { index in
-                ChangedRecord(
+                ChangeSet.Record(
                     key: changes.changedKeys[index], json: changes.changed[index], isInsert: changes.inserted[index])
             },
             deleted: changes.deleted)
@@ -100,7 +102,7 @@ extension SyncCache {
     public func values<T: Decodable & Sendable>(
         _ type: T.Type, from endpoint: String, where filters: [RecordFilter] = [], order: [RecordOrder] = [],
         every interval: Duration = .milliseconds(500), decoder: JSONDecoder = JSONDecoder()
-    ) -> AsyncThrowingStream<CachedRecords<T>, any Error> {
+    ) -> AsyncThrowingStream<Records<T>, any Error> {
         let decoderBox = DecoderBox(decoder: decoder)
         return Self.stream { continuation in
             let first = try await self.records(

@@ -7,7 +7,7 @@ extension SyncCache {
     /// The records of a collection endpoint that match `filters`, decoded as `T` from the JSON as received.
     ///
     /// A record that does not decode as `T` never sinks the others: it is left out and described in
-    /// ``CachedRecords/failures``.
+    /// ``Records/failures``.
     ///
     /// - Parameters:
     ///   - filters: Conditions on configured columns, all of which must hold.
@@ -16,7 +16,7 @@ extension SyncCache {
     public func records<T: Decodable>(
         _ type: T.Type, from endpoint: String, where filters: [RecordFilter] = [], order: [RecordOrder] = [],
         limit: Int? = nil, offset: Int = 0, decoder: JSONDecoder = JSONDecoder()
-    ) async throws(SyncError) -> CachedRecords<T> {
+    ) async throws(SyncError) -> Records<T> {
         let query = RecordQuery(
             filters: filters, order: order, limit: limit, offset: max(0, offset))
         let page = try await read { reader in try reader.records(of: try Self.endpoint(endpoint, reader), query) }
@@ -31,7 +31,7 @@ extension SyncCache {
                 failures.append(DecodingFailure(collection: endpoint, index: index, element: data, error: error))
             }
         }
-        return CachedRecords(
+        return Records(
             values: values, failures: failures, etag: page.etag, version: page.version,
             changedAt: page.changedAt.flatMap(Timestamp.parse).map(Date.init(timeIntervalSince1970:)))
     }
@@ -61,7 +61,7 @@ extension SyncCache {
     }
 
     /// Whether an endpoint's data changed since the answer that carried `etag` (a list's, a document's or a
-    /// ``CachedRecords``' tag): one small query, no records read. A tag from another database is always modified.
+    /// ``Records``' tag): one small query, no records read. A tag from another database is always modified.
     public func isModified(_ endpoint: String, since etag: String) async throws(SyncError) -> Bool {
         let current = try await read { reader -> String in
             guard let state = try reader.state(of: endpoint) else { throw StoreError.unknownEndpoint(endpoint) }

@@ -71,7 +71,8 @@ package struct JSONPath: Hashable, Sendable, CustomStringConvertible {
                 }
                 guard !name.isEmpty else {
                     if let scalar = scalars.first {
-                        throw BodyDecodingError.invalidPath(text, "unexpected \"\(scalar)\"; quote such keys: [\"key\"]")
+                        throw BodyDecodingError.invalidPath(
+                            text, "unexpected \"\(scalar)\"; quote such keys: [\"key\"]")
                     }
                     throw BodyDecodingError.invalidPath(text, "a name is missing after a dot")
                 }

@@ -14,4 +14,11 @@ static inline int syncd_sqlite3_db_config_dqs_dml(sqlite3 *db, int enable) {
     return sqlite3_db_config(db, SQLITE_DBCONFIG_DQS_DML, enable, (int *)0);
 }
 
+/// sqlite3_config is variadic too. Off: SQLite stops counting the memory it allocates, which takes a process-wide
+/// mutex on every allocation (https://sqlite.org/c3ref/c_config_covering_index_scan.html#sqliteconfigmemstatus).
+/// It must run before SQLite is initialised, and then fails harmlessly with SQLITE_MISUSE.
+static inline int syncd_sqlite3_config_memstatus(int enable) {
+    return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, enable);
+}
+
 #endif

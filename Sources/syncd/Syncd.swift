@@ -1,4 +1,5 @@
 import ArgumentParser
+import SyncCore
 
 @main
 struct Syncd: AsyncParsableCommand {
@@ -28,4 +29,10 @@ struct Syncd: AsyncParsableCommand {
             CheckConfigCommand.self, MigrateCommand.self, InferCommand.self, DemoCommand.self,
         ]
     )
+
+    /// SQLite's process-wide settings first, then the command.
+    static func main() async {
+        SyncCache.configureProcess()
+        await main(nil)
+    }
 }

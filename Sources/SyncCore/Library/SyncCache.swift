@@ -42,6 +42,12 @@ public final class SyncCache: Service, Sendable {
     let storage: any ReadStorage
     /// The storage the reads go through, for the read API and the CLI, which serve what is stored as stored.
     package var readStorage: any ReadStorage { storage }
+
+    /// Process-wide SQLite settings for a program that owns its process, made before it opens a cache: see
+    /// `Database.configureProcess()`. The `syncd` binary calls it first thing.
+    package static func configureProcess() {
+        Database.configureProcess()
+    }
     /// Wakes the change streams at once when this cache committed, instead of at their next look.
     let signal = ChangeSignal()
     let writer: Writer?

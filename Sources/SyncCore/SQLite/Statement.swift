@@ -106,6 +106,14 @@ package final class Statement {
         sqlite3_clear_bindings(pointer)
     }
 
+    /// Resets the statement to run again with the values bound so far: for a statement run once per row whose rows
+    /// share some values, which are then bound once. A value bound without a copy (``bindTextNoCopy(_:at:)``) must be
+    /// rebound before the next step if its bytes have gone.
+    package func resetKeepingBindings() {
+        // As in reset(): the last step's error has already been thrown.
+        sqlite3_reset(pointer)
+    }
+
     /// The number of result columns.
     package var columnCount: Int { Int(sqlite3_column_count(pointer)) }
 

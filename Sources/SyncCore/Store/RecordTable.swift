@@ -69,7 +69,9 @@ package struct RecordTable: Sendable {
         let placeholders = Array(repeating: "?", count: names.count).joined(separator: ", ")
         let updates = names.filter { name in !keyNames.map(SQLIdentifier.quote).contains(name) }
             .map { "\($0) = excluded.\($0)" }
-        // `_created_version` takes the `_version` parameter again (?N), and an update leaves it as it was.
+        // `_created_version` takes the `_version` parameter again (?N), and an update leaves it as it was. Whether a row
+        // was written is `Database.changes` after the step: 0 when the stored `_raw` is the same. (RETURNING would say
+        // it too, but makes SQLite run the statement to its end and buffer the result on the first step, every row.)
         let versionParameter = columns.count + 2
         return """
             INSERT INTO \(quotedName) (\(names.joined(separator: ", ")), "_created_version")
@@ -77,7 +79,6 @@ package struct RecordTable: Sendable {
             ON CONFLICT (\(keyNames.map(SQLIdentifier.quote).joined(separator: ", "))) DO UPDATE SET
             \(updates.joined(separator: ", "))
             WHERE \(quotedName)."_raw" IS NOT excluded."_raw"
-            RETURNING 1
             """
     }
 

@@ -53,6 +53,9 @@ package struct SyncWriter: Sendable {
 
             var seen = SeenKeys(keyColumns: endpoint.primaryKey)
             let upsert = try database.makeStatement(table.upsertSQL)
+            // Every row of the run has the same version and time: bound once, kept across resets.
+            try upsert.bind(SQLiteValue.integer(newVersion), at: Int32(endpoint.columns.count + 2))
+            try upsert.bind(SQLiteValue.text(now), at: Int32(endpoint.columns.count + 3))
             var written = 0
             var deleted = 0
             var incremental = try endpoint.incremental.map {
@@ -90,24 +93,23 @@ package struct SyncWriter: Sendable {
                             let key = keyColumns.map { record.values[$0] }
                             report.recordProblems.append(Self.duplicate(record, key: key, keyNames: table.keyNames))
                         }
-                        try upsert.reset()
                         for index in 0..<valueCount {
                             try upsert.bind(record.values[index], at: Int32(index + 1))
                         }
-                        // The bytes stay valid through this step, the only time SQLite reads them: no copy.
+                        // The bytes stay valid through this step, the only time SQLite reads them: no copy. Each row
+                        // binds its own before it steps, so the pointer left behind after the reset is never read.
                         try upsert.bindTextNoCopy(
                             UnsafeRawBufferPointer(rebasing: bytes[record.raw]), at: Int32(valueCount + 1))
-                        try upsert.bind(SQLiteValue.integer(newVersion), at: Int32(valueCount + 2))
-                        try upsert.bind(SQLiteValue.text(now), at: Int32(valueCount + 3))
-                        if try upsert.step() { written += 1 }
-                        // Unbind the bytes before they go; RETURNING also leaves the statement mid-way.
-                        try upsert.reset()
+                        _ = try upsert.step()
+                        written += database.changes
+                        upsert.resetKeepingBindings()
                     }
                 }
                 _ = try chunked.finish()
             }
 
-            if endpoint.mode == .snapshot {
+            // A table that was empty has nothing the body could have left out.
+            if endpoint.mode == .snapshot, before > 0 {
                 let isEmpty = decoded.records - decoded.rejected == 0
                 deleted += try deleteUnseen(
                     database, table: table, seen: seen, version: newVersion, now: now, limitedTo: isEmpty ? nil : before

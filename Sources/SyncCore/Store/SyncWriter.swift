@@ -63,16 +63,18 @@ package struct SyncWriter: Sendable {
             }
             let keyColumns = endpoint.primaryKey
             let valueCount = endpoint.columns.count
-            for page in decoded.pages {
-                var chunked = ChunkedRecordDecoder(decoder)
-                try decoded.spool.forEachChunk(in: page) { chunk in
-                    try chunked.feed(chunk) { record, bytes in
+            // The records are decoded on a second thread while this one stores them (RecordPipeline).
+            let pipeline = RecordPipeline(decoder: decoder, spool: decoded.spool, pages: decoded.pages)
+            defer { pipeline.stop() }
+            while let batch = try pipeline.next() {
+                try batch.bytes.withUnsafeBytes { bytes in
+                    for record in batch.records {
                         if record.isRejected {
                             // Keep the stored version of a record that came back broken: a bad record loses nothing.
                             if let key = record.problems.first(where: { $0.recordKey != nil })?.recordKey {
                                 _ = seen.insert(key: key)
                             }
-                            return
+                            continue
                         }
                         if incremental != nil {
                             if let future = incremental?.observe(record.values), let applying = incremental,
@@ -85,7 +87,7 @@ package struct SyncWriter: Sendable {
                             if let flagged = incremental, flagged.isDeleted(record.values) {
                                 let key = keyColumns.map { record.values[$0] }
                                 deleted += try flagged.delete(key: key, version: newVersion, now: now)
-                                return
+                                continue
                             }
                         }
                         // Capped like every problem list: one key repeated millions of times keeps memory flat.
@@ -105,7 +107,6 @@ package struct SyncWriter: Sendable {
                         upsert.resetKeepingBindings()
                     }
                 }
-                _ = try chunked.finish()
             }
 
             // A table that was empty has nothing the body could have left out.

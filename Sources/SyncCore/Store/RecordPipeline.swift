@@ -1,0 +1,128 @@
+internal import Foundation
+
+/// Decodes the records of a spooled body on a thread of its own, a batch at a time, while the caller stores the
+/// batches before it: one core reads and decodes while SQLite writes on the other.
+///
+/// The body was decoded once already, while it was fetched (that pass checks it and counts its records); this second
+/// pass is what a sync's transaction waits for, so it runs beside the transaction rather than inside it. At most
+/// ``capacity`` batches wait, so memory stays flat however large the body is.
+///
+/// ```swift
+/// let pipeline = RecordPipeline(decoder: decoder, spool: body.spool, pages: body.pages)
+/// defer { pipeline.stop() }
+/// while let batch = try pipeline.next() {
+///     batch.bytes.withUnsafeBytes { bytes in for record in batch.records { store(record, bytes) } }
+/// }
+/// ```
+///
+/// Errors of the decoding thread (a spool that cannot be read back, a body that no longer decodes) are thrown by
+/// ``next()``; ``stop()`` ends the thread early and waits for it, so that the spool is not read after its owner is
+/// done with it.
+final class RecordPipeline: @unchecked Sendable {
+    /// Records decoded, each ``DecodedRecord/raw`` a range of ``bytes``, which holds their exact bytes back to back.
+    struct Batch: Sendable {
+        var records: [DecodedRecord] = []
+        var bytes: [UInt8] = []
+    }
+
+    /// The most batches that wait for the consumer.
+    static let capacity = 4
+    /// Records per batch: enough that handing one over costs nothing beside storing it, few enough to keep it small.
+    static let batchSize = 512
+
+    // Guarded by `condition`.
+    private let condition = NSCondition()
+    private var ready: [Batch] = []
+    private var isProducing = true
+    private var isStopped = false
+    private var failure: (any Error)?
+
+    /// Starts decoding `pages` of `spool`, each as a body of its own.
+    init(decoder: RecordDecoder, spool: BodySpool, pages: [Range<Int>]) {
+        let thread = Thread { [self] in
+            produce(decoder: decoder, spool: spool, pages: pages)
+        }
+        thread.name = "syncd-decode"
+        thread.start()
+    }
+
+    /// The next batch, in the body's order; nil after the last.
+    ///
+    /// - Throws: What the decoding thread threw.
+    func next() throws -> Batch? {
+        condition.lock()
+        defer { condition.unlock() }
+        while ready.isEmpty, isProducing {
+            condition.wait()
+        }
+        if !ready.isEmpty {
+            let batch = ready.removeFirst()
+            condition.broadcast()
+            return batch
+        }
+        if let failure { throw failure }
+        return nil
+    }
+
+    /// Ends the decoding thread if it still runs, and waits until it no longer reads the spool.
+    func stop() {
+        condition.lock()
+        defer { condition.unlock() }
+        isStopped = true
+        condition.broadcast()
+        while isProducing {
+            condition.wait()
+        }
+    }
+
+    private struct Stopped: Error {}
+
+    private func produce(decoder: RecordDecoder, spool: BodySpool, pages: [Range<Int>]) {
+        var batch = Batch()
+        do {
+            for page in pages {
+                var chunked = ChunkedRecordDecoder(decoder)
+                try spool.forEachChunk(in: page) { chunk in
+                    try chunked.feed(chunk) { record, bytes in
+                        var copy = copy record
+                        let start = batch.bytes.count
+                        batch.bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[record.raw]))
+                        copy.raw = start..<batch.bytes.count
+                        batch.records.append(copy)
+                        if batch.records.count == Self.batchSize {
+                            try hand(batch)
+                            batch = Batch()
+                        }
+                    }
+                }
+                _ = try chunked.finish()
+            }
+            if !batch.records.isEmpty { try hand(batch) }
+            finish(failure: nil)
+        } catch is Stopped {
+            finish(failure: nil)
+        } catch {
+            finish(failure: error)
+        }
+    }
+
+    /// Gives a batch to the consumer, waiting while ``capacity`` batches wait already.
+    private func hand(_ batch: Batch) throws {
+        condition.lock()
+        defer { condition.unlock() }
+        while ready.count >= Self.capacity, !isStopped {
+            condition.wait()
+        }
+        guard !isStopped else { throw Stopped() }
+        ready.append(batch)
+        condition.broadcast()
+    }
+
+    private func finish(failure: (any Error)?) {
+        condition.lock()
+        defer { condition.unlock() }
+        self.failure = failure
+        isProducing = false
+        condition.broadcast()
+    }
+}

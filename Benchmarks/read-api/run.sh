@@ -114,9 +114,12 @@ row() {
     read -r n_rps n_p99 <<<"$(measure "$NGINX$2" "${4:-}")"
     printf '  %-28s %14.0f %10.2f   %14.0f %10.2f   %.2f\n' "$name" "$s_rps" "$s_p99" "$n_rps" "$n_p99" \
         "$(awk -v a="$s_rps" -v b="$n_rps" 'BEGIN { print a / b }')"
+    result "read API: $name, req/s vs nginx" "$(printf '%.0f/s' "$s_rps")" "$(printf '%.0f/s' "$n_rps")" \
+        "$(awk -v a="$s_rps" -v b="$n_rps" 'BEGIN { printf "%.2f", a / b }')" "$TARGET"
 }
-row "one record, 200 ($(wc -c < "$WORK/www/record.json") B)" "$RECORD" /record.json
-row "one record, 304" "$RECORD" /record.json "If-None-Match: $SYNCD_ETAG" "If-None-Match: $NGINX_ETAG"
-row "100 records, 200 ($(($(wc -c < "$WORK/www/list.json") / 1024)) KiB)" "$LIST" /list.json
+. "$(pwd)/Benchmarks/lib/result.sh"
+TARGET=">= 0.70" row "one record, 200 ($(wc -c < "$WORK/www/record.json") B)" "$RECORD" /record.json
+TARGET=">= 0.80" row "one record, 304" "$RECORD" /record.json "If-None-Match: $SYNCD_ETAG" "If-None-Match: $NGINX_ETAG"
+TARGET=">= 0.80" row "100 records, 200 ($(($(wc -c < "$WORK/www/list.json") / 1024)) KiB)" "$LIST" /list.json
 printf '  syncd peak RSS: %d MB\n' $(($(awk '/VmHWM/ { print $2 }' "/proc/$SYNCD_PID/status") / 1024))
 exec {SERVER[1]}>&-

@@ -63,3 +63,8 @@ printf '\nsyncd run scheduler benchmark: %d endpoints, interval 1s, 304s, %ds (%
 printf '  runs: %d (%.0f/s)   CPU: %s%% of one core   peak RSS: %d MB\n' "$RUNS" \
     "$(awk -v r="$RUNS" -v s="$SECONDS_TO_RUN" 'BEGIN { print r / s }')" "$CPU" $((RSS / 1024))
 printf '  schedule lag: p50 %s ms, p99 %s ms, max %s ms\n' "$(pct 0.5)" "$(pct 0.99)" "$(pct 1.0)"
+
+. "$(pwd)/Benchmarks/lib/result.sh"
+CPU_PER_POLL=$(awk -v c="$CPU" -v s="$SECONDS_TO_RUN" -v r="$RUNS" 'BEGIN { printf "%.2f", c / 100 * s * 1000 / r }')
+result "syncd run, $ENDPOINTS endpoints answering 304: CPU per poll" "$CPU_PER_POLL ms" "-" "-" "<= 0.5 ms"
+result "syncd run, $ENDPOINTS endpoints answering 304: peak RSS" "$((RSS / 1024)) MB" "-" "-" "<= 150 MB"

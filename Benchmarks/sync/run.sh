@@ -137,3 +137,15 @@ printf '%-26s %9s %6s   (inside syncd: %s for the run itself)\n' "304 re-sync (p
     "$(mb "$(median syncd_304 2)")" "$(ms "$(median syncd_304_run)")"
 printf '%-26s %16s\n' "floor: bare insert" "$(ms "$(median floor)")"
 printf '%-26s %16s\n' "peak RSS / body (first)" "$(ratio "$(( $(median syncd_first 2) * 1024 ))" "$BODY")"
+
+. "$ROOT/Benchmarks/lib/result.sh"
+USERS_LABEL="$(awk -v u="$USERS" 'BEGIN { if (u % 1000000 == 0) print u / 1000000 "M"; else print u / 1000 "k" }') users"
+FIRST=$(median syncd_first); SHELL_FIRST=$(median sqlite_first); FLOOR=$(median floor)
+result "first sync, $USERS_LABEL: wall vs the sqlite3 shell" "$(ms "$FIRST")" "$(ms "$SHELL_FIRST")" \
+    "$(ratio "$FIRST" "$SHELL_FIRST")" "<= 0.50"
+result "first sync, $USERS_LABEL: wall vs the floor (bare insert)" "$(ms "$FIRST")" "$(ms "$FLOOR")" \
+    "$(ratio "$FIRST" "$FLOOR")" "<= 1.60"
+result "re-sync 5% changed, 1% deleted, 1% added, $USERS_LABEL" "$(ms "$(median syncd_changed)")" \
+    "$(ms "$(median sqlite_changed)")" "$(ratio "$(median syncd_changed)" "$(median sqlite_changed)")" "<= 0.40"
+result "first sync, $USERS_LABEL: peak RSS" "$(mb "$(median syncd_first 2)")" "$(mb "$(median sqlite_first 2)")" \
+    "$(ratio "$(median syncd_first 2)" "$(median sqlite_first 2)")" "<= 64 MiB at 1M"

@@ -12,6 +12,9 @@ cd "$(dirname "$0")/../.."
 RUNS=${RUNS:-3}
 USERS=${USERS:-100000}
 PAGE_SIZE=${PAGE_SIZE:-100}
+# Milliseconds each page waits on the server before it is answered, as an upstream across a network would (loopback
+# answers at once): LATENCY_MS=2 shows how much of a paged sync is waiting.
+LATENCY_MS=${LATENCY_MS:-0}
 PAGES=$(( (USERS + PAGE_SIZE - 1) / PAGE_SIZE ))
 
 need() { command -v "$1" >/dev/null 2>&1; }
@@ -30,7 +33,7 @@ BIN=$("${BUILD[@]}" --show-bin-path)
 WORK=$(mktemp -d /tmp/syncd-paged-bench-XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 
-coproc SERVER { "$BIN/sample-upstream" serve --users "$USERS" --page-size "$PAGE_SIZE"; }
+coproc SERVER { "$BIN/sample-upstream" serve --users "$USERS" --page-size "$PAGE_SIZE" --latency "$LATENCY_MS"; }
 read -r URL <&"${SERVER[0]}"
 
 config() { # $1: the path on the upstream, $2: extra endpoint keys
@@ -85,8 +88,8 @@ mb() { awk -v k="$1" 'BEGIN { printf "%.0f MB", k / 1024 }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 rate() { awk -v n="$1" -v u="$2" 'BEGIN { printf "%.0f", n / (u / 1000000) }'; }
 
-printf '\nsyncd paged sync benchmark: %d users in %d pages of %d (link) vs one response, median of %d runs (%s)\n\n' \
-    "$USERS" "$PAGES" "$PAGE_SIZE" "$RUNS" "$(date -u +%Y-%m-%d)"
+printf '\nsyncd paged sync benchmark: %d users in %d pages of %d (link, %d ms latency a page) vs one response, median of %d runs (%s)\n\n' \
+    "$USERS" "$PAGES" "$PAGE_SIZE" "$LATENCY_MS" "$RUNS" "$(date -u +%Y-%m-%d)"
 printf '%-10s %12s %10s %14s %12s\n' "" "wall" "peak RSS" "run (syncd)" "requests/s"
 p=$(median paged); s=$(median single)
 printf '%-10s %12s %10s %14s %12s\n' "paged" "$(ms "$p")" "$(mb "$(median paged 2)")" "$(ms "$(median paged 3)")" "$(rate "$PAGES" "$p")"

@@ -77,7 +77,7 @@ url = "$URL$1"
 records = "$"
 primary_key = ["id"]
 timeout = "120s"
-max_body = "512MiB"
+max_body = "2GiB"
 [endpoint.columns]
 id = { path = "id", type = "integer" }
 name = "name"

@@ -44,6 +44,11 @@ struct SampleUpstreamCommand: AsyncParsableCommand {
         @Option(help: "Users per page of /users-paged.") var pageSize = 100
         @Flag(help: "Also serve /users-stamped and /users-alternating (two more copies of the set in memory).")
         var stamped = false
+        @Option(
+            help: ArgumentHelp(
+                "Milliseconds each answer of /users-paged waits before it starts (0 to 10000): an upstream's latency, "
+                    + "which loopback does not have."))
+        var latency = 0
 
         func run() async throws {
             let base = data.base()
@@ -65,6 +70,7 @@ struct SampleUpstreamCommand: AsyncParsableCommand {
                     return .json(stamps[stamp - 1], headers: [(name: "ETag", value: etag)])
                 }
                 if request.path == "/users-paged" {
+                    if latency > 0 { try? await Task.sleep(for: .milliseconds(min(latency, 10_000))) }
                     let page = Int(request.query["page"] ?? "1") ?? 0
                     guard pages.indices.contains(page - 1) else { return UpstreamResponse(status: 404) }
                     let next: [(name: String, value: String)] =

@@ -34,7 +34,7 @@ awk -F '\t' '
     { what[NR] = $1; s[NR] = $2; a[NR] = $3; r[NR] = $4; t[NR] = $5; if (length($1) > w) w = length($1) }
     END {
         printf "| %-*s | %12s | %12s | %6s | %16s |\n", w, "what", "syncd", "anchor", "ratio", "target"
-        printf "|%s|--------------|--------------|--------|------------------|\n", sprintf("%*s", w + 2, "") 
+        printf "|%s|--------------|--------------|--------|------------------|\n", sprintf("%*s", w + 2, "")
         for (i = 1; i <= NR; i++) printf "| %-*s | %12s | %12s | %6s | %16s |\n", w, what[i], s[i], a[i], r[i], t[i]
-    }' "$RESULTS" | sed 's/^|\( *\)|/|\1|/; 2s/ /-/g'
+    }' "$RESULTS" | sed '2s/ /-/g'
 printf '\nreports: %s\n' "$OUT"

@@ -8,7 +8,7 @@
 struct SeenKeys {
     /// The integer keys while every one was greater than the one before, in that order; empty once `integers` is used.
     private var ascending: [Int64] = []
-    private var isAscending = true
+    /// The integer keys once one came out of order; never empty then, so empty means the keys still ascend.
     private var integers = Set<Int64>()
     private var others = Set<[ColumnValue]>()
     private let keyColumns: [Int]
@@ -33,16 +33,15 @@ struct SeenKeys {
 
     func contains(key: [ColumnValue]) -> Bool {
         if key.count == 1, case .integer(let integer) = key[0] {
-            return isAscending ? Self.search(ascending, for: integer) : integers.contains(integer)
+            return integers.isEmpty ? Self.search(ascending, for: integer) : integers.contains(integer)
         }
         return others.contains(key)
     }
 
     private mutating func insert(_ integer: Int64) -> Bool {
-        if isAscending {
+        if integers.isEmpty {
             if let last = ascending.last, last >= integer {
-                // Out of order (or a duplicate): from here on, a set.
-                isAscending = false
+                // Out of order (or a duplicate): from here on, a set, which holds at least `last`.
                 integers = Set(ascending)
                 ascending = []
             } else {

@@ -52,17 +52,17 @@ package struct SyncWriter: Sendable {
             }
 
             var seen = SeenKeys(keyColumns: endpoint.primaryKey)
+            let valueCount = endpoint.columns.count
             let upsert = try database.makeStatement(table.upsertSQL)
             // Every row of the run has the same version and time: bound once, kept across resets.
-            try upsert.bind(SQLiteValue.integer(newVersion), at: Int32(endpoint.columns.count + 2))
-            try upsert.bind(SQLiteValue.text(now), at: Int32(endpoint.columns.count + 3))
+            try upsert.bind(SQLiteValue.integer(newVersion), at: Int32(valueCount + 2))
+            try upsert.bind(SQLiteValue.text(now), at: Int32(valueCount + 3))
             var written = 0
             var deleted = 0
             var incremental = try endpoint.incremental.map {
                 try IncrementalApply($0, endpoint: endpoint, table: table, database: database, now: facts.finishedAt)
             }
             let keyColumns = endpoint.primaryKey
-            let valueCount = endpoint.columns.count
             // The records are decoded on a second thread while this one stores them (RecordPipeline).
             let pipeline = RecordPipeline(decoder: decoder, spool: decoded.spool, pages: decoded.pages)
             defer { pipeline.stop() }

@@ -1,5 +1,6 @@
 internal import HTTPTypes
 internal import Hummingbird
+internal import NIOCore
 internal import SyncCore
 
 /// The validators and freshness headers of every cached response, and RFC 9110's conditional requests.
@@ -34,27 +35,42 @@ enum CacheHeaders {
 
     /// Whether the request's preconditions say the client's copy is current (RFC 9110 §13.2.2): If-None-Match
     /// when present (weak comparison, lists, `*`), else If-Modified-Since against Last-Modified.
-    static func isNotModified(_ request: Request, etag: String, lastModified: Double?, now: Double) -> Bool {
-        if let ifNoneMatch = request.headers[.ifNoneMatch] {
+    static func isNotModified(_ request: HTTPFields, etag: String, lastModified: Double?, now: Double) -> Bool {
+        if let ifNoneMatch = request[.ifNoneMatch] {
             return EntityTag.ifNoneMatch(ifNoneMatch, matches: etag)
         }
-        guard let lastModified, let header = request.headers[.ifModifiedSince],
+        guard let lastModified, let header = request[.ifModifiedSince],
             let since = HTTPDate.parse(header, now: now)
         else { return false }
         return lastModified.rounded(.down) <= since
     }
 
-    /// The response for a representation: 304 with the headers alone when the client's copy is current.
-    static func response(
-        _ representation: Representation, freshness: CacheFreshness, request: Request, now: Double
-    ) -> Response {
+    /// The answer for a representation: 304 with the headers alone when the client's copy is current.
+    static func answer(
+        _ representation: Representation, freshness: CacheFreshness, request: HTTPFields, now: Double
+    ) -> Answer {
         var headers = fields(
             etag: representation.etag, lastModified: representation.lastModifiedText, freshness: freshness)
         if let contentRange = representation.contentRange { headers[.contentRange] = contentRange }
         if isNotModified(request, etag: representation.etag, lastModified: representation.lastModified, now: now) {
-            return Response(status: .notModified, headers: headers)
+            return Answer(status: .notModified, headers: headers, body: nil)
         }
         headers[.contentType] = representation.contentType
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: representation.body))
+        return Answer(status: .ok, headers: headers, body: representation.body)
+    }
+}
+
+/// A cached route's answer before it is sent: the same whether Hummingbird's router or the event loop's fast path
+/// (``ReadFastPath``) sends it. `Date`, `Server` and `Content-Length` are added by whichever sends it.
+struct Answer: Sendable {
+    var status: HTTPResponse.Status
+    var headers: HTTPFields
+    /// `nil` for a 304.
+    var body: ByteBuffer?
+
+    /// The answer as Hummingbird sends it.
+    var response: Response {
+        guard let body else { return Response(status: status, headers: headers) }
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: body))
     }
 }

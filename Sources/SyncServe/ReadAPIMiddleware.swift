@@ -105,12 +105,15 @@ struct BearerTokenMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
     {
-        guard let header = request.headers[.authorization], Self.matches(header, token: token) else {
+        guard let header = request.headers[.authorization], BearerToken.matches(header, token: token) else {
             throw ReadAPIError.unauthorized
         }
         return try await next(request, context)
     }
+}
 
+/// The check behind ``BearerTokenMiddleware`` and the read API's fast path.
+enum BearerToken {
     /// Whether `header` is `Bearer <token>` (the scheme in any case), compared in constant time.
     static func matches(_ header: String, token: [UInt8]) -> Bool {
         let bytes = Array(header.utf8)

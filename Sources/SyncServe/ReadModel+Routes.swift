@@ -9,22 +9,12 @@ extension ReadModel {
     func records(_ name: String, request: Request) async throws(ReadAPIError) -> Response {
         let (endpoint, served, snapshot) = try await synced(name)
         guard !endpoint.isDocument else { throw ReadAPIError(StoreError.notCollection(name), parameter: "name") }
-        let freshness = freshness(endpoint, served)
-        let now = now()
-        // A list's tag is the endpoint's version: a revalidation is answered without reading a row.
-        if request.headers[.ifNoneMatch] != nil,
-            CacheHeaders.isNotModified(request, etag: served.etag, lastModified: nil, now: now)
-        {
-            return Response(
-                status: .notModified,
-                headers: CacheHeaders.fields(etag: served.etag, lastModified: served.lastModified, freshness: freshness)
-            )
-        }
         let queryText = request.uri.query ?? ""
-        // PostgREST clients ask for the total with `Prefer: count=exact` and read it from Content-Range.
-        let counting = request.headers[CacheHeaders.prefer].map { $0.contains("count=") } ?? false
-        let key = RepresentationCache.Key(
-            endpoint: name, route: .records, argument: counting ? queryText + "#count" : queryText)
+        if let kept = keptRecords(endpoint, served, snapshot, query: queryText, request: request.headers) {
+            return kept.response
+        }
+        let counting = Self.isCounting(request.headers)
+        let key = Self.recordsKey(name, query: queryText, counting: counting)
         let maxRows = self.maxRows
         return try await respond(key, endpoint, served, snapshot, request) { () async throws(ReadAPIError) in
             // PostgREST's db-max-rows: no answer holds more than max_rows records, whatever `limit` asks.
@@ -112,15 +102,64 @@ extension ReadModel {
         _ key: RepresentationCache.Key, _ endpoint: EndpointConfiguration, _ served: Served, _ snapshot: Snapshot,
         _ request: Request, build: () async throws(ReadAPIError) -> Representation
     ) async throws(ReadAPIError) -> Response {
-        let representation: Representation
-        if let cached = cache.lookup(key, instance: snapshot.instance, endpointVersion: served.state.version) {
-            representation = cached
-        } else {
-            representation = try await build()
-            cache.store(key, representation)
+        if let kept = kept(key, endpoint, served, snapshot, request: request.headers) { return kept.response }
+        let representation = try await build()
+        cache.store(key, representation)
+        return CacheHeaders.answer(
+            representation, freshness: freshness(endpoint, served), request: request.headers, now: now()
+        ).response
+    }
+
+    // MARK: Answers from memory
+    //
+    // What follows answers without reading the database or awaiting anything. The routes above call it first, and
+    // the event loop's fast path (``ReadFastPath``) calls it alone, so both send the same answer for a request.
+
+    /// A list answered from memory: a revalidation of the endpoint's tag (a list's tag is the endpoint's version,
+    /// so no row is read), or a page kept from an earlier request with the same query.
+    func keptRecords(
+        _ endpoint: EndpointConfiguration, _ served: Served, _ snapshot: Snapshot, query: String, request: HTTPFields
+    ) -> Answer? {
+        if request[.ifNoneMatch] != nil,
+            CacheHeaders.isNotModified(request, etag: served.etag, lastModified: nil, now: now())
+        {
+            return Answer(
+                status: .notModified,
+                headers: CacheHeaders.fields(
+                    etag: served.etag, lastModified: served.lastModified, freshness: freshness(endpoint, served)),
+                body: nil)
         }
-        return CacheHeaders.response(
-            representation, freshness: freshness(endpoint, served), request: request, now: now())
+        let key = Self.recordsKey(endpoint.name.name, query: query, counting: Self.isCounting(request))
+        return kept(key, endpoint, served, snapshot, request: request)
+    }
+
+    /// One record answered from memory, when its representation is kept.
+    func keptRecord(
+        _ endpoint: EndpointConfiguration, _ served: Served, _ snapshot: Snapshot, id: String, request: HTTPFields
+    ) -> Answer? {
+        kept(
+            RepresentationCache.Key(endpoint: endpoint.name.name, route: .record, argument: id), endpoint, served,
+            snapshot, request: request)
+    }
+
+    /// The answer from the representation kept for `key`, if it was built at the snapshot's endpoint version.
+    private func kept(
+        _ key: RepresentationCache.Key, _ endpoint: EndpointConfiguration, _ served: Served, _ snapshot: Snapshot,
+        request: HTTPFields
+    ) -> Answer? {
+        guard let representation = cache.lookup(key, instance: snapshot.instance, endpointVersion: served.state.version)
+        else { return nil }
+        return CacheHeaders.answer(representation, freshness: freshness(endpoint, served), request: request, now: now())
+    }
+
+    /// PostgREST clients ask for the total with `Prefer: count=exact` and read it from Content-Range.
+    static func isCounting(_ request: HTTPFields) -> Bool {
+        request[CacheHeaders.prefer].map { $0.contains("count=") } ?? false
+    }
+
+    /// A list's key: its query as written, and whether the total was asked for.
+    static func recordsKey(_ name: String, query: String, counting: Bool) -> RepresentationCache.Key {
+        RepresentationCache.Key(endpoint: name, route: .records, argument: counting ? query + "#count" : query)
     }
 
     static let json = "application/json"

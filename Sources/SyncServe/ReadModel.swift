@@ -118,6 +118,18 @@ package final class ReadModel: Sendable {
         return (endpoint, served, snapshot)
     }
 
+    /// A synced collection endpoint's configuration, state and snapshot, when nothing committed since the snapshot
+    /// was taken: what an answer from memory needs. `nil` leaves the request to the router, which reads the states
+    /// again or says what is wrong.
+    func syncedInMemory(_ name: String) -> (EndpointConfiguration, Served, Snapshot)? {
+        guard let endpoint = endpoints.withLock({ $0.byName[name] }), !endpoint.isDocument,
+            let snapshot = snapshot.withLock({ $0 }),
+            let generation = try? storage.generation(), snapshot.generation == generation,
+            let served = snapshot.states[name], served.state.version > 0 || served.schedule.lastSuccess != nil
+        else { return nil }
+        return (endpoint, served, snapshot)
+    }
+
     /// How fresh an endpoint's data is now.
     func freshness(_ endpoint: EndpointConfiguration, _ served: Served) -> CacheFreshness {
         CacheFreshness(schedule: served.schedule, interval: endpoint.interval, timeout: endpoint.timeout, now: now())

@@ -29,12 +29,25 @@ package struct ReadServer: Sendable {
     /// When set, every request needs `Authorization: Bearer <token>`.
     package var token: String?
     package var logger: Logger
+    /// Whether hot reads are answered on the event loop (``ReadFastPath``); off, the router answers every request
+    /// (the tests compare the two).
+    package var fastPathEnabled: Bool
 
-    package init(model: ReadModel, registry: PrometheusCollectorRegistry, token: String?, logger: Logger) {
+    /// How many answers the fast path sent (the tests check that it, not the router, answered).
+    package let fastPathAnswers = FastPathTally()
+
+    /// The `Server` header of every answer.
+    static let serverName = "syncd"
+
+    package init(
+        model: ReadModel, registry: PrometheusCollectorRegistry, token: String?, logger: Logger,
+        fastPathEnabled: Bool = true
+    ) {
         self.model = model
         self.registry = registry
         self.token = token
         self.logger = logger
+        self.fastPathEnabled = fastPathEnabled
     }
 
     /// Where the server listens once it runs: `127.0.0.1:8787` or `unix:/run/syncd/read.sock`.
@@ -71,9 +84,17 @@ package struct ReadServer: Sendable {
             Self.removeStaleSocket(at: path)
             address = .unixDomainSocket(path: path)
         }
+        let counters = RequestCounters(factory: PrometheusMetricsFactory(registry: registry))
+        let fastPath = ReadFastPath(
+            model: model, counters: counters, token: token.map { Array($0.utf8) }, allowedHosts: allowedHosts,
+            tally: fastPathAnswers)
         return Application(
-            router: makeRouter(allowedHosts: allowedHosts),
-            configuration: ApplicationConfiguration(address: address, serverName: "syncd"),
+            router: makeRouter(allowedHosts: allowedHosts, counters: counters),
+            server: .http1(
+                configuration: .init(
+                    additionalChannelHandlers: fastPathEnabled
+                        ? [ReadFastPathHandler(fastPath, serverName: Self.serverName)] : [])),
+            configuration: ApplicationConfiguration(address: address, serverName: Self.serverName),
             onServerRunning: { channel in
                 switch listen {
                 case .unix(let path):
@@ -92,13 +113,12 @@ package struct ReadServer: Sendable {
     /// The routes, behind the problem middleware, the Host check when `allowedHosts` is given, and, with a token,
     /// the bearer check.
     package func makeRouter() -> Router<BasicRequestContext> {
-        makeRouter(allowedHosts: nil)
+        makeRouter(allowedHosts: nil, counters: RequestCounters(factory: PrometheusMetricsFactory(registry: registry)))
     }
 
-    func makeRouter(allowedHosts: AllowedHosts?) -> Router<BasicRequestContext> {
+    func makeRouter(allowedHosts: AllowedHosts?, counters: RequestCounters) -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self, options: .autoGenerateHeadEndpoints)
-        let factory = PrometheusMetricsFactory(registry: registry)
-        router.add(middleware: ReadAPIMiddleware(counters: RequestCounters(factory: factory)))
+        router.add(middleware: ReadAPIMiddleware(counters: counters))
         if let allowedHosts { router.add(middleware: HostCheckMiddleware(allowed: allowedHosts)) }
         if let token { router.add(middleware: BearerTokenMiddleware(token: Array(token.utf8))) }
         let model = self.model

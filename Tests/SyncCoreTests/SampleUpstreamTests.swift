@@ -21,7 +21,7 @@ struct SampleUpstreamTests {
                 ]
             )
         }
-        let response = try await withRawConnection(to: server) { connection in
+        let response = try await withRawConnection(port: server.port) { connection in
             try await connection.send(get("/items?q=a%20b+c&q=last%21", headers: "X-Probe: 42\r\n"))
             return try await connection.readResponse()
         }
@@ -43,7 +43,7 @@ struct SampleUpstreamTests {
         let server = try await LoopbackHTTPServer.start { request in
             .json(Array("[\"\(request.path)\"]".utf8))
         }
-        let (first, head, second) = try await withRawConnection(to: server) { connection in
+        let (first, head, second) = try await withRawConnection(port: server.port) { connection in
             try await connection.send(get("/first"))
             let first = try await connection.readResponse()
             try await connection.send("HEAD /head HTTP/1.1\r\nHost: test\r\n\r\n")
@@ -64,7 +64,7 @@ struct SampleUpstreamTests {
     func closeAfterLargeBody() async throws {
         let body = (0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
         let server = try await LoopbackHTTPServer.start { _ in UpstreamResponse(body: body) }
-        let (response, rest) = try await withRawConnection(to: server) { connection in
+        let (response, rest) = try await withRawConnection(port: server.port) { connection in
             try await connection.send(get("/big", headers: "Connection: close\r\n"))
             return (try await connection.readResponse(), try await connection.readToEnd())
         }
@@ -81,7 +81,7 @@ struct SampleUpstreamTests {
         let server = try await LoopbackHTTPServer.start { _ in
             UpstreamResponse(body: body, delivery: .truncated(afterBytes: 100))
         }
-        let (head, received) = try await withRawConnection(to: server) { connection in
+        let (head, received) = try await withRawConnection(port: server.port) { connection in
             try await connection.send(get("/cut"))
             return (try await connection.readHead(), try await connection.readToEnd())
         }
@@ -101,7 +101,7 @@ struct SampleUpstreamTests {
         }
         let received = try await withThrowingTaskGroup(of: [UInt8].self) { group in
             group.addTask {
-                try await withRawConnection(to: server) { connection in
+                try await withRawConnection(port: server.port) { connection in
                     try await connection.send(get("/slow"))
                     return try await connection.readToEnd()
                 }
@@ -116,7 +116,7 @@ struct SampleUpstreamTests {
         #expect(server.requestCount == 1)
         try await server.shutdown()  // idempotent
         await #expect(throws: (any Error).self) {
-            try await withRawConnection(to: server) { _ in }
+            try await withRawConnection(port: server.port) { _ in }
         }
     }
 
@@ -126,7 +126,7 @@ struct SampleUpstreamTests {
     func demoRevalidation() async throws {
         let demo = DemoUpstream(userCount: 20)
         let server = try await LoopbackHTTPServer.start { demo.handle($0) }
-        let (fresh, notModified, advanced) = try await withRawConnection(to: server) { connection in
+        let (fresh, notModified, advanced) = try await withRawConnection(port: server.port) { connection in
             try await connection.send(get("/users"))
             let fresh = try await connection.readResponse()
             let etag = fresh.header("ETag") ?? ""
@@ -266,99 +266,4 @@ private struct SampleUser: Decodable, Equatable {
 
 private func get(_ target: String, headers: String = "") -> String {
     "GET \(target) HTTP/1.1\r\nHost: test\r\n\(headers)\r\n"
-}
-
-/// A response as it came over the wire.
-private struct RawResponse {
-    var status: Int
-    var headers: [(name: String, value: String)]
-    var body: [UInt8]
-
-    func header(_ name: String) -> String? {
-        headers.first { $0.name.lowercased() == name.lowercased() }?.value
-    }
-}
-
-private struct RawClientError: Error {
-    var message: String
-}
-
-/// A deliberately small HTTP/1.1 client on one TCP connection: it writes request text as given and parses responses by
-/// `Content-Length` only, so a test sees exactly what the server put on the wire.
-private struct RawConnection {
-    var inbound: NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator
-    let outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
-    var buffered: [UInt8] = []
-
-    func send(_ text: String) async throws {
-        try await outbound.write(ByteBuffer(string: text))
-    }
-
-    /// Reads one response: the head, then `Content-Length` bytes of body if the response has one.
-    mutating func readResponse(hasBody: Bool = true) async throws -> RawResponse {
-        var response = try await readHead()
-        let length = hasBody ? Int(response.header("Content-Length") ?? "0") ?? 0 : 0
-        while buffered.count < length {
-            guard try await receive() else {
-                throw RawClientError(message: "the connection closed after \(buffered.count) of \(length) body bytes")
-            }
-        }
-        response.body = Array(buffered.prefix(length))
-        buffered.removeFirst(length)
-        return response
-    }
-
-    /// Reads a response head; what follows it stays buffered.
-    mutating func readHead() async throws -> RawResponse {
-        let separator = Array("\r\n\r\n".utf8)
-        while true {
-            if let end = buffered.firstRange(of: separator) {
-                let lines = String(decoding: buffered[..<end.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
-                buffered.removeFirst(end.upperBound)
-                let statusLine = lines[0].split(separator: " ")
-                guard statusLine.count >= 2, let status = Int(statusLine[1]) else {
-                    throw RawClientError(message: "no status line: \(lines[0])")
-                }
-                let headers = lines.dropFirst().compactMap { line -> (name: String, value: String)? in
-                    guard let colon = line.firstIndex(of: ":") else { return nil }
-                    let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-                    return (String(line[..<colon]), value)
-                }
-                return RawResponse(status: status, headers: headers, body: [])
-            }
-            guard try await receive() else {
-                throw RawClientError(message: "the connection closed before a response head")
-            }
-        }
-    }
-
-    /// Everything left until the server closes the connection.
-    mutating func readToEnd() async throws -> [UInt8] {
-        while try await receive() {}
-        defer { buffered = [] }
-        return buffered
-    }
-
-    /// Appends the next bytes that arrive; false once the server has closed the connection.
-    private mutating func receive() async throws -> Bool {
-        guard let buffer = try await inbound.next() else { return false }
-        buffered.append(contentsOf: buffer.readableBytesView)
-        return true
-    }
-}
-
-private func withRawConnection<Result: Sendable>(
-    to server: LoopbackHTTPServer,
-    _ body: (inout RawConnection) async throws -> Result
-) async throws -> Result {
-    let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-        .connect(host: "127.0.0.1", port: server.port) { channel in
-            channel.eventLoop.makeCompletedFuture {
-                try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
-            }
-        }
-    return try await channel.executeThenClose { inbound, outbound in
-        var connection = RawConnection(inbound: inbound.makeAsyncIterator(), outbound: outbound)
-        return try await body(&connection)
-    }
 }

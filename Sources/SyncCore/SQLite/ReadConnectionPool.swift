@@ -1,3 +1,4 @@
+internal import NIOCore
 internal import NIOPosix
 internal import Synchronization
 
@@ -32,13 +33,28 @@ package final class ReadConnectionPool: Sendable {
     private let pending = Atomic<Int>(0)
     /// The most reads that may wait for a thread beyond those running.
     package let maxWaiting: Int
-    /// A connection of its own for ``dataVersion()``, with its statement prepared once.
-    private let versionProbe: Mutex<VersionProbe>
+    /// Connections of their own for ``dataVersion()``, each with its statement prepared once and the last
+    /// `data_version` it read; several, so that the event loops asking on every request do not queue for one.
+    private let versionProbes: [Probe]
+    /// What ``dataVersion()`` returns: raised by one whenever a probe reads a `data_version` other than its last.
+    private let commits = Atomic<Int64>(1)
 
-    private struct VersionProbe {
+    fileprivate struct VersionProbe {
         var database: Database
         var statement: Statement
+        var last: Int64?
     }
+
+    private final class Probe: Sendable {
+        let state: Mutex<VersionProbe>
+
+        init(_ probe: sending VersionProbe) {
+            state = Mutex(probe)
+        }
+    }
+
+    /// How many probes: one per core the event loops may run on, at least two, at most eight.
+    static let probeCount = min(max(2, System.coreCount), 8)
 
     package let path: String
 
@@ -56,9 +72,15 @@ package final class ReadConnectionPool: Sendable {
             queues.append(try DatabaseQueue(path: path, mode: .readOnly))
         }
         self.queues = queues
-        let database = try Database(path: path, mode: .readOnly)
-        let statement = try database.makeStatement("PRAGMA data_version")
-        self.versionProbe = Mutex(VersionProbe(database: database, statement: statement))
+        var probes: [Probe] = []
+        for _ in 0..<Self.probeCount {
+            let database = try Database(path: path, mode: .readOnly)
+            let statement = try database.makeStatement("PRAGMA data_version")
+            var probe = VersionProbe(database: database, statement: statement, last: nil)
+            probe.last = try probe.read()
+            probes.append(Probe(probe))
+        }
+        self.versionProbes = probes
         self.path = path
     }
 
@@ -100,18 +122,66 @@ package final class ReadConnectionPool: Sendable {
     static let readerNice: Int32 = 10
 
     /// A number that changes whenever any connection — this process's writer or another process's — has
-    /// committed a change to the database since the previous call (`PRAGMA data_version`).
+    /// committed a change to the database since the previous call.
     ///
-    /// Cheap (it reads the WAL index in shared memory), so it runs on the calling thread: the read API asks it on
-    /// every request to know whether what it built earlier still holds.
+    /// Cheap (`PRAGMA data_version` reads the WAL index in shared memory), so it runs on the calling thread: the
+    /// read API asks it on every request to know whether what it built earlier still holds.
+    ///
+    /// `data_version` is one connection's own count, not comparable between connections, so the probes share
+    /// one counter instead. A probe that reads a value other than its last first brings every idle probe up to
+    /// date and holds it, then raises the counter, then lets them go; a probe busy on another thread reads the
+    /// commit itself and raises the counter again (the one case where a commit moves it twice, which costs a
+    /// reader one extra rebuild). So whatever probe a later call takes, it either read the commit already (and the
+    /// counter was raised after that commit) or reads it now: the number returned differs from every number
+    /// returned before the commit, and while nothing commits, it stays.
     package func dataVersion() throws(SQLiteError) -> Int64 {
-        try versionProbe.withLock { (probe: inout VersionProbe) throws(SQLiteError) -> Int64 in
-            guard try probe.statement.step() else { return 0 }
-            let version = probe.statement.integer(at: 0)
-            // A statement left on its row keeps a read transaction open, which would stop checkpoints from
-            // recycling the WAL: reset it now, not at the next call.
-            try probe.statement.reset()
-            return version
+        let start = next.wrappingAdd(1, ordering: .relaxed).oldValue
+        let count = versionProbes.count
+        for offset in 0..<count {
+            let index = (start &+ offset) % count
+            if let version = try versionProbes[index].state.withLockIfAvailable({
+                (probe: inout VersionProbe) throws(SQLiteError) -> Int64 in try observe(&probe, index: index)
+            }) {
+                return version
+            }
         }
+        let index = start % count
+        return try versionProbes[index].state.withLock { (probe: inout VersionProbe) throws(SQLiteError) -> Int64 in
+            try observe(&probe, index: index)
+        }
+    }
+
+    private func observe(_ probe: inout VersionProbe, index: Int) throws(SQLiteError) -> Int64 {
+        let version = try probe.read()
+        guard version != probe.last else { return commits.load(ordering: .acquiring) }
+        probe.last = version
+        var raised: Int64 = 0
+        let others = versionProbes.indices.filter { $0 != index }.map { versionProbes[$0] }
+        Self.holdingIdle(others[...]) {
+            raised = commits.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue
+        }
+        return raised
+    }
+
+    /// Runs `body` with every probe of `probes` that is idle locked and brought up to date.
+    private static func holdingIdle(_ probes: ArraySlice<Probe>, _ body: () -> Void) {
+        guard let first = probes.first else { return body() }
+        let held: Void? = first.state.withLockIfAvailable { probe in
+            if let version = try? probe.read() { probe.last = version }
+            holdingIdle(probes.dropFirst(), body)
+        }
+        if held == nil { holdingIdle(probes.dropFirst(), body) }
+    }
+}
+
+extension ReadConnectionPool.VersionProbe {
+    /// `PRAGMA data_version` on this probe's connection (0 if it returns no row).
+    mutating func read() throws(SQLiteError) -> Int64 {
+        guard try statement.step() else { return 0 }
+        let version = statement.integer(at: 0)
+        // A statement left on its row keeps a read transaction open, which would stop checkpoints from recycling
+        // the WAL: reset it now, not at the next call.
+        try statement.reset()
+        return version
     }
 }

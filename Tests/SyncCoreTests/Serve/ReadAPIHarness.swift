@@ -15,17 +15,21 @@ struct ReadAPIHarness {
     let baseURL: String
     let model: ReadModel
     let registry: PrometheusCollectorRegistry
+    /// How many answers the event loop's fast path sent rather than the router.
+    let fastPathAnswers: FastPathTally
 
     static func with(
         _ fixture: SyncFixture, token: String? = nil, listen: ServerConfiguration.Listen? = nil,
-        pool: ReadConnectionPool? = nil, _ body: (ReadAPIHarness) async throws -> Void
+        pool: ReadConnectionPool? = nil, fastPath: Bool = true, _ body: (ReadAPIHarness) async throws -> Void
     ) async throws {
         let clock = fixture.clock
         let model = ReadModel(
             storage: SQLiteReadStorage(pool: try pool ?? ReadConnectionPool(path: fixture.directory.file("cache.db"))),
             configuration: fixture.configuration, now: { clock.now })
         let registry = PrometheusCollectorRegistry()
-        let server = ReadServer(model: model, registry: registry, token: token, logger: Logger(label: "read-api"))
+        let server = ReadServer(
+            model: model, registry: registry, token: token, logger: Logger(label: "read-api"), fastPathEnabled: fastPath
+        )
         let (addresses, continuation) = AsyncStream<ReadServer.BoundAddress>.makeStream()
         guard
             let service = server.service(
@@ -43,7 +47,9 @@ struct ReadAPIHarness {
                 baseURL = "http+unix://\(path.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? path)"
             }
             do {
-                try await body(ReadAPIHarness(baseURL: baseURL, model: model, registry: registry))
+                try await body(
+                    ReadAPIHarness(
+                        baseURL: baseURL, model: model, registry: registry, fastPathAnswers: server.fastPathAnswers))
             } catch {
                 await group.triggerGracefulShutdown()
                 throw error

@@ -1,0 +1,215 @@
+internal import HTTPTypes
+internal import NIOCore
+internal import NIOHTTPTypes
+internal import SyncCore
+internal import Synchronization
+
+#if canImport(Glibc)
+    internal import Glibc
+#elseif canImport(Darwin)
+    internal import Darwin
+#endif
+
+/// The read API's hot requests answered on the event loop: a `GET` of one record or of a list whose answer is
+/// already in memory (``ReadModel``'s kept representations, or a list's revalidation), while nothing committed since.
+///
+/// Hummingbird hands every request to a Swift task and its answer back to the event loop; for an answer that is
+/// only a dictionary lookup, those two hops are most of the cost. Everything else, and anything unusual about a
+/// request (another method, `HEAD`, a `Connection` or `Expect` header, a Host or token the middleware would
+/// refuse, a path in any but the routes' plain form), goes on to the router, which answers it as it always did.
+/// What the fast path sends is the router's own answer for that request (``ReadModel/keptRecord(_:_:_:id:request:)``
+/// and ``ReadModel/keptRecords(_:_:_:query:request:)`` build both), with the same `Date` and `Server`, and it is
+/// counted in `syncd_http_requests_total` under the same route.
+struct ReadFastPath: Sendable {
+    let model: ReadModel
+    let counters: RequestCounters
+    /// The bearer token every request must carry, when one is configured.
+    let token: [UInt8]?
+    /// The `Host` values a token-less TCP listen admits.
+    let allowedHosts: AllowedHosts?
+    let tally: FastPathTally
+
+    /// The route label and the answer, or `nil` to leave the request to the router.
+    func answer(_ head: HTTPRequest) -> (route: String, answer: Answer)? {
+        guard head.method == .get, let target = head.path,
+            head.headerFields[.connection] == nil, head.headerFields[.expect] == nil
+        else { return nil }
+        if let token {
+            guard let header = head.headerFields[.authorization],
+                BearerToken.matches(header, token: token)
+            else { return nil }
+        }
+        if let allowedHosts, let authority = head.authority, !allowedHosts.admits(authority) { return nil }
+        guard let route = Route(target) else { return nil }
+        guard let (endpoint, served, snapshot) = model.syncedInMemory(route.name) else { return nil }
+        switch route.kind {
+        case .record(let id):
+            return model.keptRecord(endpoint, served, snapshot, id: id, request: head.headerFields).map {
+                (Route.recordLabel, $0)
+            }
+        case .records(let query, let label):
+            return model.keptRecords(endpoint, served, snapshot, query: query, request: head.headerFields).map {
+                (label, $0)
+            }
+        }
+    }
+
+    /// One of the routes the fast path takes, from a request target in its plain form: `/v1/endpoints/NAME/records`,
+    /// `/v1/endpoints/NAME/records/ID` or `/rest/NAME`, each segment non-empty, with or without `?query`.
+    struct Route {
+        enum Kind {
+            case record(id: String)
+            case records(query: String, label: String)
+        }
+
+        static let recordLabel = "/v1/endpoints/{name}/records/{id}"
+        static let recordsLabel = "/v1/endpoints/{name}/records"
+        static let restLabel = "/rest/{name}"
+
+        var name: String
+        var kind: Kind
+
+        init?(_ target: String) {
+            let utf8 = target.utf8
+            // ASCII only, so that characters and bytes count alike (a target is ASCII on the wire; anything else is
+            // the router's to judge).
+            guard utf8.first == UInt8(ascii: "/"), utf8.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "#") })
+            else { return nil }
+            let mark = utf8.firstIndex(of: UInt8(ascii: "?"))
+            let path = target[..<(mark ?? target.endIndex)]
+            let query = mark.map { String(target[target.utf8.index(after: $0)...]) } ?? ""
+            // The router's parameters are the raw segments, percent-decoded by the routes.
+            func decoded(_ segment: Substring) -> String? {
+                guard !segment.isEmpty, !segment.utf8.contains(UInt8(ascii: "/")) else { return nil }
+                return segment.utf8.contains(UInt8(ascii: "%"))
+                    ? QueryString.decode(segment, plusIsSpace: false) : String(segment)
+            }
+            if path.hasPrefix("/v1/endpoints/") {
+                let rest = path.dropFirst("/v1/endpoints/".utf8.count)
+                guard let slash = rest.utf8.firstIndex(of: UInt8(ascii: "/")), let name = decoded(rest[..<slash])
+                else { return nil }
+                let tail = rest[slash...]
+                self.name = name
+                if tail == "/records" {
+                    kind = .records(query: query, label: Self.recordsLabel)
+                } else if tail.hasPrefix("/records/"), let id = decoded(tail.dropFirst("/records/".utf8.count)) {
+                    kind = .record(id: id)
+                } else {
+                    return nil
+                }
+            } else if path.hasPrefix("/rest/"), let name = decoded(path.dropFirst("/rest/".utf8.count)) {
+                self.name = name
+                kind = .records(query: query, label: Self.restLabel)
+            } else {
+                return nil
+            }
+        }
+    }
+}
+
+/// The fast path in each connection's pipeline, between the HTTP codec and Hummingbird.
+///
+/// Answers leave in the order requests came: while the router owes an answer, every request goes to the router
+/// too. While the socket cannot take more, requests go to the router as well, whose writes wait for the client,
+/// so a client that sends without reading gets no more than the socket's buffer ahead of it.
+final class ReadFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
+
+    private let fastPath: ReadFastPath
+    private let serverName: String
+
+    /// The request being read: answered here once its end arrives, or passed on.
+    private enum Request {
+        case none
+        case answering(route: String, answer: Answer)
+        case passedOn
+    }
+    private var request = Request.none
+    /// Requests passed to the router whose answers have not all been written.
+    private var routerOwes = 0
+    private var needsFlush = false
+    private var date: (second: Int, text: String) = (-1, "")
+
+    init(_ fastPath: ReadFastPath, serverName: String) {
+        self.fastPath = fastPath
+        self.serverName = serverName
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            if routerOwes == 0, context.channel.isWritable, let (route, answer) = fastPath.answer(head) {
+                request = .answering(route: route, answer: answer)
+            } else {
+                routerOwes += 1
+                request = .passedOn
+                context.fireChannelRead(data)
+            }
+        case .body:
+            // A GET's body means nothing to these routes; the router drops it too.
+            if case .answering = request { return }
+            context.fireChannelRead(data)
+        case .end:
+            guard case .answering(let route, let answer) = request else {
+                context.fireChannelRead(data)
+                return
+            }
+            request = .none
+            send(answer, context: context)
+            fastPath.counters.count(route: route, status: answer.status.code)
+            fastPath.tally.add()
+        }
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        if needsFlush {
+            needsFlush = false
+            context.flush()
+        }
+        context.fireChannelReadComplete()
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if case .end = unwrapOutboundIn(data), routerOwes > 0 { routerOwes -= 1 }
+        context.write(data, promise: promise)
+    }
+
+    /// Writes the answer as Hummingbird's responder would: its headers, `Content-Length` for a body, then `Date`
+    /// and `Server`. The flush comes when the read that brought the request is done, so pipelined requests leave in
+    /// one write.
+    private func send(_ answer: Answer, context: ChannelHandlerContext) {
+        var headers = answer.headers
+        if let body = answer.body { headers[.contentLength] = String(body.readableBytes) }
+        headers[.date] = currentDate()
+        headers[.server] = serverName
+        context.write(wrapOutboundOut(.head(HTTPResponse(status: answer.status, headerFields: headers))), promise: nil)
+        if let body = answer.body { context.write(wrapOutboundOut(.body(body)), promise: nil) }
+        context.write(wrapOutboundOut(.end(nil)), promise: nil)
+        needsFlush = true
+    }
+
+    /// The `Date` header, formatted once a second.
+    private func currentDate() -> String {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        let second = now.tv_sec
+        if second != date.second { date = (second, HTTPDate.format(seconds: Double(second))) }
+        return date.text
+    }
+}
+
+/// A count of the answers the fast path sent.
+package final class FastPathTally: Sendable {
+    private let answered = Atomic<Int>(0)
+
+    package init() {}
+
+    package var count: Int { answered.load(ordering: .relaxed) }
+
+    func add() {
+        answered.add(1, ordering: .relaxed)
+    }
+}

@@ -29,6 +29,8 @@ package struct ReadServer: Sendable {
     /// When set, every request needs `Authorization: Bearer <token>`.
     package var token: String?
     package var logger: Logger
+    /// Each endpoint's sync metrics, appended to what `/metrics` prints.
+    package var syncMetrics: SyncMetrics?
     /// Whether hot reads are answered on the event loop (``ReadFastPath``); off, the router answers every request
     /// (the tests compare the two).
     package var fastPathEnabled: Bool
@@ -40,11 +42,12 @@ package struct ReadServer: Sendable {
     static let serverName = "syncd"
 
     package init(
-        model: ReadModel, registry: PrometheusCollectorRegistry, token: String?, logger: Logger,
-        fastPathEnabled: Bool = true
+        model: ReadModel, registry: PrometheusCollectorRegistry, syncMetrics: SyncMetrics? = nil, token: String?,
+        logger: Logger, fastPathEnabled: Bool = true
     ) {
         self.model = model
         self.registry = registry
+        self.syncMetrics = syncMetrics
         self.token = token
         self.logger = logger
         self.fastPathEnabled = fastPathEnabled
@@ -123,14 +126,15 @@ package struct ReadServer: Sendable {
         if let token { router.add(middleware: BearerTokenMiddleware(token: Array(token.utf8))) }
         let model = self.model
         let registry = self.registry
+        let syncMetrics = self.syncMetrics
         router.get("/healthz") { _, _ in try await model.health() }
         router.get("/metrics") { _, _ in
             var headers = HTTPFields()
             headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
             headers[.cacheControl] = "no-store"
-            return Response(
-                status: .ok, headers: headers,
-                body: ResponseBody(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer())))
+            var body = ByteBuffer(bytes: registry.emitToBuffer())
+            if let syncMetrics { body.writeString(syncMetrics.text()) }
+            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: body))
         }
         router.get("/v1/endpoints") { _, _ in try await model.endpointsList() }
         router.get("/v1/endpoints/:name/records") { request, context in

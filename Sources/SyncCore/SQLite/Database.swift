@@ -150,9 +150,25 @@ package final class Database {
     /// Whether a transaction is open (https://sqlite.org/c3ref/get_autocommit.html).
     package var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
-    /// Whether a table (or view) of that name exists in the main schema.
+    /// Whether a table (or view) of that name exists in the main schema (names compare as SQLite compares them,
+    /// ASCII case aside).
+    ///
+    /// A table is looked up by name in the schema SQLite holds in memory
+    /// (https://sqlite.org/c3ref/table_column_metadata.html), where a query of `sqlite_schema` would read every
+    /// table's row: with 10,000 endpoints, that scan on every sync was a sixth of a cold start. The schema is
+    /// brought up to date first, so that a table another connection made or dropped is seen.
     package func tableExists(_ name: String) throws(SQLiteError) -> Bool {
-        try scalar("SELECT 1 FROM sqlite_schema WHERE type IN ('table', 'view') AND name = ?", [.text(name)]) != nil
+        // Any statement on the main schema checks its cookie and, when another connection changed it, reloads it.
+        try execute("SELECT 1 FROM sqlite_schema LIMIT 0")
+        let code = sqlite3_table_column_metadata(handle, "main", name, nil, nil, nil, nil, nil, nil)
+        switch code {
+        case SQLITE_OK: return true
+        case SQLITE_ERROR: break  // no such table, or a view
+        default: throw currentError(code: code, sql: nil)
+        }
+        // PRAGMA table_list reads the schema in memory too.
+        return try scalar(
+            "SELECT 1 FROM pragma_table_list(?) WHERE schema = 'main' AND type = 'view'", [.text(name)]) != nil
     }
 
     /// The names of a table's columns, in order.

@@ -1,8 +1,7 @@
-package import CoreMetrics
 internal import Synchronization
 
-/// What each sync did, as metrics through swift-metrics: the program chooses the backend (syncd's daemon
-/// serves them as Prometheus text on the read API's `/metrics`).
+/// What each sync did, per endpoint, in Prometheus' text format (syncd's daemon appends it to the read API's
+/// `/metrics`).
 ///
 /// | metric | type | labels |
 /// |---|---|---|
@@ -11,68 +10,136 @@ internal import Synchronization
 /// | `syncd_records_deleted_total` | counter | endpoint |
 /// | `syncd_records_rejected_total` | counter | endpoint |
 /// | `syncd_response_bytes_total` | counter | endpoint |
-/// | `syncd_sync_duration_seconds` | timer | endpoint |
-/// | `syncd_schedule_lag_seconds` | timer | endpoint (how late a scheduled run started after its due time) |
+/// | `syncd_sync_duration_seconds` | histogram | endpoint |
+/// | `syncd_schedule_lag_seconds` | histogram | endpoint (how late a scheduled run started after its due time) |
 /// | `syncd_consecutive_failures` | gauge | endpoint |
+///
+/// It keeps its own table rather than registering each endpoint's series with swift-prometheus, whose registry
+/// copies a metric's every series to add one: with 10,000 endpoints, the first pass spent a quarter of its time
+/// there. Here a report costs a dictionary lookup, and the text is written when it is asked for.
 package final class SyncMetrics: Sendable {
-    private let factory: any MetricsFactory
-    private let handles = Mutex<[String: EndpointHandles]>([:])
+    private let endpoints = Mutex<[String: Series]>([:])
 
-    private struct EndpointHandles: Sendable {
-        var outcomes: [SyncSummary.Outcome: Counter] = [:]
-        var written: Counter
-        var deleted: Counter
-        var rejected: Counter
-        var bytes: Counter
-        var duration: Timer
-        var lag: Timer
-        var consecutiveFailures: Gauge
+    /// The histograms' upper bounds in seconds: swift-prometheus' for timers, which syncd served before.
+    static let bounds: [Double] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
+
+    private struct Series {
+        var outcomes: [SyncSummary.Outcome: Int] = [:]
+        var written = 0
+        var deleted = 0
+        var rejected = 0
+        var bytes = 0
+        var duration = Histogram()
+        var lag = Histogram()
+        var consecutiveFailures = 0
     }
 
-    /// - Parameter factory: Where the metrics go: a registry of one's own, or the process's bootstrapped one.
-    package init(factory: any MetricsFactory = MetricsSystem.factory) {
-        self.factory = factory
-    }
+    struct Histogram {
+        /// Observations at or under each of ``SyncMetrics/bounds``, not cumulated.
+        var buckets = [Int](repeating: 0, count: SyncMetrics.bounds.count)
+        var sum = 0.0
+        var count = 0
 
-    /// Records one run's report, with its duration and the endpoint's failures in a row as the scheduler set them.
-    package func record(_ report: SyncSummary) {
-        let factory = self.factory
-        handles.withLock { handles in
-            let dimensions = [("endpoint", report.endpoint)]
-            var endpoint =
-                handles[report.endpoint]
-                ?? EndpointHandles(
-                    written: Counter(label: "syncd_records_written_total", dimensions: dimensions, factory: factory),
-                    deleted: Counter(label: "syncd_records_deleted_total", dimensions: dimensions, factory: factory),
-                    rejected: Counter(label: "syncd_records_rejected_total", dimensions: dimensions, factory: factory),
-                    bytes: Counter(label: "syncd_response_bytes_total", dimensions: dimensions, factory: factory),
-                    duration: Timer(label: "syncd_sync_duration_seconds", dimensions: dimensions, factory: factory),
-                    lag: Timer(label: "syncd_schedule_lag_seconds", dimensions: dimensions, factory: factory),
-                    consecutiveFailures: Gauge(
-                        label: "syncd_consecutive_failures", dimensions: dimensions, factory: factory))
-            let outcome =
-                endpoint.outcomes[report.outcome]
-                ?? Counter(
-                    label: "syncd_syncs_total", dimensions: dimensions + [("outcome", report.outcome.rawValue)],
-                    factory: factory)
-            endpoint.outcomes[report.outcome] = outcome
-            handles[report.endpoint] = endpoint
-            outcome.increment()
-            endpoint.written.increment(by: report.inserted + report.updated)
-            endpoint.deleted.increment(by: report.deleted)
-            endpoint.rejected.increment(by: report.rejected)
-            endpoint.bytes.increment(by: report.bytes)
-            endpoint.duration.recordNanoseconds(Self.nanoseconds(report.duration.scheduleSeconds))
-            if let late = report.lateSeconds { endpoint.lag.recordNanoseconds(Self.nanoseconds(late)) }
-            endpoint.consecutiveFailures.record(report.consecutiveFailures)
+        mutating func observe(_ seconds: Double) {
+            let value = seconds.isFinite && seconds > 0 ? seconds : 0
+            if let bucket = SyncMetrics.bounds.firstIndex(where: { value <= $0 }) {
+                buckets[bucket] = buckets[bucket].adding(1)
+            }
+            sum += value
+            count = count.adding(1)
         }
     }
 
-    /// Seconds as nanoseconds for a timer, clamped to what Int64 holds (a due time restored from an edited database
-    /// can be anything).
-    static func nanoseconds(_ seconds: Double) -> Int64 {
-        let nanoseconds = seconds * 1e9
-        guard nanoseconds.isFinite, nanoseconds > 0 else { return 0 }
-        return nanoseconds >= 9.2e18 ? Int64.max : Int64(nanoseconds)
+    package init() {}
+
+    /// Records one run's report, with its duration and the endpoint's failures in a row as the scheduler set them.
+    package func record(_ report: SyncSummary) {
+        endpoints.withLock { endpoints in
+            var series = endpoints.removeValue(forKey: report.endpoint) ?? Series()
+            series.outcomes[report.outcome, default: 0] = series.outcomes[report.outcome, default: 0].adding(1)
+            series.written = series.written.adding(report.inserted.adding(report.updated))
+            series.deleted = series.deleted.adding(report.deleted)
+            series.rejected = series.rejected.adding(report.rejected)
+            series.bytes = series.bytes.adding(report.bytes)
+            series.duration.observe(report.duration.scheduleSeconds)
+            if let late = report.lateSeconds { series.lag.observe(late) }
+            series.consecutiveFailures = report.consecutiveFailures
+            endpoints[report.endpoint] = series
+        }
+    }
+
+    /// The metrics in Prometheus' text format (version 0.0.4): each metric's `# TYPE` line, then its series by
+    /// endpoint name. Nothing before the first report.
+    package func text() -> String {
+        let endpoints = self.endpoints.withLock { $0 }
+        guard !endpoints.isEmpty else { return "" }
+        let names = endpoints.keys.sorted()
+        var text = ""
+        func counter(_ metric: String, _ value: (Series) -> Int) {
+            text += "# TYPE \(metric) counter\n"
+            for name in names {
+                guard let series = endpoints[name] else { continue }
+                text += "\(metric){endpoint=\"\(Self.escaped(name))\"} \(value(series))\n"
+            }
+        }
+        func histogram(_ metric: String, _ value: (Series) -> Histogram) {
+            text += "# TYPE \(metric) histogram\n"
+            for name in names {
+                guard let series = endpoints[name] else { continue }
+                let histogram = value(series)
+                let label = "endpoint=\"\(Self.escaped(name))\""
+                var cumulative = 0
+                for (bound, count) in zip(Self.bounds, histogram.buckets) {
+                    cumulative = cumulative.adding(count)
+                    text += "\(metric)_bucket{\(label),le=\"\(bound)\"} \(cumulative)\n"
+                }
+                text += "\(metric)_bucket{\(label),le=\"+Inf\"} \(histogram.count)\n"
+                text += "\(metric)_sum{\(label)} \(histogram.sum)\n"
+                text += "\(metric)_count{\(label)} \(histogram.count)\n"
+            }
+        }
+        text += "# TYPE syncd_syncs_total counter\n"
+        for name in names {
+            guard let series = endpoints[name] else { continue }
+            for (outcome, count) in series.outcomes.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+                text +=
+                    "syncd_syncs_total{endpoint=\"\(Self.escaped(name))\",outcome=\"\(outcome.rawValue)\"} \(count)\n"
+            }
+        }
+        counter("syncd_records_written_total", \.written)
+        counter("syncd_records_deleted_total", \.deleted)
+        counter("syncd_records_rejected_total", \.rejected)
+        counter("syncd_response_bytes_total", \.bytes)
+        histogram("syncd_sync_duration_seconds", \.duration)
+        histogram("syncd_schedule_lag_seconds", \.lag)
+        text += "# TYPE syncd_consecutive_failures gauge\n"
+        for name in names {
+            guard let series = endpoints[name] else { continue }
+            text +=
+                "syncd_consecutive_failures{endpoint=\"\(Self.escaped(name))\"} \(Double(series.consecutiveFailures))\n"
+        }
+        return text
+    }
+
+    /// A label value as the text format writes it: backslash, double quote and line feed escaped.
+    static func escaped(_ value: String) -> String {
+        var escaped = ""
+        for character in value {
+            switch character {
+            case "\\": escaped += "\\\\"
+            case "\"": escaped += "\\\""
+            case "\n": escaped += "\\n"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
+    }
+}
+
+extension Int {
+    /// The sum, held at `Int.max` (or `.min`) instead of trapping: a counter that has run for ever stops there.
+    fileprivate func adding(_ other: Int) -> Int {
+        let (sum, overflow) = addingReportingOverflow(other)
+        return overflow ? (other > 0 ? .max : .min) : sum
     }
 }

@@ -32,7 +32,7 @@ struct Daemon {
             configuration, at: databasePath, connections: ReadConnectionPool.defaultCount, environment: environment,
             logger: logger)
         let registry = PrometheusCollectorRegistry()
-        let metrics = SyncMetrics(factory: PrometheusMetricsFactory(registry: registry))
+        let metrics = SyncMetrics()
         let syncing = CacheService(cache: cache) { summary in
             metrics.record(summary)
             DaemonReports.log(summary, logger: logger, notifier: notifier)
@@ -48,7 +48,8 @@ struct Daemon {
                 options: options, cache: cache, model: model, running: configuration.server,
                 notifier: notifier, logger: logger),
         ]
-        let server = ReadServer(model: model, registry: registry, token: readToken, logger: logger)
+        let server = ReadServer(
+            model: model, registry: registry, syncMetrics: metrics, token: readToken, logger: logger)
         let api = server.service(listen: configuration.server.listen) { address in
             logger.info("Serving the read API", metadata: ["address": "\(address)"])
             onListening(address)

@@ -17,6 +17,33 @@ struct DatabaseTests {
         #expect(row.values == [.integer(42), .real(1.5), .text("é\u{0}x"), .blob([0, 255])])
     }
 
+    @Test("tableExists finds tables and views of the main schema, made on this connection or another, and nothing else")
+    func tableExists() throws {
+        let directory = try TemporaryDirectory()
+        let database = try Database(path: directory.file("a.db"))
+        try database.execute("CREATE TABLE users (id INTEGER)")
+        try database.execute("CREATE VIEW active AS SELECT * FROM users")
+        try database.execute("CREATE INDEX users_id ON users (id)")
+        try database.execute("CREATE TEMP TABLE scratch (x)")
+        #expect(try database.tableExists("users"))
+        #expect(try database.tableExists("active"))
+        #expect(try !database.tableExists("users_id"))
+        #expect(try !database.tableExists("scratch"))
+        #expect(try !database.tableExists("nobody"))
+        #expect(try !database.tableExists("users'; --"))
+        // A table another connection creates is found once this one reads the new schema.
+        let other = try Database(path: directory.file("a.db"))
+        try other.execute("CREATE TABLE orders (id INTEGER)")
+        #expect(try database.tableExists("orders"))
+        try other.execute("DROP TABLE orders")
+        #expect(try !database.tableExists("orders"))
+        // A read-only connection (the read API's, `syncd sql`'s) asks the same way.
+        let reader = try Database(path: directory.file("a.db"), mode: .readOnly)
+        #expect(try reader.tableExists("users"))
+        #expect(try reader.tableExists("active"))
+        #expect(try !reader.tableExists("nobody"))
+    }
+
     @Test("a file that is not a database is refused when opened")
     func notADatabase() throws {
         let directory = try TemporaryDirectory()

@@ -15,6 +15,8 @@ struct ReadAPIHarness {
     let baseURL: String
     let model: ReadModel
     let registry: PrometheusCollectorRegistry
+    /// The sync metrics `/metrics` appends.
+    let syncMetrics: SyncMetrics
     /// How many answers the event loop's fast path sent rather than the router.
     let fastPathAnswers: FastPathTally
 
@@ -27,9 +29,10 @@ struct ReadAPIHarness {
             storage: SQLiteReadStorage(pool: try pool ?? ReadConnectionPool(path: fixture.directory.file("cache.db"))),
             configuration: fixture.configuration, now: { clock.now })
         let registry = PrometheusCollectorRegistry()
+        let syncMetrics = SyncMetrics()
         let server = ReadServer(
-            model: model, registry: registry, token: token, logger: Logger(label: "read-api"), fastPathEnabled: fastPath
-        )
+            model: model, registry: registry, syncMetrics: syncMetrics, token: token, logger: Logger(label: "read-api"),
+            fastPathEnabled: fastPath)
         let (addresses, continuation) = AsyncStream<ReadServer.BoundAddress>.makeStream()
         guard
             let service = server.service(
@@ -49,7 +52,8 @@ struct ReadAPIHarness {
             do {
                 try await body(
                     ReadAPIHarness(
-                        baseURL: baseURL, model: model, registry: registry, fastPathAnswers: server.fastPathAnswers))
+                        baseURL: baseURL, model: model, registry: registry, syncMetrics: syncMetrics,
+                        fastPathAnswers: server.fastPathAnswers))
             } catch {
                 await group.triggerGracefulShutdown()
                 throw error

@@ -85,7 +85,7 @@ struct ReadAPIServiceTests {
         let (fixture, files) = try await ReadAPITests.fixture()
         defer { _ = files }
         try await ReadAPIHarness.with(fixture) { api in
-            let metrics = SyncMetrics(factory: PrometheusMetricsFactory(registry: api.registry))
+            let metrics = api.syncMetrics
             var report = SyncSummary(endpoint: "users", outcome: .changed)
             report.inserted = 3
             report.updated = 1

@@ -13,6 +13,8 @@ extension Database {
         // The connection keeps `refusals` alive as long as the authorizer can run.
         let code = sqlite3_set_authorizer(handle, readOnlyAuthorizer, Unmanaged.passUnretained(refusals).toOpaque())
         try check(code, sql: nil)
+        // The authorizer judges a statement when it is prepared: none prepared before may be reused.
+        forgetStatements()
     }
 
     /// The function `error` refused: one the authorizer denied, or one this SQLite does not have (the sqlite3 shell's

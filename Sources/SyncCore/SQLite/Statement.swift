@@ -5,13 +5,16 @@ internal import CSQLite
 /// Indices are 0-based for columns and 1-based for parameters, as in SQLite's C API.
 package final class Statement {
     let pointer: OpaquePointer
-    // Keeps the connection open for as long as the statement lives.
-    private let database: Database
+    /// The connection, for its errors. A statement the caller keeps also holds it open (`owner`); one the
+    /// connection caches for itself does not, which would be a cycle, and lives no longer than it.
+    private unowned let database: Database
+    private let owner: Database?
     package let sql: String
 
-    init(pointer: OpaquePointer, database: Database, sql: String) {
+    init(pointer: OpaquePointer, database: Database, sql: String, holdsDatabase: Bool = true) {
         self.pointer = pointer
         self.database = database
+        self.owner = holdsDatabase ? database : nil
         self.sql = sql
     }
 

@@ -44,6 +44,30 @@ struct DatabaseTests {
         #expect(try !reader.tableExists("nobody"))
     }
 
+    @Test("a statement kept for reuse holds no read transaction, and follows schema changes")
+    func keptStatements() throws {
+        let directory = try TemporaryDirectory()
+        let writer = try Database(path: directory.file("a.db"))
+        try writer.execute("CREATE TABLE t (a INTEGER)")
+        try writer.execute("INSERT INTO t VALUES (?)", [.integer(1)])
+        try writer.execute("INSERT INTO t VALUES (?)", [.integer(2)])
+        let reader = try Database(path: directory.file("a.db"), mode: .readOnly)
+        // scalar stops at the first of two rows: the statement kept must not stay on it.
+        #expect(try reader.scalar("SELECT a FROM t ORDER BY a") == .integer(1))
+        let checkpoint = try writer.rows("PRAGMA wal_checkpoint(TRUNCATE)")
+        #expect(checkpoint.first?.integer("busy") == 0)
+        try writer.execute("ALTER TABLE t ADD COLUMN b TEXT")
+        try writer.execute("UPDATE t SET b = ?", [.text("x")])
+        #expect(try reader.rows("SELECT * FROM t ORDER BY a").map(\.values.count) == [2, 2])
+        #expect(try reader.scalar("SELECT a FROM t ORDER BY a") == .integer(1))
+        // More distinct statements than are kept: each still runs.
+        for number in 0..<(Database.cachedStatementLimit * 2) {
+            #expect(
+                try reader.scalar("SELECT \(number) + a FROM t WHERE a = ?", [.integer(2)])
+                    == .integer(Int64(number) + 2))
+        }
+    }
+
     @Test("a file that is not a database is refused when opened")
     func notADatabase() throws {
         let directory = try TemporaryDirectory()

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# The short-commands benchmark (issue 15, target 5): `syncd get` and `syncd query --limit 10` on a database of about
+# 1 GB, wall time per command with the process's start included, against the sqlite3 shell running the same read on
+# the same file in the same run (hyperfine, median of RUNS runs after 3 warm-ups; the file is in the page cache, as
+# it is on a machine that uses it). `syncd --version` shows what starting the process costs.
+#
+#   USERS=1300000 Benchmarks/short-commands/run.sh     # about 1 GB of database (the default)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+ROOT=$(pwd)
+USERS=${USERS:-1300000}
+RUNS=${RUNS:-30}
+
+need() { command -v "$1" >/dev/null 2>&1 || MISSING+=("$2"); }
+MISSING=()
+need sqlite3 sqlite3; need hyperfine hyperfine; need jq jq
+if [ ${#MISSING[@]} -gt 0 ]; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${MISSING[@]}" >/dev/null
+fi
+
+echo "building (release, static Swift runtime)…" >&2
+BUILD=(swift build -c release --static-swift-stdlib --scratch-path .build-release-static)
+"${BUILD[@]}" --product syncd >&2
+"${BUILD[@]}" --product sample-upstream >&2
+BIN=$("${BUILD[@]}" --show-bin-path)
+
+WORK=$(mktemp -d /tmp/syncd-short-commands-XXXXXX)
+trap 'rm -rf "$WORK"' EXIT
+echo "writing $USERS users and syncing them (the database the commands read)…" >&2
+"$BIN/sample-upstream" write --users "$USERS" "$WORK/users.json" "$WORK/churned.json"
+rm -f "$WORK/churned.json"
+cat > "$WORK/syncd.toml" <<TOML
+database = "$WORK/cache.db"
+[[endpoint]]
+name = "users"
+url = "file://$WORK/users.json"
+records = "$"
+primary_key = ["id"]
+max_body = "2GiB"
+timeout = "10m"
+[endpoint.columns]
+id = { path = "id", type = "integer" }
+name = "name"
+username = "username"
+email = "email"
+city = "address.city"
+lat = { path = "address.geo.lat", type = "real" }
+lng = { path = "address.geo.lng", type = "real" }
+company = "company.name"
+TOML
+"$BIN/syncd" sync --config "$WORK/syncd.toml" >&2
+rm -f "$WORK/users.json"
+DB_BYTES=$(stat -c %s "$WORK/cache.db")
+ID=$((USERS / 2 + 17))
+
+# median_ms NAME COMMAND…: hyperfine's median wall time in ms.
+median_ms() {
+    local name=$1; shift
+    # -N runs the command without a shell, splitting it as a shell would: each argument is quoted for that.
+    hyperfine -N --warmup 3 --runs "$RUNS" --export-json "$WORK/$name.json" "$(printf '%q ' "$@")" >/dev/null
+    jq '.results[0].median * 1000' "$WORK/$name.json"
+}
+
+CONFIG=(--config "$WORK/syncd.toml")
+VERSION=$(median_ms version "$BIN/syncd" --version)
+GET=$(median_ms get "$BIN/syncd" get users "$ID" "${CONFIG[@]}")
+QUERY=$(median_ms query "$BIN/syncd" query users --limit 10 "${CONFIG[@]}")
+SQLITE_GET=$(median_ms sqlite_get sqlite3 "$WORK/cache.db" "SELECT _raw FROM users WHERE id = $ID")
+SQLITE_QUERY=$(median_ms sqlite_query sqlite3 "$WORK/cache.db" "SELECT id, name, username, email, city, lat, lng, company FROM users LIMIT 10")
+
+ms() { awk -v v="$1" 'BEGIN { printf "%.1f ms", v }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+printf '\nshort commands on a %.0f MB database (%d users), median of %d runs, hyperfine -N (%s, %s cores)\n' \
+    "$(awk -v b="$DB_BYTES" 'BEGIN { print b / 1048576 }')" "$USERS" "$RUNS" "$(date -u +%Y-%m-%d)" "$(nproc)"
+printf '  %-34s %10s %14s %8s\n' "" "syncd" "sqlite3 shell" "ratio"
+printf '  %-34s %10s %14s %8s\n' "get one record by key" "$(ms "$GET")" "$(ms "$SQLITE_GET")" "$(ratio "$GET" "$SQLITE_GET")"
+printf '  %-34s %10s %14s %8s\n' "query --limit 10" "$(ms "$QUERY")" "$(ms "$SQLITE_QUERY")" "$(ratio "$QUERY" "$SQLITE_QUERY")"
+printf '  %-34s %10s\n' "syncd --version (process start)" "$(ms "$VERSION")"
+
+. "$ROOT/Benchmarks/lib/result.sh"
+SIZE="$(awk -v b="$DB_BYTES" 'BEGIN { printf "%.1f GB", b / 1e9 }')"
+result "syncd get on a $SIZE database (process included)" "$(ms "$GET")" "$(ms "$SQLITE_GET")" \
+    "$(ratio "$GET" "$SQLITE_GET")" "<= 25 ms"
+result "syncd query --limit 10 on a $SIZE database" "$(ms "$QUERY")" "$(ms "$SQLITE_QUERY")" \
+    "$(ratio "$QUERY" "$SQLITE_QUERY")" "<= 25 ms"
+result "syncd --version (what starting costs)" "$(ms "$VERSION")" "-" "-" "-"

@@ -56,6 +56,7 @@ struct Daemon {
             notifier.ready(status: "\(readyStatus); read API on \(address)")
         }
         if let api { services.append(api) }
+        services.append(MemoryTrimService())
         if let interval = notifier.watchdogInterval {
             services.append(WatchdogService(interval: interval, cache: cache, notifier: notifier))
         }

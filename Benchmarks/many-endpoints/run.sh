@@ -17,18 +17,9 @@ ENDPOINTS=${ENDPOINTS:-10000}
 SECONDS_TO_RUN=${DURATION:-30}  # not $SECONDS: bash sets that itself
 PORT=${PORT:-18790}
 
-need() { command -v "$1" >/dev/null 2>&1 || MISSING+=("$2"); }
-MISSING=()
-need sqlite3 sqlite3; need curl curl
-if [ ${#MISSING[@]} -gt 0 ]; then
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${MISSING[@]}" >/dev/null
-fi
-
-echo "building (release, static Swift runtime)…" >&2
-BUILD=(swift build -c release --static-swift-stdlib --scratch-path .build-release-static)
-"${BUILD[@]}" --product syncd >&2
-"${BUILD[@]}" --product sample-upstream >&2
-BIN=$("${BUILD[@]}" --show-bin-path)
+. "$(pwd)/Benchmarks/lib/setup.sh"
+install_missing sqlite3:sqlite3 curl:curl
+build_release
 
 WORK=$(mktemp -d /tmp/syncd-many-endpoints-XXXXXX)
 cleanup() {

@@ -17,18 +17,9 @@ PAGE_SIZE=${PAGE_SIZE:-100}
 LATENCY_MS=${LATENCY_MS:-0}
 PAGES=$(( (USERS + PAGE_SIZE - 1) / PAGE_SIZE ))
 
-need() { command -v "$1" >/dev/null 2>&1; }
-if ! need sqlite3 || [ ! -x /usr/bin/time ]; then
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq sqlite3 time >/dev/null
-fi
-
-# Built as the README installs it, and as Benchmarks/sync/run.sh builds it (the same scratch path, so one build
-# serves both): release, with the Swift runtime linked statically.
-echo "building (release, static Swift runtime)…" >&2
-BUILD=(swift build -c release --static-swift-stdlib --scratch-path .build-release-static)
-"${BUILD[@]}" --product syncd >&2
-"${BUILD[@]}" --product sample-upstream >&2
-BIN=$("${BUILD[@]}" --show-bin-path)
+. "$(pwd)/Benchmarks/lib/setup.sh"
+install_missing sqlite3:sqlite3 time:time
+build_release
 
 WORK=$(mktemp -d /tmp/syncd-paged-bench-XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
@@ -47,15 +38,7 @@ primary_key = ["id"]
 timeout = "120s"
 max_body = "512MiB"
 $2
-[endpoint.columns]
-id = { path = "id", type = "integer" }
-name = "name"
-username = "username"
-email = "email"
-city = "address.city"
-lat = { path = "address.geo.lat", type = "real" }
-lng = { path = "address.geo.lng", type = "real" }
-company = "company.name"
+$(users_columns)
 TOML
 }
 

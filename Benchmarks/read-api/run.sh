@@ -9,18 +9,9 @@ DURATION=${DURATION:-10s}
 SYNCD_PORT=${SYNCD_PORT:-18787}
 NGINX_PORT=${NGINX_PORT:-18788}
 
-need() { command -v "$1" >/dev/null 2>&1 || MISSING+=("$2"); }
-MISSING=()
-need wrk wrk; need nginx nginx; need curl curl
-if [ ${#MISSING[@]} -gt 0 ]; then
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${MISSING[@]}" >/dev/null
-fi
-
-echo "building (release, static Swift runtime)…" >&2
-BUILD=(swift build -c release --static-swift-stdlib --scratch-path .build-release-static)
-"${BUILD[@]}" --product syncd >&2
-"${BUILD[@]}" --product sample-upstream >&2
-BIN=$("${BUILD[@]}" --show-bin-path)
+. "$(pwd)/Benchmarks/lib/setup.sh"
+install_missing wrk:wrk nginx:nginx curl:curl
+build_release
 
 WORK=$(mktemp -d /tmp/syncd-read-bench-XXXXXX)
 cleanup() {

@@ -8,13 +8,9 @@ cd "$(dirname "$0")/../.."
 ENDPOINTS=${ENDPOINTS:-1000}
 SECONDS_TO_RUN=${DURATION:-30}  # not $SECONDS: bash sets that itself
 
-command -v sqlite3 >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq sqlite3 >/dev/null; }
-
-echo "building (release, static Swift runtime)…" >&2
-BUILD=(swift build -c release --static-swift-stdlib --scratch-path .build-release-static)
-"${BUILD[@]}" --product syncd >&2
-"${BUILD[@]}" --product sample-upstream >&2
-BIN=$("${BUILD[@]}" --show-bin-path)
+. "$(pwd)/Benchmarks/lib/setup.sh"
+install_missing sqlite3:sqlite3
+build_release
 
 WORK=$(mktemp -d /tmp/syncd-scheduler-bench-XXXXXX)
 trap 'rm -rf "$WORK"' EXIT

@@ -11,18 +11,9 @@ ROOT=$(pwd)
 USERS=${USERS:-1300000}
 RUNS=${RUNS:-30}
 
-need() { command -v "$1" >/dev/null 2>&1 || MISSING+=("$2"); }
-MISSING=()
-need sqlite3 sqlite3; need hyperfine hyperfine; need jq jq
-if [ ${#MISSING[@]} -gt 0 ]; then
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${MISSING[@]}" >/dev/null
-fi
-
-echo "building (release, static Swift runtime)…" >&2
-BUILD=(swift build -c release --static-swift-stdlib --scratch-path .build-release-static)
-"${BUILD[@]}" --product syncd >&2
-"${BUILD[@]}" --product sample-upstream >&2
-BIN=$("${BUILD[@]}" --show-bin-path)
+. "$ROOT/Benchmarks/lib/setup.sh"
+install_missing sqlite3:sqlite3 hyperfine:hyperfine jq:jq
+build_release
 
 WORK=$(mktemp -d /tmp/syncd-short-commands-XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
@@ -38,15 +29,7 @@ records = "$"
 primary_key = ["id"]
 max_body = "2GiB"
 timeout = "10m"
-[endpoint.columns]
-id = { path = "id", type = "integer" }
-name = "name"
-username = "username"
-email = "email"
-city = "address.city"
-lat = { path = "address.geo.lat", type = "real" }
-lng = { path = "address.geo.lng", type = "real" }
-company = "company.name"
+$(users_columns)
 TOML
 "$BIN/syncd" sync --config "$WORK/syncd.toml" >&2
 rm -f "$WORK/users.json"

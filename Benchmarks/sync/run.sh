@@ -16,17 +16,9 @@ ROOT=$(pwd)
 RUNS=${RUNS:-3}
 USERS=${USERS:-100000}
 
-need() { command -v "$1" >/dev/null 2>&1; }
-if ! need sqlite3 || [ ! -x /usr/bin/time ]; then
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq sqlite3 time >/dev/null
-fi
-
-# Built as the README installs it: release, with the Swift runtime linked statically.
-echo "building (release, static Swift runtime)…" >&2
-BUILD=(swift build -c release --static-swift-stdlib --scratch-path .build-release-static)
-"${BUILD[@]}" --product syncd >&2
-"${BUILD[@]}" --product sample-upstream >&2
-BIN=$("${BUILD[@]}" --show-bin-path)
+. "$ROOT/Benchmarks/lib/setup.sh"
+install_missing sqlite3:sqlite3 time:time
+build_release
 
 WORK=$(mktemp -d /tmp/syncd-bench-XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
@@ -78,15 +70,7 @@ records = "$"
 primary_key = ["id"]
 timeout = "120s"
 max_body = "2GiB"
-[endpoint.columns]
-id = { path = "id", type = "integer" }
-name = "name"
-username = "username"
-email = "email"
-city = "address.city"
-lat = { path = "address.geo.lat", type = "real" }
-lng = { path = "address.geo.lng", type = "real" }
-company = "company.name"
+$(users_columns)
 TOML
 }
 

@@ -20,7 +20,7 @@ internal import Synchronization
 /// What the fast path sends is the router's own answer for that request (``ReadModel/keptRecord(_:_:_:id:request:)``
 /// and ``ReadModel/keptRecords(_:_:_:query:request:)`` build both), with the same `Date` and `Server`, and it is
 /// counted in `syncd_http_requests_total` under the same route.
-struct ReadFastPath: Sendable {
+package struct ReadFastPath: Sendable {
     let model: ReadModel
     let counters: RequestCounters
     /// The bearer token every request must carry, when one is configured.
@@ -56,8 +56,8 @@ struct ReadFastPath: Sendable {
 
     /// One of the routes the fast path takes, from a request target in its plain form: `/v1/endpoints/NAME/records`,
     /// `/v1/endpoints/NAME/records/ID` or `/rest/NAME`, each segment non-empty, with or without `?query`.
-    struct Route {
-        enum Kind {
+    package struct Route: Equatable {
+        package enum Kind: Equatable {
             case record(id: String)
             case records(query: String, label: String)
         }
@@ -66,10 +66,15 @@ struct ReadFastPath: Sendable {
         static let recordsLabel = "/v1/endpoints/{name}/records"
         static let restLabel = "/rest/{name}"
 
-        var name: String
-        var kind: Kind
+        package var name: String
+        package var kind: Kind
 
-        init?(_ target: String) {
+        package init(name: String, kind: Kind) {
+            self.name = name
+            self.kind = kind
+        }
+
+        package init?(_ target: String) {
             let utf8 = target.utf8
             // ASCII only, so that characters and bytes count alike (a target is ASCII on the wire; anything else is
             // the router's to judge).

@@ -6,7 +6,8 @@ import SyncServe
 /// The read API's query parser: any query string of a records request is parsed and checked against the endpoint,
 /// capped at `max_rows`, then run on a small database as the read API runs it, and ends in records or a 400 naming a
 /// parameter — never a trap, and never a database error (which the API would answer with a 503). A change-feed
-/// request likewise, and the `next` link of a capped feed reads back to where it stopped.
+/// request likewise, and the `next` link of a capped feed reads back to where it stopped. The fast path's reading of
+/// request targets too (``routes(_:)``).
 ///
 /// Input: the query string, as it follows `?` in the request's URI (still percent-encoded).
 enum QueryTarget {
@@ -42,6 +43,29 @@ enum QueryTarget {
             throw FuzzFailure("\(text.debugDescription) threw \(error)")
         }
         try changes(text, reader)
+        try routes(text)
+    }
+
+    /// The read API's fast path reads a request target itself: the query after a hot route's path comes back as it
+    /// was sent, and any target it takes names a non-empty endpoint and record key without a `/`; anything else is
+    /// left to the router (nil), never a trap.
+    static func routes(_ text: String) throws(FuzzFailure) {
+        let isPlain = text.utf8.allSatisfy { $0 < 0x80 && $0 != UInt8(ascii: "#") }
+        for (path, label) in [
+            ("/v1/endpoints/users/records", "/v1/endpoints/{name}/records"), ("/rest/users", "/rest/{name}"),
+        ] {
+            let route = ReadFastPath.Route(path + "?" + text)
+            let expected = isPlain ? ReadFastPath.Route(name: "users", kind: .records(query: text, label: label)) : nil
+            try require(route == expected, "\(path)?\(text.debugDescription) read as \(String(describing: route))")
+        }
+        for target in [text, "/v1/endpoints/" + text, "/v1/endpoints/users/records/" + text] {
+            guard let route = ReadFastPath.Route(target) else { continue }
+            try require(target.hasPrefix("/"), "\(target.debugDescription) taken without a leading /")
+            try require(!route.name.isEmpty && !route.name.contains("/"), "\(target.debugDescription): \(route)")
+            if case .record(let id) = route.kind {
+                try require(!id.isEmpty, "\(target.debugDescription) read with an empty key")
+            }
+        }
     }
 
     /// The change feed's `since`, `after` and `limit`, and the `next` link of a capped answer read back.

@@ -1,0 +1,42 @@
+# Sourced by the benchmarks, from the package's root: what each needs before it measures.
+
+# install_missing COMMAND:PACKAGE…: installs, from Debian's packages, those whose command is not on the PATH
+# (`time:time` checks /usr/bin/time, which bash's keyword of the same name hides).
+install_missing() {
+    local missing=() pair command
+    for pair in "$@"; do
+        command=${pair%%:*}
+        if [ "$command" = time ]; then [ -x /usr/bin/time ] && continue
+        else command -v "$command" >/dev/null 2>&1 && continue
+        fi
+        missing+=("${pair##*:}")
+    done
+    if [ ${#missing[@]} -gt 0 ]; then
+        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+    fi
+}
+
+# build_release: builds syncd and sample-upstream as the README installs syncd (release, the Swift runtime linked
+# statically), in one scratch path that every benchmark shares, and sets BIN to the folder that holds them.
+build_release() {
+    echo "building (release, static Swift runtime)…" >&2
+    local build=(swift build -c release --static-swift-stdlib --scratch-path .build-release-static)
+    "${build[@]}" --product syncd >&2
+    "${build[@]}" --product sample-upstream >&2
+    BIN=$("${build[@]}" --show-bin-path)
+}
+
+# users_columns: the [endpoint.columns] of the benchmarks' jsonplaceholder-shaped users (the key, seven columns).
+users_columns() {
+    cat <<'TOML'
+[endpoint.columns]
+id = { path = "id", type = "integer" }
+name = "name"
+username = "username"
+email = "email"
+city = "address.city"
+lat = { path = "address.geo.lat", type = "real" }
+lng = { path = "address.geo.lng", type = "real" }
+company = "company.name"
+TOML
+}

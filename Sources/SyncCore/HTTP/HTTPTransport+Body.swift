@@ -1,14 +1,16 @@
 internal import AsyncHTTPClient
 internal import NIOCore
 internal import NIOHTTP1
+internal import Synchronization
 
 extension HTTPTransport {
     /// Reads a response's body, counted against `max_body` as it streams in, by `deadline` (the request's start plus
     /// its `timeout`); `length` is the announced `Content-Length`, if any.
     ///
     /// AsyncHTTPClient's deadline ends with the response head: a body dripped a byte at a time would otherwise hold
-    /// the run for as long as the upstream likes. The body is read in a child task that a second one, waiting for the
-    /// deadline, outlives only by cancelling it.
+    /// the run for as long as the upstream likes. The body is read in a task of its own, which a timer on one of
+    /// AsyncHTTPClient's event loops cancels at the deadline. (A task group racing a sleeping child did the same at
+    /// about 0.1 ms more a body: a tenth of a paged sync of 1,000 small pages.)
     ///
     /// - Returns: The body, or an empty buffer when `streaming` took the chunks.
     /// - Throws: ``FetchError`` `timeout` past the deadline, `bodyTooLarge` past `max_body`; the handler's error
@@ -20,20 +22,24 @@ extension HTTPTransport {
     ) async throws -> ByteBuffer {
         let sink = ChunkSink(handler: streaming)
         let contentType = response.headers.first(name: "Content-Type")
-        return try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
-            group.addTask {
-                try await collect(
-                    response.body, length: length, contentType: contentType, request: request, sink: sink)
+        let reader = Task {
+            try await collect(response.body, length: length, contentType: contentType, request: request, sink: sink)
+        }
+        let expiry = Expiry()
+        let remaining = ContinuousClock.now.duration(to: deadline)
+        let timer = HTTPClient.defaultEventLoopGroup.any().scheduleTask(in: TimeAmount(clamping: remaining)) {
+            expiry.expire()
+            reader.cancel()
+        }
+        defer { timer.cancel() }
+        do {
+            return try await withTaskCancellationHandler {
+                try await reader.value
+            } onCancel: {
+                reader.cancel()
             }
-            group.addTask {
-                try await Task.sleep(until: deadline, clock: .continuous)
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next(), let body = first else {
-                throw FetchError.timeout("no complete response within \(DurationText.format(request.timeout))")
-            }
-            return body
+        } catch  where expiry.hasExpired {
+            throw FetchError.timeout("no complete response within \(DurationText.format(request.timeout))")
         }
     }
 
@@ -73,6 +79,31 @@ extension HTTPTransport {
 /// `Sendable`, which holds here: only that child task calls it, while the task that owns it waits for the child.
 private struct ChunkSink: @unchecked Sendable {
     var handler: BodyChunkHandler?
+}
+
+/// Whether a body's deadline passed: set by the timer, read by the task that awaits the body.
+private final class Expiry: Sendable {
+    private let expired = Atomic<Bool>(false)
+
+    func expire() {
+        expired.store(true, ordering: .releasing)
+    }
+
+    var hasExpired: Bool { expired.load(ordering: .acquiring) }
+}
+
+extension TimeAmount {
+    /// A duration as NIO's nanoseconds, 0 if negative, capped at a year (a deadline is the request's timeout,
+    /// itself bounded well below that).
+    init(clamping duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        guard seconds >= 0 else {
+            self = .zero
+            return
+        }
+        let year: Int64 = 365 * 24 * 3600
+        self = .nanoseconds(min(seconds, year) * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
 }
 
 /// An error of the body handler, carried through unchanged.

@@ -19,6 +19,20 @@ package final class Database {
     let handle: OpaquePointer
     /// Statements prepared by ``execute(_:_:)``, ``rows(_:_:)`` and ``scalar(_:_:)``, by SQL, for the next use.
     private var statements: [String: Statement] = [:]
+    /// Shapes callers checked tables to have, by table, with the schema version they checked them at: while
+    /// ``schemaVersion()`` is still that, no connection has changed the schema, and the check need not run again.
+    package var checkedShapes: [String: CheckedShape] = [:]
+
+    package struct CheckedShape: Equatable {
+        package var schemaVersion: Int64
+        /// What the caller checked the table against (its `CREATE TABLE`, say).
+        package var shape: String
+
+        package init(schemaVersion: Int64, shape: String) {
+            self.schemaVersion = schemaVersion
+            self.shape = shape
+        }
+    }
     package let path: String
     package let mode: Mode
     /// The read-only authorizer's notes (``restrictToReading()``); the authorizer holds an unretained pointer to it.
@@ -209,6 +223,12 @@ package final class Database {
         }
         // A view has columns; PRAGMA table_info finds it by name in the schema in memory too.
         return try scalar("SELECT 1 FROM pragma_table_info(?, 'main') LIMIT 1", [.text(name)]) != nil
+    }
+
+    /// `PRAGMA schema_version`: it changes with every change to the schema, made by any connection.
+    package func schemaVersion() throws(SQLiteError) -> Int64 {
+        guard case .integer(let version)? = try scalar("PRAGMA schema_version") else { return 0 }
+        return version
     }
 
     /// The names of a table's columns, in order.

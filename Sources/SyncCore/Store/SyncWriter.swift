@@ -155,10 +155,20 @@ package struct SyncWriter: Sendable {
             var stored = state.recordCount
             if !endpoint.isDocument {
                 let table = RecordTable(endpoint)
-                // Prepared on every 304 too: a changed primary key or key type is refused here as on a 200.
-                if try table.prepare(database, storedSignature: state.columnsSignature) {
-                    _ = try table.refill(database, decoder: endpoint.recordDecoder)
-                    changed = true
+                // Checked on a 304 too: a changed primary key or key type is refused here as on a 200. Once the
+                // table was found as configured, the check is skipped while the schema and configuration hold.
+                let checked = Database.CheckedShape(schemaVersion: try database.schemaVersion(), shape: table.createSQL)
+                if state.columnsSignature != table.columnsSignature
+                    || database.checkedShapes[endpoint.name.name] != checked
+                {
+                    if try table.prepare(database, storedSignature: state.columnsSignature) {
+                        _ = try table.refill(database, decoder: endpoint.recordDecoder)
+                        changed = true
+                    }
+                    // Kept only when the check changed nothing in the schema: then no rollback can undo it.
+                    if try database.schemaVersion() == checked.schemaVersion {
+                        database.checkedShapes[endpoint.name.name] = checked
+                    }
                 }
                 if state.columnsSignature != table.columnsSignature { stored = try count(database, table) }
                 signature = table.columnsSignature

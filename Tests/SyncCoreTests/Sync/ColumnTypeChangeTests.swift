@@ -72,6 +72,33 @@ struct ColumnTypeChangeTests {
         }
     }
 
+    @Test("a 304 skips the table check while schema and configuration hold, and sees a change to either at once")
+    func checkedTableOnNotModified() async throws {
+        try await withTestUpstream { upstream in
+            upstream.setJSON("/users", Self.body, etag: "\"v1\"")
+            var fixture = try SyncFixture(toml: Self.toml(upstream.url("/users"), id: "text"))
+            _ = try await fixture.sync("users")
+            // These two find the table as configured; the second no longer reads its columns.
+            #expect(try await fixture.sync("users").outcome == .notModified)
+            #expect(try await fixture.sync("users").outcome == .notModified)
+
+            try fixture.reconfigure(Self.toml(upstream.url("/users"), id: "text", key: "email"))
+            let renamed = try await fixture.sync("users")
+            #expect(renamed.outcome == .failed && renamed.httpStatus == 304)
+            #expect(renamed.error?.contains("the primary key of \"users\" changed from (id) to (email)") == true)
+
+            try fixture.reconfigure(Self.toml(upstream.url("/users"), id: "text"))
+            #expect(try await fixture.sync("users").outcome == .notModified)
+            #expect(try await fixture.sync("users").outcome == .notModified)
+            // Another connection takes a column syncd needs: the schema version moved, so the next 304 looks again.
+            let other = try Database(path: fixture.directory.file("cache.db"))
+            try other.execute("ALTER TABLE users DROP COLUMN _changed_at")
+            let broken = try await fixture.sync("users")
+            #expect(broken.outcome == .failed && broken.httpStatus == 304)
+            #expect(broken.error?.contains("exists but was not created by syncd") == true)
+        }
+    }
+
     @Test("a non-key column whose type changes is refilled from _raw with the new type's affinity")
     func nonKeyTypeChange() async throws {
         try await withTestUpstream { upstream in

@@ -15,6 +15,14 @@ package final class ReadModel: Sendable {
         package var generation: Int64
         package var instance: String
         package var states: [String: Served]
+
+        /// An endpoint's state once it has been synced: it has a version, or a run of it succeeded.
+        func synced(_ name: String) -> Served? {
+            guard let served = states[name], served.state.version > 0 || served.schedule.lastSuccess != nil else {
+                return nil
+            }
+            return served
+        }
     }
 
     /// An endpoint's state with what every request derives from it, computed once per snapshot.
@@ -112,7 +120,7 @@ package final class ReadModel: Sendable {
     func synced(_ name: String) async throws(ReadAPIError) -> (EndpointConfiguration, Served, Snapshot) {
         let endpoint = try endpoint(name)
         let snapshot = try await currentSnapshot()
-        guard let served = snapshot.states[name], served.state.version > 0 || served.schedule.lastSuccess != nil else {
+        guard let served = snapshot.synced(name) else {
             throw .notFound("The endpoint \(name) has not been synced yet: there is nothing cached to serve.")
         }
         return (endpoint, served, snapshot)
@@ -125,7 +133,7 @@ package final class ReadModel: Sendable {
         guard let endpoint = endpoints.withLock({ $0.byName[name] }), !endpoint.isDocument,
             let snapshot = snapshot.withLock({ $0 }),
             let generation = try? storage.generation(), snapshot.generation == generation,
-            let served = snapshot.states[name], served.state.version > 0 || served.schedule.lastSuccess != nil
+            let served = snapshot.synced(name)
         else { return nil }
         return (endpoint, served, snapshot)
     }

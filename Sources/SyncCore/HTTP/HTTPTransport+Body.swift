@@ -27,7 +27,7 @@ extension HTTPTransport {
         }
         let expiry = Expiry()
         let remaining = ContinuousClock.now.duration(to: deadline)
-        let timer = HTTPClient.defaultEventLoopGroup.any().scheduleTask(in: TimeAmount(clamping: remaining)) {
+        let timer = HTTPClient.defaultEventLoopGroup.any().scheduleTask(in: TimeAmount(remaining)) {
             expiry.expire()
             reader.cancel()
         }
@@ -90,20 +90,6 @@ private final class Expiry: Sendable {
     }
 
     var hasExpired: Bool { expired.load(ordering: .acquiring) }
-}
-
-extension TimeAmount {
-    /// A duration as NIO's nanoseconds, 0 if negative, capped at a year (a deadline is the request's timeout,
-    /// itself bounded well below that).
-    init(clamping duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        guard seconds >= 0 else {
-            self = .zero
-            return
-        }
-        let year: Int64 = 365 * 24 * 3600
-        self = .nanoseconds(min(seconds, year) * 1_000_000_000 + attoseconds / 1_000_000_000)
-    }
 }
 
 /// An error of the body handler, carried through unchanged.

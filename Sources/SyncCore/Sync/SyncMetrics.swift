@@ -73,21 +73,19 @@ package final class SyncMetrics: Sendable {
     package func text() -> String {
         let endpoints = self.endpoints.withLock { $0 }
         guard !endpoints.isEmpty else { return "" }
-        let names = endpoints.keys.sorted()
+        // Each endpoint's label is written once; the series follow in endpoint name order.
+        let rows = endpoints.sorted { $0.key < $1.key }.map {
+            (label: "endpoint=\"\(Self.escaped($0.key))\"", series: $0.value)
+        }
         var text = ""
         func counter(_ metric: String, _ value: (Series) -> Int) {
             text += "# TYPE \(metric) counter\n"
-            for name in names {
-                guard let series = endpoints[name] else { continue }
-                text += "\(metric){endpoint=\"\(Self.escaped(name))\"} \(value(series))\n"
-            }
+            for (label, series) in rows { text += "\(metric){\(label)} \(value(series))\n" }
         }
         func histogram(_ metric: String, _ value: (Series) -> Histogram) {
             text += "# TYPE \(metric) histogram\n"
-            for name in names {
-                guard let series = endpoints[name] else { continue }
+            for (label, series) in rows {
                 let histogram = value(series)
-                let label = "endpoint=\"\(Self.escaped(name))\""
                 var cumulative = 0
                 for (bound, count) in zip(Self.bounds, histogram.buckets) {
                     cumulative = cumulative.adding(count)
@@ -99,11 +97,9 @@ package final class SyncMetrics: Sendable {
             }
         }
         text += "# TYPE syncd_syncs_total counter\n"
-        for name in names {
-            guard let series = endpoints[name] else { continue }
+        for (label, series) in rows {
             for (outcome, count) in series.outcomes.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-                text +=
-                    "syncd_syncs_total{endpoint=\"\(Self.escaped(name))\",outcome=\"\(outcome.rawValue)\"} \(count)\n"
+                text += "syncd_syncs_total{\(label),outcome=\"\(outcome.rawValue)\"} \(count)\n"
             }
         }
         counter("syncd_records_written_total", \.written)
@@ -113,10 +109,8 @@ package final class SyncMetrics: Sendable {
         histogram("syncd_sync_duration_seconds", \.duration)
         histogram("syncd_schedule_lag_seconds", \.lag)
         text += "# TYPE syncd_consecutive_failures gauge\n"
-        for name in names {
-            guard let series = endpoints[name] else { continue }
-            text +=
-                "syncd_consecutive_failures{endpoint=\"\(Self.escaped(name))\"} \(Double(series.consecutiveFailures))\n"
+        for (label, series) in rows {
+            text += "syncd_consecutive_failures{\(label)} \(Double(series.consecutiveFailures))\n"
         }
         return text
     }

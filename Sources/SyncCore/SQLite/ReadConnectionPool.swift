@@ -38,6 +38,24 @@ package final class ReadConnectionPool: Sendable {
     private let versionProbes: [Probe]
     /// What ``dataVersion()`` returns: raised by one whenever a probe reads a `data_version` other than its last.
     private let commits = Atomic<Int64>(1)
+    /// The database's wal-index header, when it has one: while its stamp is the one last confirmed, nothing has
+    /// committed, and ``dataVersion()`` answers without a probe.
+    private let walIndex: WALIndexHeader?
+    /// The stamp of the header that a probe has seen everything up to (`UInt64.max` before the first).
+    private let confirmedStamp = Atomic<UInt64>(.max)
+    /// Cleared for good when ``auditor`` finds a commit that the header did not show.
+    private let walIndexTrusted: Atomic<Bool>
+    /// A connection of its own that checks, every ``auditInterval`` calls, that the header moves with `data_version`.
+    private let auditor: Mutex<Audit>?
+
+    private struct Audit {
+        var probe: VersionProbe
+        var stamp: UInt64?
+        var version: Int64?
+    }
+
+    /// How often ``dataVersion()`` checks the wal-index header against `data_version`.
+    static let auditInterval = 256
 
     fileprivate struct VersionProbe {
         var database: Database
@@ -63,25 +81,45 @@ package final class ReadConnectionPool: Sendable {
     /// - Parameter maxWaiting: The most reads that may wait for a thread beyond those running (0 to 2^20); more fail
     ///   with ``SQLiteError/busy``.
     /// - Throws: ``SQLiteError`` when it cannot be opened.
-    package init(path: String, count: Int = ReadConnectionPool.defaultCount, maxWaiting: Int = 128)
+    package convenience init(path: String, count: Int = ReadConnectionPool.defaultCount, maxWaiting: Int = 128)
         throws(SQLiteError)
     {
-        self.maxWaiting = min(max(0, maxWaiting), 1 << 20)
+        try self.init(path: path, count: count, maxWaiting: maxWaiting, walIndex: nil)
+    }
+
+    /// - Parameter walIndex: The wal-index file to read the header of, when not the database's own (tests give
+    ///   another, to see the audit stop trusting it).
+    init(path: String, count: Int, maxWaiting: Int, walIndex walIndexPath: String?) throws(SQLiteError) {
+        // Everything that can throw comes first, and the Atomic<Bool> is set last: with it set by a default value,
+        // the release build's optimiser (Swift 6.3.1) crashes on the path where this initialiser throws.
         var queues: [DatabaseQueue] = []
         for _ in 0..<max(1, count) {
             queues.append(try DatabaseQueue(path: path, mode: .readOnly))
         }
-        self.queues = queues
         var probes: [Probe] = []
         for _ in 0..<Self.probeCount {
-            let database = try Database(path: path, mode: .readOnly)
-            let statement = try database.makeStatement("PRAGMA data_version")
-            var probe = VersionProbe(database: database, statement: statement, last: nil)
-            probe.last = try probe.read()
-            probes.append(Probe(probe))
+            probes.append(Probe(try Self.probeConnection(path: path)))
         }
+        // The probes have read, so the wal-index exists if the database is in WAL mode, and they keep it open.
+        let walIndex = (walIndexPath ?? probes[0].state.withLock { $0.database.fileName.map { $0 + "-shm" } })
+            .flatMap(WALIndexHeader.init(path:))
+        let auditor = walIndex == nil ? nil : Mutex(Audit(probe: try Self.probeConnection(path: path)))
+        self.maxWaiting = min(max(0, maxWaiting), 1 << 20)
+        self.queues = queues
         self.versionProbes = probes
         self.path = path
+        self.walIndex = walIndex
+        self.auditor = auditor
+        walIndexTrusted = Atomic(true)
+    }
+
+    /// A read-only connection with `PRAGMA data_version` prepared, and its first reading.
+    private static func probeConnection(path: String) throws(SQLiteError) -> VersionProbe {
+        let database = try Database(path: path, mode: .readOnly)
+        let statement = try database.makeStatement("PRAGMA data_version")
+        var probe = VersionProbe(database: database, statement: statement, last: nil)
+        probe.last = try probe.read()
+        return probe
     }
 
     /// Runs `body` with an idle read-only connection on the read threads.
@@ -124,8 +162,13 @@ package final class ReadConnectionPool: Sendable {
     /// A number that changes whenever any connection — this process's writer or another process's — has
     /// committed a change to the database since the previous call.
     ///
-    /// Cheap (`PRAGMA data_version` reads the WAL index in shared memory), so it runs on the calling thread: the
-    /// read API asks it on every request to know whether what it built earlier still holds.
+    /// Cheap, so it runs on the calling thread: the read API asks it on every request to know whether what it built
+    /// earlier still holds. While the wal-index header's stamp is the one a probe last confirmed, nothing has
+    /// committed since that probe read, and the counter is returned as it is: two loads from shared memory, no
+    /// lock. Otherwise a probe reads `PRAGMA data_version` (a read transaction, and so a lock on the wal-index), and
+    /// the stamp read before it is confirmed; a stamp read before a commit never matches one read after it, because
+    /// every commit raises the header's change counter. Every ``auditInterval`` calls, a connection of its own checks
+    /// that the header still moves with `data_version`; if it ever does not, the header is not used again.
     ///
     /// `data_version` is one connection's own count, not comparable between connections, so the probes share
     /// one counter instead. A probe that reads a value other than its last first brings every idle probe up to
@@ -135,7 +178,43 @@ package final class ReadConnectionPool: Sendable {
     /// counter was raised after that commit) or reads it now: the number returned differs from every number
     /// returned before the commit, and while nothing commits, it stays.
     package func dataVersion() throws(SQLiteError) -> Int64 {
-        let start = next.wrappingAdd(1, ordering: .relaxed).oldValue
+        let call = next.wrappingAdd(1, ordering: .relaxed).oldValue
+        guard let walIndex, walIndexTrusted.load(ordering: .relaxed), let stamp = walIndex.stamp() else {
+            return try probedVersion(start: call)
+        }
+        if call % Self.auditInterval == 0 { audit(walIndex) }
+        if stamp == confirmedStamp.load(ordering: .acquiring), walIndexTrusted.load(ordering: .relaxed) {
+            return commits.load(ordering: .acquiring)
+        }
+        let version = try probedVersion(start: call)
+        confirmedStamp.store(stamp, ordering: .releasing)
+        return version
+    }
+
+    /// Whether `data_version` moved while the header's stamp stood still since the last audit, read between two
+    /// equal stamps so that a commit in the middle cannot pass for one the header missed. It would mean the mapped
+    /// file is not the wal-index SQLite uses (one replaced behind its back, say); from then on every call probes.
+    private func audit(_ walIndex: WALIndexHeader) {
+        _ = auditor?.withLockIfAvailable { audit in
+            guard let before = walIndex.stamp(), let version = try? audit.probe.read(), walIndex.stamp() == before
+            else { return }
+            if audit.stamp == before, let last = audit.version, last != version {
+                walIndexTrusted.store(false, ordering: .relaxed)
+            }
+            audit.stamp = before
+            audit.version = version
+        }
+    }
+
+    /// Whether ``dataVersion()`` reads the wal-index header first (a WAL database, and no audit has failed).
+    var readsWALIndex: Bool { walIndex != nil && walIndexTrusted.load(ordering: .relaxed) }
+
+    /// How many calls took a probe: the tests' view of what the header spared.
+    let probedCalls = Atomic<Int>(0)
+
+    /// The counter, from one of the probes.
+    private func probedVersion(start: Int) throws(SQLiteError) -> Int64 {
+        probedCalls.wrappingAdd(1, ordering: .relaxed)
         let count = versionProbes.count
         for offset in 0..<count {
             let index = (start &+ offset) % count

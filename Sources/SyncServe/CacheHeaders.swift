@@ -49,12 +49,40 @@ enum CacheHeaders {
     static func answer(
         _ representation: Representation, freshness: CacheFreshness, request: HTTPFields, now: Double
     ) -> Answer {
-        var headers = fields(
+        KeptAnswer(
+            representation: representation, freshness: freshness,
+            notModified: isNotModified(
+                request, etag: representation.etag, lastModified: representation.lastModified, now: now)
+        ).answer
+    }
+}
+
+/// An answer from memory: a kept representation's, or one made for the request (a list's revalidation).
+enum MemoryAnswer {
+    case kept(KeptAnswer)
+    case made(Answer)
+
+    var answer: Answer {
+        switch self {
+        case .kept(let kept): kept.answer
+        case .made(let answer): answer
+        }
+    }
+}
+
+/// A kept representation and what its answer to one request depends on besides it: the answer is a function of
+/// these alone (``answer``), which is what lets the fast path keep its encoded bytes.
+struct KeptAnswer {
+    var representation: Representation
+    var freshness: CacheFreshness
+    /// Whether the request's preconditions say the client's copy is current: a 304.
+    var notModified: Bool
+
+    var answer: Answer {
+        var headers = CacheHeaders.fields(
             etag: representation.etag, lastModified: representation.lastModifiedText, freshness: freshness)
         if let contentRange = representation.contentRange { headers[.contentRange] = contentRange }
-        if isNotModified(request, etag: representation.etag, lastModified: representation.lastModified, now: now) {
-            return Answer(status: .notModified, headers: headers, body: nil)
-        }
+        if notModified { return Answer(status: .notModified, headers: headers, body: nil) }
         headers[.contentType] = representation.contentType
         return Answer(status: .ok, headers: headers, body: representation.body)
     }

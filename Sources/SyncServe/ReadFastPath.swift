@@ -1,6 +1,8 @@
 internal import HTTPTypes
 internal import NIOCore
+internal import NIOHTTP1
 internal import NIOHTTPTypes
+internal import NIOHTTPTypesHTTP1
 internal import SyncCore
 internal import Synchronization
 
@@ -30,7 +32,7 @@ package struct ReadFastPath: Sendable {
     let tally: FastPathTally
 
     /// The route label and the answer, or `nil` to leave the request to the router.
-    func answer(_ head: HTTPRequest) -> (route: String, answer: Answer)? {
+    func answer(_ head: HTTPRequest) -> (route: String, answer: MemoryAnswer)? {
         guard head.method == .get, let target = head.path,
             head.headerFields[.connection] == nil, head.headerFields[.expect] == nil
         else { return nil }
@@ -44,11 +46,11 @@ package struct ReadFastPath: Sendable {
         guard let (endpoint, served, snapshot) = model.syncedInMemory(route.name) else { return nil }
         switch route.kind {
         case .record(let id):
-            return model.keptRecord(endpoint, served, snapshot, id: id, request: head.headerFields).map {
+            return model.recordFromMemory(endpoint, served, snapshot, id: id, request: head.headerFields).map {
                 (Route.recordLabel, $0)
             }
         case .records(let query, let label):
-            return model.keptRecords(endpoint, served, snapshot, query: query, request: head.headerFields).map {
+            return model.recordsFromMemory(endpoint, served, snapshot, query: query, request: head.headerFields).map {
                 (label, $0)
             }
         }
@@ -117,6 +119,11 @@ package struct ReadFastPath: Sendable {
 /// Answers leave in the order requests came: while the router owes an answer, every request goes to the router
 /// too. While the socket cannot take more, requests go to the router as well, whose writes wait for the client,
 /// so a client that sends without reading gets no more than the socket's buffer ahead of it.
+///
+/// An answer leaves as the HTTP/1 head the HTTP codec would have made of it, written where the codec writes (its
+/// context), so that no answer is converted from HTTP types again for each request: the head of a kept
+/// representation's answer is kept for as long as the representation, its freshness and the `Date` second stay the
+/// same, which for a client revalidating one record in a loop is every request of that second.
 final class ReadFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -129,9 +136,15 @@ final class ReadFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// The request being read: answered here once its end arrives, or passed on.
     private enum Request {
         case none
-        case answering(route: String, answer: Answer)
+        case answering(route: String, answer: MemoryAnswer)
         case passedOn
     }
+    /// The HTTP codec's context: an answer written there goes straight to NIO's HTTP/1 encoder, which frames it and
+    /// keeps its count of the requests it has answered (a `HEAD`'s answer has no body). `nil` if the codec cannot be
+    /// found, and then answers are written as this handler's response parts.
+    private var codecContext: ChannelHandlerContext?
+    /// The last kept answer's head, and what it was made from.
+    private var encoded: EncodedAnswer?
     private var request = Request.none
     /// Requests passed to the router whose answers have not all been written.
     private var routerOwes = 0
@@ -141,6 +154,15 @@ final class ReadFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
     init(_ fastPath: ReadFastPath, serverName: String) {
         self.fastPath = fastPath
         self.serverName = serverName
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        codecContext = try? context.pipeline.syncOperations.context(handlerType: HTTP1ToHTTPServerCodec.self)
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        codecContext = nil
+        encoded = nil
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -163,8 +185,8 @@ final class ReadFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 return
             }
             request = .none
-            send(answer, context: context)
-            fastPath.counters.count(route: route, status: answer.status.code)
+            let status = send(answer, context: context)
+            fastPath.counters.count(route: route, status: status)
             fastPath.tally.add()
         }
     }
@@ -185,25 +207,96 @@ final class ReadFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// Writes the answer as Hummingbird's responder would: its headers, `Content-Length` for a body, then `Date`
     /// and `Server`. The flush comes when the read that brought the request is done, so pipelined requests leave in
     /// one write.
-    private func send(_ answer: Answer, context: ChannelHandlerContext) {
+    ///
+    /// - Returns: The status sent.
+    private func send(_ memoryAnswer: MemoryAnswer, context: ChannelHandlerContext) -> Int {
+        needsFlush = true
+        let date = currentDate()
+        guard let codecContext else {
+            let answer = memoryAnswer.answer
+            let response = HTTPResponse(status: answer.status, headerFields: headers(of: answer, date: date.text))
+            context.write(wrapOutboundOut(.head(response)), promise: nil)
+            if let body = answer.body { context.write(wrapOutboundOut(.body(body)), promise: nil) }
+            context.write(wrapOutboundOut(.end(nil)), promise: nil)
+            return answer.status.code
+        }
+        let head: HTTPResponseHead
+        let body: ByteBuffer?
+        switch memoryAnswer {
+        case .kept(let kept):
+            let key = EncodedAnswer.Key(kept, second: date.second)
+            if let encoded, encoded.key == key {
+                head = encoded.head
+            } else {
+                head = responseHead(kept.answer, date: date.text)
+                // Kept only while the key names its representation's body by address.
+                encoded =
+                    key.bodyAddress == nil
+                    ? nil : EncodedAnswer(key: key, representationBody: kept.representation.body, head: head)
+            }
+            body = kept.notModified ? nil : kept.representation.body
+        case .made(let answer):
+            head = responseHead(answer, date: date.text)
+            body = answer.body
+        }
+        codecContext.write(NIOAny(HTTPServerResponsePart.head(head)), promise: nil)
+        if let body { codecContext.write(NIOAny(HTTPServerResponsePart.body(.byteBuffer(body))), promise: nil) }
+        codecContext.write(NIOAny(HTTPServerResponsePart.end(nil)), promise: nil)
+        return Int(head.status.code)
+    }
+
+    /// The answer's headers, then `Content-Length` for a body, `Date` and `Server`.
+    private func headers(of answer: Answer, date: String) -> HTTPFields {
         var headers = answer.headers
         if let body = answer.body { headers[.contentLength] = String(body.readableBytes) }
-        headers[.date] = currentDate()
+        headers[.date] = date
         headers[.server] = serverName
-        context.write(wrapOutboundOut(.head(HTTPResponse(status: answer.status, headerFields: headers))), promise: nil)
-        if let body = answer.body { context.write(wrapOutboundOut(.body(body)), promise: nil) }
-        context.write(wrapOutboundOut(.end(nil)), promise: nil)
-        needsFlush = true
+        return headers
+    }
+
+    /// The head as the HTTP codec would have made it of the answer.
+    private func responseHead(_ answer: Answer, date: String) -> HTTPResponseHead {
+        HTTPResponseHead(HTTPResponse(status: answer.status, headerFields: headers(of: answer, date: date)))
     }
 
     /// The `Date` header, formatted once a second.
-    private func currentDate() -> String {
+    private func currentDate() -> (second: Int, text: String) {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         let second = now.tv_sec
         if second != date.second { date = (second, HTTPDate.format(seconds: Double(second))) }
-        return date.text
+        return date
     }
+}
+
+/// A kept representation's answer head, with what it was made from.
+private struct EncodedAnswer {
+    /// What the head depends on. The body's storage stands for the representation: `EncodedAnswer` holds the body,
+    /// so no other buffer can be at that address while the key is compared.
+    struct Key: Equatable {
+        var bodyAddress: UInt?
+        var bodyCount: Int
+        var etag: String
+        var contentRange: String?
+        var freshness: CacheFreshness
+        var notModified: Bool
+        var second: Int
+
+        init(_ kept: KeptAnswer, second: Int) {
+            let body = kept.representation.body
+            bodyCount = body.readableBytes
+            bodyAddress = bodyCount == 0 ? nil : body.withUnsafeReadableBytes { UInt(bitPattern: $0.baseAddress) }
+            etag = kept.representation.etag
+            contentRange = kept.representation.contentRange
+            freshness = kept.freshness
+            notModified = kept.notModified
+            self.second = second
+        }
+    }
+
+    var key: Key
+    var representationBody: ByteBuffer
+    var head: HTTPResponseHead
 }
 
 /// A count of the answers the fast path sent.

@@ -102,7 +102,7 @@ extension ReadModel {
         _ key: RepresentationCache.Key, _ endpoint: EndpointConfiguration, _ served: Served, _ snapshot: Snapshot,
         _ request: Request, build: () async throws(ReadAPIError) -> Representation
     ) async throws(ReadAPIError) -> Response {
-        if let kept = kept(key, endpoint, served, snapshot, request: request.headers) { return kept.response }
+        if let kept = kept(key, endpoint, served, snapshot, request: request.headers) { return kept.answer.response }
         let representation = try await build()
         cache.store(key, representation)
         return CacheHeaders.answer(
@@ -120,36 +120,57 @@ extension ReadModel {
     func keptRecords(
         _ endpoint: EndpointConfiguration, _ served: Served, _ snapshot: Snapshot, query: String, request: HTTPFields
     ) -> Answer? {
+        recordsFromMemory(endpoint, served, snapshot, query: query, request: request)?.answer
+    }
+
+    /// ``keptRecords(_:_:_:query:request:)`` before it is made an answer, for the fast path.
+    func recordsFromMemory(
+        _ endpoint: EndpointConfiguration, _ served: Served, _ snapshot: Snapshot, query: String, request: HTTPFields
+    ) -> MemoryAnswer? {
         if request[.ifNoneMatch] != nil,
             CacheHeaders.isNotModified(request, etag: served.etag, lastModified: nil, now: now())
         {
-            return Answer(
-                status: .notModified,
-                headers: CacheHeaders.fields(
-                    etag: served.etag, lastModified: served.lastModified, freshness: freshness(endpoint, served)),
-                body: nil)
+            return .made(
+                Answer(
+                    status: .notModified,
+                    headers: CacheHeaders.fields(
+                        etag: served.etag, lastModified: served.lastModified, freshness: freshness(endpoint, served)),
+                    body: nil))
         }
         let key = Self.recordsKey(endpoint.name.name, query: query, counting: Self.isCounting(request))
-        return kept(key, endpoint, served, snapshot, request: request)
+        return kept(key, endpoint, served, snapshot, request: request).map(MemoryAnswer.kept)
     }
 
     /// One record answered from memory, when its representation is kept.
     func keptRecord(
         _ endpoint: EndpointConfiguration, _ served: Served, _ snapshot: Snapshot, id: String, request: HTTPFields
     ) -> Answer? {
-        kept(
-            RepresentationCache.Key(endpoint: endpoint.name.name, route: .record, argument: id), endpoint, served,
-            snapshot, request: request)
+        recordFromMemory(endpoint, served, snapshot, id: id, request: request)?.answer
     }
 
-    /// The answer from the representation kept for `key`, if it was built at the snapshot's endpoint version.
+    /// ``keptRecord(_:_:_:id:request:)`` before it is made an answer, for the fast path.
+    func recordFromMemory(
+        _ endpoint: EndpointConfiguration, _ served: Served, _ snapshot: Snapshot, id: String, request: HTTPFields
+    ) -> MemoryAnswer? {
+        kept(
+            RepresentationCache.Key(endpoint: endpoint.name.name, route: .record, argument: id), endpoint, served,
+            snapshot, request: request
+        ).map(MemoryAnswer.kept)
+    }
+
+    /// The representation kept for `key`, if it was built at the snapshot's endpoint version, with what its answer
+    /// to `request` depends on besides it.
     private func kept(
         _ key: RepresentationCache.Key, _ endpoint: EndpointConfiguration, _ served: Served, _ snapshot: Snapshot,
         request: HTTPFields
-    ) -> Answer? {
+    ) -> KeptAnswer? {
         guard let representation = cache.lookup(key, instance: snapshot.instance, endpointVersion: served.state.version)
         else { return nil }
-        return CacheHeaders.answer(representation, freshness: freshness(endpoint, served), request: request, now: now())
+        let now = now()
+        return KeptAnswer(
+            representation: representation, freshness: freshness(endpoint, served),
+            notModified: CacheHeaders.isNotModified(
+                request, etag: representation.etag, lastModified: representation.lastModified, now: now))
     }
 
     /// PostgREST clients ask for the total with `Prefer: count=exact` and read it from Content-Range.

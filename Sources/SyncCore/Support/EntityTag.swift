@@ -11,6 +11,8 @@ package enum EntityTag {
     /// Whether an If-None-Match header value matches `etag`: `*`, or a list of tags compared weakly
     /// (RFC 9110 §13.1.2: `W/` prefixes are ignored). A malformed value matches nothing.
     package static func ifNoneMatch(_ header: String, matches etag: String) -> Bool {
+        // A client revalidating sends back the tag it was given, as it was given: then no list need be read.
+        if header == etag { return true }
         let trimmed = header.trimmingASCIISpaces
         if trimmed == "*" { return true }
         let target = opaque(etag)

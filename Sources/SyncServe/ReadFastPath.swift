@@ -32,26 +32,72 @@ package struct ReadFastPath: Sendable {
     let tally: FastPathTally
 
     /// The route label and the answer, or `nil` to leave the request to the router.
-    func answer(_ head: HTTPRequest) -> (route: String, answer: MemoryAnswer)? {
-        guard head.method == .get, let target = head.path,
-            head.headerFields[.connection] == nil, head.headerFields[.expect] == nil
-        else { return nil }
+    func answer(_ head: HTTPRequestHead) -> (route: String, answer: MemoryAnswer)? {
+        guard head.method == .GET, let request = Request(head) else { return nil }
         if let token {
-            guard let header = head.headerFields[.authorization],
-                BearerToken.matches(header, token: token)
+            guard let header = request.fields[.authorization], BearerToken.matches(header, token: token)
             else { return nil }
         }
-        if let allowedHosts, let authority = head.authority, !allowedHosts.admits(authority) { return nil }
-        guard let route = Route(target) else { return nil }
+        if let allowedHosts, let authority = request.authority, !allowedHosts.admits(authority) { return nil }
+        guard let route = Route(head.uri) else { return nil }
         guard let (endpoint, served, snapshot) = model.syncedInMemory(route.name) else { return nil }
         switch route.kind {
         case .record(let id):
-            return model.recordFromMemory(endpoint, served, snapshot, id: id, request: head.headerFields).map {
+            return model.recordFromMemory(endpoint, served, snapshot, id: id, request: request.fields).map {
                 (Route.recordLabel, $0)
             }
         case .records(let query, let label):
-            return model.recordsFromMemory(endpoint, served, snapshot, query: query, request: head.headerFields).map {
+            return model.recordsFromMemory(endpoint, served, snapshot, query: query, request: request.fields).map {
                 (label, $0)
+            }
+        }
+    }
+
+    /// What the fast path reads of a request's headers, as the HTTP codec would have made it: the first `Host` as
+    /// the authority, and the fields the answer depends on (`Authorization`, `If-None-Match`, `If-Modified-Since`,
+    /// `Prefer`), each value made an `HTTPField` as the codec makes it. The other fields are not converted at all.
+    struct Request {
+        var authority: String?
+        var fields = HTTPFields()
+
+        /// `nil` for a request the router must see: one with a `Connection` or `Expect` header, or a second `Host`.
+        init?(_ head: HTTPRequestHead) {
+            for (name, value) in head.headers {
+                switch KnownField(name) {
+                case .connection, .expect: return nil
+                case .host:
+                    guard authority == nil else { return nil }
+                    authority = value
+                case .kept(let known): fields.append(HTTPField(name: known, value: value))
+                case nil: continue
+                }
+            }
+        }
+    }
+
+    /// The request fields the fast path looks at, matched without allocating (ASCII, any case).
+    enum KnownField {
+        case connection, expect, host
+        case kept(HTTPField.Name)
+
+        init?(_ name: String) {
+            switch name.utf8.count {
+            case 4 where Self.matches(name, "host"): self = .host
+            case 6 where Self.matches(name, "expect"): self = .expect
+            case 6 where Self.matches(name, "prefer"): self = .kept(CacheHeaders.prefer)
+            case 10 where Self.matches(name, "connection"): self = .connection
+            case 13 where Self.matches(name, "authorization"): self = .kept(.authorization)
+            case 13 where Self.matches(name, "if-none-match"): self = .kept(.ifNoneMatch)
+            case 17 where Self.matches(name, "if-modified-since"): self = .kept(.ifModifiedSince)
+            default: return nil
+            }
+        }
+
+        /// Whether `name` is `lowercase` in any ASCII case; the lengths are equal.
+        private static func matches(_ name: String, _ lowercase: StaticString) -> Bool {
+            let expected = UnsafeBufferPointer(start: lowercase.utf8Start, count: lowercase.utf8CodeUnitCount)
+            return zip(name.utf8, expected).allSatisfy { byte, wanted in
+                byte == wanted || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") && byte | 0x20 == wanted)
             }
         }
     }
@@ -114,21 +160,48 @@ package struct ReadFastPath: Sendable {
     }
 }
 
-/// The fast path in each connection's pipeline, between the HTTP codec and Hummingbird.
+/// Puts a ``ReadFastPathHandler`` in a connection's pipeline just before the HTTP codec (Hummingbird adds its extra
+/// handlers after it), and leaves the pipeline once the connection is active.
+final class ReadFastPathInstaller: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+
+    private let fastPath: ReadFastPath
+    private let serverName: String
+
+    init(_ fastPath: ReadFastPath, serverName: String) {
+        self.fastPath = fastPath
+        self.serverName = serverName
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        let pipeline = context.pipeline.syncOperations
+        // Without the codec where it is expected, there is no fast path: every request goes to the router.
+        guard let codec = try? pipeline.handler(type: HTTP1ToHTTPServerCodec.self) else { return }
+        try? pipeline.addHandler(ReadFastPathHandler(fastPath, serverName: serverName), position: .before(codec))
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        context.fireChannelActive()
+        context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+    }
+}
+
+/// The fast path in each connection's pipeline, between NIO's HTTP/1 decoder and the codec that makes HTTP types of
+/// its parts for Hummingbird.
 ///
 /// Answers leave in the order requests came: while the router owes an answer, every request goes to the router
 /// too. While the socket cannot take more, requests go to the router as well, whose writes wait for the client,
 /// so a client that sends without reading gets no more than the socket's buffer ahead of it.
 ///
-/// An answer leaves as the HTTP/1 head the HTTP codec would have made of it, written where the codec writes (its
-/// context), so that no answer is converted from HTTP types again for each request: the head of a kept
-/// representation's answer is kept for as long as the representation, its freshness and the `Date` second stay the
-/// same, which for a client revalidating one record in a loop is every request of that second.
+/// A request it answers is never converted to HTTP types (only the few fields the answer depends on are), and its
+/// answer goes to NIO's HTTP/1 encoder as a head, which is what the codec would have made of it: the head of a
+/// kept representation's answer is kept for as long as the representation, its freshness and the `Date` second stay
+/// the same, which for a client revalidating one record in a loop is every request of that second.
 final class ReadFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
-    typealias InboundIn = HTTPRequestPart
-    typealias InboundOut = HTTPRequestPart
-    typealias OutboundIn = HTTPResponsePart
-    typealias OutboundOut = HTTPResponsePart
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
+    typealias OutboundOut = HTTPServerResponsePart
 
     private let fastPath: ReadFastPath
     private let serverName: String
@@ -139,10 +212,6 @@ final class ReadFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
         case answering(route: String, answer: MemoryAnswer)
         case passedOn
     }
-    /// The HTTP codec's context: an answer written there goes straight to NIO's HTTP/1 encoder, which frames it and
-    /// keeps its count of the requests it has answered (a `HEAD`'s answer has no body). `nil` if the codec cannot be
-    /// found, and then answers are written as this handler's response parts.
-    private var codecContext: ChannelHandlerContext?
     /// The last kept answer's head, and what it was made from.
     private var encoded: EncodedAnswer?
     private var request = Request.none
@@ -156,12 +225,7 @@ final class ReadFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
         self.serverName = serverName
     }
 
-    func handlerAdded(context: ChannelHandlerContext) {
-        codecContext = try? context.pipeline.syncOperations.context(handlerType: HTTP1ToHTTPServerCodec.self)
-    }
-
     func handlerRemoved(context: ChannelHandlerContext) {
-        codecContext = nil
         encoded = nil
     }
 
@@ -205,21 +269,14 @@ final class ReadFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     /// Writes the answer as Hummingbird's responder would: its headers, `Content-Length` for a body, then `Date`
-    /// and `Server`. The flush comes when the read that brought the request is done, so pipelined requests leave in
-    /// one write.
+    /// and `Server`, to NIO's HTTP/1 encoder, which frames it and keeps its count of the requests it has answered (a
+    /// `HEAD`'s answer has no body). The flush comes when the read that brought the request is done, so pipelined
+    /// requests leave in one write.
     ///
     /// - Returns: The status sent.
     private func send(_ memoryAnswer: MemoryAnswer, context: ChannelHandlerContext) -> Int {
         needsFlush = true
         let date = currentDate()
-        guard let codecContext else {
-            let answer = memoryAnswer.answer
-            let response = HTTPResponse(status: answer.status, headerFields: headers(of: answer, date: date.text))
-            context.write(wrapOutboundOut(.head(response)), promise: nil)
-            if let body = answer.body { context.write(wrapOutboundOut(.body(body)), promise: nil) }
-            context.write(wrapOutboundOut(.end(nil)), promise: nil)
-            return answer.status.code
-        }
         let head: HTTPResponseHead
         let body: ByteBuffer?
         switch memoryAnswer {
@@ -239,9 +296,9 @@ final class ReadFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
             head = responseHead(answer, date: date.text)
             body = answer.body
         }
-        codecContext.write(NIOAny(HTTPServerResponsePart.head(head)), promise: nil)
-        if let body { codecContext.write(NIOAny(HTTPServerResponsePart.body(.byteBuffer(body))), promise: nil) }
-        codecContext.write(NIOAny(HTTPServerResponsePart.end(nil)), promise: nil)
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        if let body { context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil) }
+        context.write(wrapOutboundOut(.end(nil)), promise: nil)
         return Int(head.status.code)
     }
 

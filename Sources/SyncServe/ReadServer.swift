@@ -96,7 +96,7 @@ package struct ReadServer: Sendable {
             server: .http1(
                 configuration: .init(
                     additionalChannelHandlers: fastPathEnabled
-                        ? [ReadFastPathHandler(fastPath, serverName: Self.serverName)] : [])),
+                        ? [ReadFastPathInstaller(fastPath, serverName: Self.serverName)] : [])),
             configuration: ApplicationConfiguration(address: address, serverName: Self.serverName),
             onServerRunning: { channel in
                 switch listen {

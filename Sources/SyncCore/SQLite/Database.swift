@@ -202,13 +202,6 @@ package final class Database {
     /// Rows changed by the last statement (https://sqlite.org/c3ref/changes.html).
     package var changes: Int { Int(sqlite3_changes64(handle)) }
 
-    /// The main database's file as SQLite names it: absolute, symbolic links resolved; its WAL and wal-index are this
-    /// with `-wal` and `-shm` (https://sqlite.org/c3ref/db_filename.html). `nil` for a temporary database.
-    package var fileName: String? {
-        guard let name = sqlite3_db_filename(handle, "main"), name.pointee != 0 else { return nil }
-        return String(cString: name)
-    }
-
     /// Whether a transaction is open (https://sqlite.org/c3ref/get_autocommit.html).
     package var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 

@@ -87,9 +87,9 @@ package final class ReadConnectionPool: Sendable {
         try self.init(path: path, count: count, maxWaiting: maxWaiting, walIndex: nil)
     }
 
-    /// - Parameter walIndex: The wal-index file to read the header of, when not the database's own (tests give
-    ///   another, to see the audit stop trusting it).
-    init(path: String, count: Int, maxWaiting: Int, walIndex walIndexPath: String?) throws(SQLiteError) {
+    /// - Parameter walIndex: The wal-index header to read, when not the database's own (tests give a copy that
+    ///   stands still, to see the audit stop trusting it).
+    init(path: String, count: Int, maxWaiting: Int, walIndex given: WALIndexHeader?) throws(SQLiteError) {
         // Everything that can throw comes first, and the Atomic<Bool> is set last: with it set by a default value,
         // the release build's optimiser (Swift 6.3.1) crashes on the path where this initialiser throws.
         var queues: [DatabaseQueue] = []
@@ -100,10 +100,11 @@ package final class ReadConnectionPool: Sendable {
         for _ in 0..<Self.probeCount {
             probes.append(Probe(try Self.probeConnection(path: path)))
         }
-        // The probes have read, so the wal-index exists if the database is in WAL mode, and they keep it open.
-        let walIndex = (walIndexPath ?? probes[0].state.withLock { $0.database.fileName.map { $0 + "-shm" } })
-            .flatMap(WALIndexHeader.init(path:))
-        let auditor = walIndex == nil ? nil : Mutex(Audit(probe: try Self.probeConnection(path: path)))
+        // The auditor's connection has read, so it has the wal-index mapped if the database is in WAL mode, and the
+        // mapping lasts while the pool keeps that connection.
+        let audit = Audit(probe: try Self.probeConnection(path: path))
+        let walIndex = given ?? WALIndexHeader(mappedBy: audit.probe.database)
+        let auditor = walIndex == nil ? nil : Mutex(audit)
         self.maxWaiting = min(max(0, maxWaiting), 1 << 20)
         self.queues = queues
         self.versionProbes = probes

@@ -1,13 +1,8 @@
+internal import CSQLite
 internal import Synchronization
 
-#if canImport(Glibc)
-    internal import Glibc
-#elseif canImport(Darwin)
-    internal import Darwin
-#endif
-
-/// The header of a WAL database's wal-index (its `-shm` file), mapped read-only, so that whether any connection
-/// has committed can be read without a read transaction.
+/// The header of a WAL database's wal-index (its `-shm` file), read where SQLite maps it, so that whether any
+/// connection has committed can be read without a read transaction.
 ///
 /// Opening a read transaction takes a lock on the wal-index (two `fcntl` calls) and SQLite's process-wide mutex for
 /// it; the read API asked `PRAGMA data_version` that way on every request, and at 60,000 requests a second the locks
@@ -21,37 +16,59 @@ internal import Synchronization
 /// other than the last one confirmed sends them to `data_version`; only an unchanged stamp spares them the lock.
 /// A file of another format (a version other than 3007000, a header not yet initialised) gives no stamp at all.
 package final class WALIndexHeader: @unchecked Sendable {
-    // @unchecked: the mapping is immutable and read only through `stamp()`, whose racing reads of memory another
-    // process writes are what the format is designed for (two copies, compared).
-    private let base: UnsafeMutableRawPointer
-    private static let mappedBytes = 2 * headerBytes
+    // @unchecked: the pointer is never written through, and read only by `stamp()`, whose racing reads of memory
+    // other connections write are what the format is designed for (two copies, compared).
+    private let base: UnsafeRawPointer
+    /// Memory of this object's own (a copy made by a test), freed with it; SQLite's mapping is SQLite's.
+    private let ownsMemory: Bool
     private static let headerBytes = 48
     /// `WALINDEX_MAX_VERSION`, the only wal-index format there has been since WAL mode exists.
     private static let knownVersion: UInt32 = 3_007_000
+    /// `WALINDEX_PGSZ`: SQLite maps the wal-index in regions of this size.
+    private static let regionBytes: Int32 = 32_768
 
-    /// Maps the header of the wal-index at `path`; `nil` when the file is missing, shorter than the two headers, or
-    /// cannot be mapped.
+    /// The header as `database` has the wal-index mapped: its first region, from the VFS's `xShmMap`
+    /// (https://sqlite.org/c3ref/io_methods.html), which hands back SQLite's own mapping of it. `nil` when the
+    /// database has no wal-index (not in WAL mode) or has not read it yet.
     ///
-    /// The caller keeps a connection to the database open for as long as it reads the header: SQLite empties a
-    /// wal-index only when a connection opens it and finds no other connection anywhere, which an open connection
-    /// rules out.
-    package init?(path: String) {
+    /// The mapping is SQLite's and lasts while the connection is open, so the caller keeps `database` open for as
+    /// long as it reads the header. The file is never opened here: closing a second descriptor of the `-shm` file
+    /// would drop every POSIX lock this process holds on it, SQLite's included (https://sqlite.org/howtocorrupt.html,
+    /// 2.2), and another process could then empty the file under every connection's mapping.
+    package init?(mappedBy database: Database) {
         #if !_endian(little)
             // The fields are read as little-endian words below.
             return nil
         #endif
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0, Int(status.st_size) >= Self.mappedBytes else { return nil }
-        guard let mapped = mmap(nil, Self.mappedBytes, PROT_READ, MAP_SHARED, descriptor, 0), mapped != MAP_FAILED
+        var file: UnsafeMutablePointer<sqlite3_file>?
+        guard sqlite3_file_control(database.handle, "main", SQLITE_FCNTL_FILE_POINTER, &file) == SQLITE_OK,
+            let methods = file?.pointee.pMethods, methods.pointee.iVersion >= 2, let map = methods.pointee.xShmMap
         else { return nil }
-        base = mapped
+        var region: UnsafeMutableRawPointer?
+        // Region 0, not extended: what the connection's reads have mapped already.
+        guard map(file, 0, Self.regionBytes, 0, &region) == SQLITE_OK, let region else { return nil }
+        base = UnsafeRawPointer(region)
+        ownsMemory = false
+    }
+
+    /// A header made of `bytes` (its two copies, 96 bytes), which no commit will move: for tests of headers that
+    /// stand still, are torn or are of another format.
+    init(bytes: [UInt8]) {
+        let copy = UnsafeMutableRawPointer.allocate(byteCount: 2 * Self.headerBytes, alignment: 8)
+        let buffer = UnsafeMutableRawBufferPointer(start: copy, count: 2 * Self.headerBytes)
+        buffer.initializeMemory(as: UInt8.self, repeating: 0)
+        buffer.copyBytes(from: bytes.prefix(2 * Self.headerBytes))
+        base = UnsafeRawPointer(copy)
+        ownsMemory = true
+    }
+
+    /// The two copies of the header as they are now.
+    var bytes: [UInt8] {
+        Array(UnsafeRawBufferPointer(start: base, count: 2 * Self.headerBytes))
     }
 
     deinit {
-        munmap(base, Self.mappedBytes)
+        if ownsMemory { UnsafeMutableRawPointer(mutating: base).deallocate() }
     }
 
     /// The change counter and last commit frame (`iChange << 32 | mxFrame`), or `nil` when the two copies differ (a
@@ -73,7 +90,7 @@ package final class WALIndexHeader: @unchecked Sendable {
 
     private typealias Words = (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
 
-    private static func words(_ pointer: UnsafeMutableRawPointer) -> Words {
+    private static func words(_ pointer: UnsafeRawPointer) -> Words {
         (
             pointer.loadUnaligned(fromByteOffset: 0, as: UInt64.self),
             pointer.loadUnaligned(fromByteOffset: 8, as: UInt64.self),

@@ -13,8 +13,7 @@ struct WALIndexHeaderTests {
         try writer.execute("CREATE TABLE t (x INTEGER)")
         let reader = try Database(path: directory.file("cache.db"), mode: .readOnly)
         _ = try reader.scalar("SELECT count(*) FROM t")
-        let name = try #require(reader.fileName)
-        let header = try #require(WALIndexHeader(path: name + "-shm"))
+        let header = try #require(WALIndexHeader(mappedBy: reader))
         var seen: Set<UInt64> = []
         for value in 0..<50 {
             let before = try #require(header.stamp())
@@ -30,25 +29,37 @@ struct WALIndexHeaderTests {
         #expect(try #require(header.stamp()) != before)
     }
 
-    @Test("No header is read from a missing or short file, and no stamp from one of another format")
-    func refusesOtherFiles() throws {
+    @Test("Reading the header opens no file: SQLite's locks on the wal-index hold, and another process cannot empty it")
+    func holdsNoDescriptor() throws {
         let directory = try TemporaryDirectory()
-        #expect(WALIndexHeader(path: directory.file("missing-shm")) == nil)
-        try Data(count: 95).write(to: URL(fileURLWithPath: directory.file("short-shm")))
-        #expect(WALIndexHeader(path: directory.file("short-shm")) == nil)
-        // Two equal copies of a header whose version is not 3007000.
-        try Data(count: 32_768).write(to: URL(fileURLWithPath: directory.file("zero-shm")))
-        let zero = try #require(WALIndexHeader(path: directory.file("zero-shm")))
-        #expect(zero.stamp() == nil)
-        // A known version in the first copy only: a writer caught between the copies.
-        var torn = Data(count: 32_768)
+        let writer = try Database(path: directory.file("cache.db"))
+        try writer.execute("CREATE TABLE t (x INTEGER)")
+        let reader = try Database(path: directory.file("cache.db"), mode: .readOnly)
+        _ = try reader.scalar("SELECT count(*) FROM t")
+        let before = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count
+        let header = try #require(WALIndexHeader(mappedBy: reader))
+        #expect(header.stamp() != nil)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count == before)
+    }
+
+    @Test("No header without a wal-index, and no stamp from a header torn between its copies or of another format")
+    func refusesOtherHeaders() throws {
+        let directory = try TemporaryDirectory()
+        let writer = try Database(path: directory.file("cache.db"))
+        try writer.execute("CREATE TABLE t (x INTEGER)")
+        _ = try writer.rows("PRAGMA journal_mode = DELETE")
+        #expect(WALIndexHeader(mappedBy: writer) == nil)
+        #expect(WALIndexHeader(bytes: []).stamp() == nil)  // version 0
+        var torn = [UInt8](repeating: 0, count: 96)
         withUnsafeBytes(of: UInt32(3_007_000).littleEndian) { torn.replaceSubrange(0..<4, with: $0) }
-        torn[12] = 1
-        try torn.write(to: URL(fileURLWithPath: directory.file("torn-shm")))
-        #expect(try #require(WALIndexHeader(path: directory.file("torn-shm"))).stamp() == nil)
+        torn[12] = 1  // isInit
+        torn[8] = 7  // iChange
+        #expect(WALIndexHeader(bytes: torn).stamp() == nil)  // only the first copy written
         torn.replaceSubrange(48..<96, with: torn[0..<48])
-        try torn.write(to: URL(fileURLWithPath: directory.file("whole-shm")))
-        #expect(try #require(WALIndexHeader(path: directory.file("whole-shm"))).stamp() == 0)
+        #expect(WALIndexHeader(bytes: torn).stamp() == 7 << 32)
+        torn[12] = 0
+        torn[60] = 0
+        #expect(WALIndexHeader(bytes: torn).stamp() == nil)  // not initialised
     }
 
     @Test("The pool's counter moves on the first call after each commit, without a probe while nothing commits")
@@ -92,11 +103,11 @@ struct WALIndexHeaderTests {
         let writer = try Database(path: directory.file("cache.db"))
         try writer.execute("CREATE TABLE t (x INTEGER)")
         try writer.execute("INSERT INTO t VALUES (1)")
-        // A copy of the wal-index, which no commit will touch.
-        let name = try #require(writer.fileName)
-        try FileManager.default.copyItem(atPath: name + "-shm", toPath: directory.file("copy-shm"))
-        let pool = try ReadConnectionPool(
-            path: directory.file("cache.db"), count: 1, maxWaiting: 0, walIndex: directory.file("copy-shm"))
+        // A copy of the header, which no commit will move.
+        let reader = try Database(path: directory.file("cache.db"), mode: .readOnly)
+        _ = try reader.scalar("SELECT count(*) FROM t")
+        let stale = WALIndexHeader(bytes: try #require(WALIndexHeader(mappedBy: reader)).bytes)
+        let pool = try ReadConnectionPool(path: directory.file("cache.db"), count: 1, maxWaiting: 0, walIndex: stale)
         #expect(pool.readsWALIndex)
         let first = try pool.dataVersion()  // the first call audits, and records what it saw
         try writer.execute("INSERT INTO t VALUES (2)")

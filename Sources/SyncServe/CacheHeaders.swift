@@ -36,13 +36,24 @@ enum CacheHeaders {
     /// Whether the request's preconditions say the client's copy is current (RFC 9110 §13.2.2): If-None-Match
     /// when present (weak comparison, lists, `*`), else If-Modified-Since against Last-Modified.
     static func isNotModified(_ request: HTTPFields, etag: String, lastModified: Double?, now: Double) -> Bool {
-        if let ifNoneMatch = request[.ifNoneMatch] {
+        if let ifNoneMatch = value(of: .ifNoneMatch, in: request) {
             return EntityTag.ifNoneMatch(ifNoneMatch, matches: etag)
         }
-        guard let lastModified, let header = request[.ifModifiedSince],
+        guard let lastModified, let header = value(of: .ifModifiedSince, in: request),
             let since = HTTPDate.parse(header, now: now)
         else { return false }
         return lastModified.rounded(.down) <= since
+    }
+
+    /// A field's value as `HTTPFields`' subscript gives it (several fields of the name are joined), without the
+    /// subscript's joining when there is one: what a revalidation costs is mostly this lookup.
+    static func value(of name: HTTPField.Name, in fields: HTTPFields) -> String? {
+        var found: String?
+        for field in fields where field.name == name {
+            guard found == nil else { return fields[name] }
+            found = field.value
+        }
+        return found
     }
 
     /// The answer for a representation: 304 with the headers alone when the client's copy is current.

@@ -32,13 +32,19 @@ package struct ReadFastPath: Sendable {
     let tally: FastPathTally
 
     /// The route label and the answer, or `nil` to leave the request to the router.
-    func answer(_ head: HTTPRequestHead) -> (route: String, answer: MemoryAnswer)? {
+    ///
+    /// - Parameter admitted: The last `Host` the connection's requests were admitted with: once the port is bound,
+    ///   whether a `Host` is admitted depends on nothing else, so the next request with the same one skips the check.
+    func answer(_ head: HTTPRequestHead, admitted: inout String?) -> (route: String, answer: MemoryAnswer)? {
         guard head.method == .GET, let request = Request(head) else { return nil }
         if let token {
             guard let header = request.fields[.authorization], BearerToken.matches(header, token: token)
             else { return nil }
         }
-        if let allowedHosts, let authority = request.authority, !allowedHosts.admits(authority) { return nil }
+        if let allowedHosts, let authority = request.authority, authority != admitted {
+            guard allowedHosts.admits(authority) else { return nil }
+            admitted = authority
+        }
         guard let route = Route(head.uri) else { return nil }
         guard let (endpoint, served, snapshot) = model.syncedInMemory(route.name) else { return nil }
         switch route.kind {
@@ -137,25 +143,32 @@ package struct ReadFastPath: Sendable {
                 return segment.utf8.contains(UInt8(ascii: "%"))
                     ? QueryString.decode(segment, plusIsSpace: false) : String(segment)
             }
-            if path.hasPrefix("/v1/endpoints/") {
-                let rest = path.dropFirst("/v1/endpoints/".utf8.count)
+            if let rest = Self.after("/v1/endpoints/", in: path) {
                 guard let slash = rest.utf8.firstIndex(of: UInt8(ascii: "/")), let name = decoded(rest[..<slash])
                 else { return nil }
                 let tail = rest[slash...]
                 self.name = name
-                if tail == "/records" {
+                if tail.utf8.elementsEqual("/records".utf8) {
                     kind = .records(query: query, label: Self.recordsLabel)
-                } else if tail.hasPrefix("/records/"), let id = decoded(tail.dropFirst("/records/".utf8.count)) {
+                } else if let id = Self.after("/records/", in: tail).flatMap(decoded) {
                     kind = .record(id: id)
                 } else {
                     return nil
                 }
-            } else if path.hasPrefix("/rest/"), let name = decoded(path.dropFirst("/rest/".utf8.count)) {
+            } else if let name = Self.after("/rest/", in: path).flatMap(decoded) {
                 self.name = name
                 kind = .records(query: query, label: Self.restLabel)
             } else {
                 return nil
             }
+        }
+
+        /// `text` after `prefix`, compared byte for byte (a character comparison costs more than the rest of a
+        /// route's parsing); `nil` when it does not start with it.
+        private static func after(_ prefix: StaticString, in text: Substring) -> Substring? {
+            let bytes = UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
+            guard text.utf8.starts(with: bytes) else { return nil }
+            return text[text.utf8.index(text.startIndex, offsetBy: bytes.count)...]
         }
     }
 }
@@ -214,6 +227,8 @@ final class ReadFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
     /// The last kept answer's head, and what it was made from.
     private var encoded: EncodedAnswer?
+    /// The `Host` this connection's last admitted request came with.
+    private var admittedHost: String?
     private var request = Request.none
     /// Requests passed to the router whose answers have not all been written.
     private var routerOwes = 0
@@ -232,7 +247,9 @@ final class ReadFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let head):
-            if routerOwes == 0, context.channel.isWritable, let (route, answer) = fastPath.answer(head) {
+            if routerOwes == 0, context.channel.isWritable,
+                let (route, answer) = fastPath.answer(head, admitted: &admittedHost)
+            {
                 request = .answering(route: route, answer: answer)
             } else {
                 routerOwes += 1

@@ -1,3 +1,4 @@
+import Foundation
 import NIOCore
 import SampleUpstream
 import Testing
@@ -22,7 +23,7 @@ struct FaultUpstreamTests {
         }
     }
 
-    @Test("a refused port is refused, then listens again on the same port")
+    @Test("a refused port is refused and held (no other server can take it), then listens again on the same port")
     func refusedConnection() async throws {
         try await withFaultUpstream { upstream, transport in
             let request = FetchRequest(url: upstream.server.baseURL + "/users")
@@ -30,6 +31,8 @@ struct FaultUpstreamTests {
             await #expect(throws: FetchError.connection) {
                 try await transport.fetch(request, successBody: nil)
             }
+            // Another test's server binding the port meanwhile would receive what was meant for this one.
+            #expect(throws: POSIXError.self) { try ClosedPort(port: upstream.server.port, sharedWithListener: false) }
             try await upstream.inject(nil)
             #expect(try await transport.fetch(request, successBody: nil).status == 200)
         }

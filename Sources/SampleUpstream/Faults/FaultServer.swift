@@ -3,6 +3,10 @@ import NIOHTTP1
 import NIOPosix
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// An HTTP/1.1 server on 127.0.0.1 that writes whatever bytes its handler's ``FaultAnswer`` says — lying heads,
 /// cut bodies, resets, drips, floods — and can stop accepting connections and start again on the same port, so a
 /// client meets a refused connection where a server was.
@@ -22,6 +26,9 @@ package final class FaultServer: Sendable {
     package let port: Int
     private let answer: @Sendable (UpstreamRequest) -> FaultAnswer
     private let listener: Mutex<(any Channel)?>
+    /// While connections are refused: a socket that holds ``port`` without listening, so that no other server (a
+    /// test's running beside this one) can take the port and receive what was meant for this one.
+    private let hold = Mutex<ClosedPort?>(nil)
     private let log: RequestLog
     private let book: ConnectionBook
 
@@ -70,10 +77,40 @@ package final class FaultServer: Sendable {
         return FaultServer(port: boundPort, listener: listener, log: log, book: book, answer: answer)
     }
 
-    /// Closes the listening socket: until ``acceptConnections()``, connecting to ``port`` is refused.
+    /// Closes the listening socket: until ``acceptConnections()``, connecting to ``port`` is refused. The port is
+    /// held meanwhile, by a socket bound to it before the listener closes.
     ///
-    /// - Throws: NIO's error if the socket failed to close.
+    /// - Throws: POSIX's error if the port cannot be held, NIO's if the socket failed to close.
     package func refuseConnections() async throws {
+        if listener.withLock({ $0 != nil }), hold.withLock({ $0 == nil }) {
+            let holding = try ClosedPort(port: port, sharedWithListener: true)
+            hold.withLock { $0 = holding }
+        }
+        try await closeListener()
+    }
+
+    /// Listens on ``port`` again after ``refuseConnections()``; does nothing while listening.
+    ///
+    /// - Throws: NIO's error if the port cannot be bound again.
+    package func acceptConnections() async throws {
+        guard listener.withLock({ $0 == nil }) else { return }
+        let bound = try await Self.bind(port: port, book: book, answer: answer)
+        listener.withLock { $0 = bound }
+        hold.withLock { $0 = nil }
+    }
+
+    /// Stops listening, lets the port go and closes the connections still open.
+    ///
+    /// - Throws: NIO's error if the listening socket failed to close; the connections are closed all the same.
+    package func shutdown() async throws {
+        for connection in book.beginShutdown() {
+            connection.close(promise: nil)
+        }
+        defer { hold.withLock { $0 = nil } }
+        try await closeListener()
+    }
+
+    private func closeListener() async throws {
         let open = listener.withLock { listener in
             defer { listener = nil }
             return listener
@@ -81,30 +118,16 @@ package final class FaultServer: Sendable {
         try await open?.close()
     }
 
-    /// Listens on ``port`` again after ``refuseConnections()``; does nothing while listening.
-    ///
-    /// - Throws: NIO's error if the port cannot be bound again (another process took it meanwhile).
-    package func acceptConnections() async throws {
-        guard listener.withLock({ $0 == nil }) else { return }
-        let bound = try await Self.bind(port: port, book: book, answer: answer)
-        listener.withLock { $0 = bound }
-    }
-
-    /// Stops listening and closes the connections still open.
-    ///
-    /// - Throws: NIO's error if the listening socket failed to close; the connections are closed all the same.
-    package func shutdown() async throws {
-        for connection in book.beginShutdown() {
-            connection.close(promise: nil)
-        }
-        try await refuseConnections()
-    }
-
     private static func bind(
         port: Int, book: ConnectionBook, answer: @escaping @Sendable (UpstreamRequest) -> FaultAnswer
     ) async throws -> any Channel {
         try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            // Shared with the socket that holds the port while connections are refused (refuseConnections()).
+            .serverChannelOption(
+                ChannelOptions.Types.SocketOption(level: .socket, name: NIOBSDSocket.Option(rawValue: SO_REUSEPORT)),
+                value: 1
+            )
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try book.register(channel)

@@ -55,17 +55,6 @@ enum CacheHeaders {
         }
         return found
     }
-
-    /// The answer for a representation: 304 with the headers alone when the client's copy is current.
-    static func answer(
-        _ representation: Representation, freshness: CacheFreshness, request: HTTPFields, now: Double
-    ) -> Answer {
-        KeptAnswer(
-            representation: representation, freshness: freshness,
-            notModified: isNotModified(
-                request, etag: representation.etag, lastModified: representation.lastModified, now: now)
-        ).answer
-    }
 }
 
 /// An answer from memory: a kept representation's, or one made for the request (a list's revalidation).
@@ -88,6 +77,14 @@ struct KeptAnswer {
     var freshness: CacheFreshness
     /// Whether the request's preconditions say the client's copy is current: a 304.
     var notModified: Bool
+
+    /// The representation's answer to `request`: 304 with the headers alone when the client's copy is current.
+    init(_ representation: Representation, freshness: CacheFreshness, request: HTTPFields, now: Double) {
+        self.representation = representation
+        self.freshness = freshness
+        notModified = CacheHeaders.isNotModified(
+            request, etag: representation.etag, lastModified: representation.lastModified, now: now)
+    }
 
     var answer: Answer {
         var headers = CacheHeaders.fields(

@@ -19,8 +19,8 @@ internal import Synchronization
 /// only a dictionary lookup, those two hops are most of the cost. Everything else, and anything unusual about a
 /// request (another method, `HEAD`, a `Connection` or `Expect` header, a Host or token the middleware would
 /// refuse, a path in any but the routes' plain form), goes on to the router, which answers it as it always did.
-/// What the fast path sends is the router's own answer for that request (``ReadModel/keptRecord(_:_:_:id:request:)``
-/// and ``ReadModel/keptRecords(_:_:_:query:request:)`` build both), with the same `Date` and `Server`, and it is
+/// What the fast path sends is the router's own answer for that request (``KeptAnswer`` and
+/// ``ReadModel/recordsFromMemory(_:_:_:query:request:)`` build both), with the same `Date` and `Server`, and it is
 /// counted in `syncd_http_requests_total` under the same route.
 package struct ReadFastPath: Sendable {
     let model: ReadModel

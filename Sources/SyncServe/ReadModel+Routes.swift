@@ -105,9 +105,8 @@ extension ReadModel {
         if let kept = kept(key, endpoint, served, snapshot, request: request.headers) { return kept.answer.response }
         let representation = try await build()
         cache.store(key, representation)
-        return CacheHeaders.answer(
-            representation, freshness: freshness(endpoint, served), request: request.headers, now: now()
-        ).response
+        return KeptAnswer(representation, freshness: freshness(endpoint, served), request: request.headers, now: now())
+            .answer.response
     }
 
     // MARK: Answers from memory
@@ -127,7 +126,7 @@ extension ReadModel {
     func recordsFromMemory(
         _ endpoint: EndpointConfiguration, _ served: Served, _ snapshot: Snapshot, query: String, request: HTTPFields
     ) -> MemoryAnswer? {
-        if request[.ifNoneMatch] != nil,
+        if request.contains(.ifNoneMatch),
             CacheHeaders.isNotModified(request, etag: served.etag, lastModified: nil, now: now())
         {
             return .made(
@@ -141,14 +140,8 @@ extension ReadModel {
         return kept(key, endpoint, served, snapshot, request: request).map(MemoryAnswer.kept)
     }
 
-    /// One record answered from memory, when its representation is kept.
-    func keptRecord(
-        _ endpoint: EndpointConfiguration, _ served: Served, _ snapshot: Snapshot, id: String, request: HTTPFields
-    ) -> Answer? {
-        recordFromMemory(endpoint, served, snapshot, id: id, request: request)?.answer
-    }
-
-    /// ``keptRecord(_:_:_:id:request:)`` before it is made an answer, for the fast path.
+    /// One record answered from memory, when its representation is kept (the fast path's; the router's route
+    /// looks the same representation up in ``respond(_:_:_:_:_:build:)``).
     func recordFromMemory(
         _ endpoint: EndpointConfiguration, _ served: Served, _ snapshot: Snapshot, id: String, request: HTTPFields
     ) -> MemoryAnswer? {
@@ -166,11 +159,7 @@ extension ReadModel {
     ) -> KeptAnswer? {
         guard let representation = cache.lookup(key, instance: snapshot.instance, endpointVersion: served.state.version)
         else { return nil }
-        let now = now()
-        return KeptAnswer(
-            representation: representation, freshness: freshness(endpoint, served),
-            notModified: CacheHeaders.isNotModified(
-                request, etag: representation.etag, lastModified: representation.lastModified, now: now))
+        return KeptAnswer(representation, freshness: freshness(endpoint, served), request: request, now: now())
     }
 
     /// PostgREST clients ask for the total with `Prefer: count=exact` and read it from Content-Range.

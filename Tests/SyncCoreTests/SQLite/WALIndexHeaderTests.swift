@@ -15,6 +15,14 @@ struct WALIndexHeaderTests {
         return (writer, reader)
     }
 
+    /// A writer that made table `t` and put the database back in rollback-journal mode: it has no wal-index.
+    static func rollbackJournalWriter(in directory: TemporaryDirectory) throws -> Database {
+        let writer = try Database(path: directory.file("cache.db"))
+        try writer.execute("CREATE TABLE t (x INTEGER)")
+        _ = try writer.rows("PRAGMA journal_mode = DELETE")
+        return writer
+    }
+
     @Test("The stamp moves with every commit of another connection and stands while nothing commits")
     func stampMovesWithCommits() throws {
         let directory = try TemporaryDirectory()
@@ -62,9 +70,7 @@ struct WALIndexHeaderTests {
     @Test("No header without a wal-index, and no stamp from a header torn between its copies or of another format")
     func refusesOtherHeaders() throws {
         let directory = try TemporaryDirectory()
-        let writer = try Database(path: directory.file("cache.db"))
-        try writer.execute("CREATE TABLE t (x INTEGER)")
-        _ = try writer.rows("PRAGMA journal_mode = DELETE")
+        let writer = try Self.rollbackJournalWriter(in: directory)
         #expect(WALIndexHeader(mappedBy: writer) == nil)
         #expect(WALIndexHeader(bytes: []).stamp() == nil)  // version 0
         var torn = [UInt8](repeating: 0, count: 96)
@@ -103,9 +109,7 @@ struct WALIndexHeaderTests {
     @Test("A database in rollback-journal mode has no wal-index: every call asks data_version")
     func rollbackJournal() throws {
         let directory = try TemporaryDirectory()
-        let writer = try Database(path: directory.file("cache.db"))
-        try writer.execute("CREATE TABLE t (x INTEGER)")
-        _ = try writer.rows("PRAGMA journal_mode = DELETE")
+        let writer = try Self.rollbackJournalWriter(in: directory)
         let pool = try ReadConnectionPool(path: directory.file("cache.db"), count: 1)
         #expect(!pool.readsWALIndex)
         let first = try pool.dataVersion()

@@ -97,8 +97,7 @@ enum QueryTarget {
 
 /// A database holding one synced endpoint with a column of each type, made once per process.
 final class QueryFixture {
-    static let rowCount = 5
-    /// Below the row count, so that lists and the change feed are capped.
+    /// Below the number of ``records`` (five), so that lists and the change feed are capped.
     static let maxRows = 3
     static let configuration = """
         [[endpoint]]
@@ -146,7 +145,7 @@ final class QueryFixture {
         let spool = try BodySpool(directory: directory)
         try spool.append(ByteBuffer(string: Self.records))
         _ = try SyncWriter(endpoint: endpoint).applyCollection(
-            DecodedBody(spool: spool, records: Self.rowCount, rejected: 0, problems: []),
+            DecodedBody(spool: spool),
             facts: RunFacts(startedAt: 1_700_000_000, finishedAt: 1_700_000_001, httpStatus: 200),
             database: database)
     }

@@ -11,6 +11,8 @@ internal import Synchronization
 package final class DatabaseQueue: Sendable {
     private let connection: Mutex<Database>
     private let thread = Mutex<NIOThreadPool?>(nil)
+    /// Closures submitted to the queue's thread that have not started yet.
+    private let queued = Atomic<Int>(0)
     package let path: String
 
     /// Opens the database at `path`.
@@ -39,8 +41,10 @@ package final class DatabaseQueue: Sendable {
 
     /// Runs `body` with the connection on the queue's thread.
     package func perform<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        try await executor.runIfActive {
-            try self.connection.withLock { database in
+        queued.add(1, ordering: .relaxed)
+        return try await executor.runIfActive {
+            self.queued.subtract(1, ordering: .relaxed)
+            return try self.connection.withLock { database in
                 try body(database)
             }
         }
@@ -53,7 +57,9 @@ package final class DatabaseQueue: Sendable {
         -> T
     {
         try await withCheckedThrowingContinuation { continuation in
+            queued.add(1, ordering: .relaxed)
             executor.submit { state in
+                self.queued.subtract(1, ordering: .relaxed)
                 guard case .active = state else {
                     continuation.resume(throwing: CancellationError())
                     return
@@ -62,6 +68,9 @@ package final class DatabaseQueue: Sendable {
             }
         }
     }
+
+    /// Whether closures wait for the queue's thread: what a transaction that waits for the network gives way to.
+    package var hasWaiting: Bool { queued.load(ordering: .relaxed) > 0 }
 
     /// Runs `body` with the connection on the calling thread: for commands that have nothing else to do meanwhile.
     package func performBlocking<T: Sendable>(_ body: @Sendable (Database) throws -> T) throws -> T {

@@ -1,20 +1,23 @@
-/// A collection body on disk, validated and decoded once as it streamed in, before the transaction.
+/// A collection body on disk, checked as it streamed in; the transaction that applies it decodes it again, on a
+/// thread of its own (``RecordPipeline``), and counts what it finds.
 package struct DecodedBody: Sendable {
     package var spool: BodySpool
     /// Where each page's body is in the spool, in the order fetched.
     package var pages: [Range<Int>]
-    package var records: Int
-    package var rejected: Int
-    /// The first ``SyncWriter/storedProblemLimit`` problems.
-    package var problems: [DecodingProblem]
+    /// The body as it still arrives, for a transaction that starts before the fetch ends; nil when it is all there
+    /// (``pages`` says where).
+    package var feed: SpoolFeed?
 
-    package init(
-        spool: BodySpool, pages: [Range<Int>]? = nil, records: Int, rejected: Int, problems: [DecodingProblem]
-    ) {
+    package init(spool: BodySpool, pages: [Range<Int>]? = nil) {
         self.spool = spool
         self.pages = pages ?? [0..<spool.count]
-        self.records = records
-        self.rejected = rejected
-        self.problems = problems
+        self.feed = nil
+    }
+
+    /// A body still arriving in `spool`, as `feed` reports it.
+    package init(spool: BodySpool, feed: SpoolFeed) {
+        self.spool = spool
+        self.pages = []
+        self.feed = feed
     }
 }

@@ -37,10 +37,18 @@ final class RecordPipeline: @unchecked Sendable {
     private var isStopped = false
     private var failure: (any Error)?
 
-    /// Starts decoding `pages` of `spool`, each as a body of its own.
-    init(decoder: RecordDecoder, spool: BodySpool, pages: [Range<Int>]) {
+    private let feed: SpoolFeed?
+
+    /// Starts decoding `pages` of `spool`, each as a body of its own; with a `feed`, the pages and their bytes as
+    /// the feed reports them arriving instead.
+    init(decoder: RecordDecoder, spool: BodySpool, pages: [Range<Int>], feed: SpoolFeed? = nil) {
+        self.feed = feed
         let thread = Thread { [self] in
-            produce(decoder: decoder, spool: spool, pages: pages)
+            if let feed {
+                produce(decoder: decoder, spool: spool, following: feed)
+            } else {
+                produce(decoder: decoder, spool: spool, pages: pages)
+            }
         }
         thread.name = "syncd-decode"
         thread.start()
@@ -66,6 +74,8 @@ final class RecordPipeline: @unchecked Sendable {
 
     /// Ends the decoding thread if it still runs, and waits until it no longer reads the spool.
     func stop() {
+        // A thread waiting for the network wakes up and ends.
+        feed?.abandon()
         condition.lock()
         defer { condition.unlock() }
         isStopped = true
@@ -82,19 +92,7 @@ final class RecordPipeline: @unchecked Sendable {
         do {
             for page in pages {
                 var chunked = ChunkedRecordDecoder(decoder)
-                try spool.forEachChunk(in: page) { chunk in
-                    try chunked.feed(chunk) { record, bytes in
-                        var copy = copy record
-                        let start = batch.bytes.count
-                        batch.bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[record.raw]))
-                        copy.raw = start..<batch.bytes.count
-                        batch.records.append(copy)
-                        if batch.records.count == Self.batchSize {
-                            try hand(batch)
-                            batch = Batch()
-                        }
-                    }
-                }
+                try spool.forEachChunk(in: page) { chunk in try decode(chunk, with: &chunked, into: &batch) }
                 _ = try chunked.finish()
             }
             if !batch.records.isEmpty { try hand(batch) }
@@ -103,6 +101,64 @@ final class RecordPipeline: @unchecked Sendable {
             finish(failure: nil)
         } catch {
             finish(failure: error)
+        }
+    }
+
+    /// Decodes the bytes `feed` reports, as they arrive, page after page.
+    private func produce(decoder: RecordDecoder, spool: BodySpool, following feed: SpoolFeed) {
+        var batch = Batch()
+        var chunked = ChunkedRecordDecoder(decoder)
+        var offset = 0
+        var page = 0
+        do {
+            reading: while true {
+                // Records decoded so far are stored while the next bytes are on the way.
+                if !batch.records.isEmpty, !feed.hasNews(after: offset, page: page) {
+                    try hand(batch)
+                    batch = Batch()
+                }
+                switch try feed.next(after: offset, page: page) {
+                case .bytes(let end):
+                    try spool.forEachChunk(in: offset..<end) { chunk in try decode(chunk, with: &chunked, into: &batch)
+                    }
+                    offset = end
+                case .pageEnd(let range):
+                    try spool.forEachChunk(in: offset..<range.upperBound) { chunk in
+                        try decode(chunk, with: &chunked, into: &batch)
+                    }
+                    _ = try chunked.finish()
+                    chunked = ChunkedRecordDecoder(decoder)
+                    offset = range.upperBound
+                    page += 1
+                case .end:
+                    break reading
+                }
+            }
+            if !batch.records.isEmpty { try hand(batch) }
+            finish(failure: nil)
+        } catch is Stopped {
+            finish(failure: nil)
+        } catch {
+            finish(failure: error)
+        }
+    }
+
+    /// Decodes a chunk, adding its records to `batch` and handing each full batch over.
+    private func decode(
+        _ chunk: UnsafeRawBufferPointer, with chunked: inout ChunkedRecordDecoder, into batch: inout Batch
+    )
+        throws
+    {
+        try chunked.feed(chunk) { record, bytes in
+            var copy = copy record
+            let start = batch.bytes.count
+            batch.bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[record.raw]))
+            copy.raw = start..<batch.bytes.count
+            batch.records.append(copy)
+            if batch.records.count == Self.batchSize {
+                try hand(batch)
+                batch = Batch()
+            }
         }
     }
 

@@ -37,7 +37,9 @@ package struct SQLiteSyncStorage: SyncStorage {
     package func applyCollection(
         _ body: DecodedBody, run: SyncRun, facts: @escaping @Sendable () -> RunFacts
     ) async throws -> SyncSummary {
-        try await database.perform { database in
+        // A transaction that waits for the network gives way to every other write of the process.
+        body.feed?.setYield { [database] in database.hasWaiting }
+        return try await database.perform { database in
             try SyncWriter(run).applyCollection(body, facts: facts(), database: database)
         }
     }

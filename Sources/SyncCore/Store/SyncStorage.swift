@@ -17,6 +17,11 @@ package protocol SyncStorage: Sendable {
     /// Applies a 200 of a collection: upserts the records, deletes (with tombstones) what a snapshot no longer
     /// holds, and records the run.
     ///
+    /// A body with a ``DecodedBody/feed`` is still arriving: the records are stored as the feed reports them, the
+    /// run's status, validators, bytes and pages are the feed's ``SpoolFeed/finalFacts``, and when the feed fails or
+    /// gives way the call throws it (``SpoolFeed/Stop``) and stores nothing. An implementation whose writes would
+    /// hold up others while it waits should give way through ``SpoolFeed/setYield(_:)``.
+    ///
     /// - Parameter facts: The run's facts, asked for when the transaction starts (so that its finish time is then).
     /// - Throws: ``StoreError`` (an empty snapshot, more deletions than `max_delete` allows, a changed primary key),
     ///   or the database's error; nothing is stored.

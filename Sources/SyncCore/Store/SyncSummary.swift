@@ -60,6 +60,8 @@ public struct SyncSummary: Sendable, Hashable, CustomStringConvertible {
     package var retryAfter: Double?
     /// How late the run started after the scheduler's due time, in seconds; `nil` for a run nobody scheduled.
     package var lateSeconds: Double?
+    /// Whether the records were stored while the body still arrived (``SpoolFeed``), rather than after.
+    package var storedWhileFetching = false
 
     package init(endpoint: String, outcome: Outcome) {
         self.endpoint = endpoint

@@ -29,27 +29,20 @@ package struct SyncWriter: Sendable {
     ///
     /// - Throws: ``StoreError`` (an empty snapshot, more deletions than `max_delete` allows, a changed primary key or
     ///   primary-key type), ``SQLiteError``; the transaction is rolled back.
-    package func applyCollection(_ decoded: DecodedBody, facts: RunFacts, database: Database) throws -> SyncSummary {
+    package func applyCollection(_ decoded: DecodedBody, facts startFacts: RunFacts, database: Database) throws
+        -> SyncSummary
+    {
         let table = RecordTable(endpoint)
         let decoder = endpoint.recordDecoder
         return try database.transaction(.immediate) {
             let state = try prepareEndpoint(database, kind: "collection")
             var report = SyncSummary(endpoint: endpoint.name.name, outcome: .unchanged)
-            report.httpStatus = facts.httpStatus
-            report.bytes = facts.bytes
-            report.pages = facts.pageCount
-            report.receivedRecords = decoded.records
-            report.rejected = decoded.rejected
-            report.recordProblems = decoded.problems
             let newVersion = try state.nextVersion(endpoint: endpoint.name.name)
-            let now = Timestamp.format(facts.finishedAt)
+            let now = Timestamp.format(startFacts.finishedAt)
 
             let schemaChanged = try table.prepare(database, storedSignature: state.columnsSignature)
             if schemaChanged { _ = try table.refill(database, decoder: decoder) }
             let before = try count(database, table)
-            if endpoint.mode == .snapshot, decoded.records - decoded.rejected == 0, before > 0, !endpoint.allowEmpty {
-                throw StoreError.emptySnapshot(endpoint: endpoint.name.name, stored: before)
-            }
 
             var seen = SeenKeys(keyColumns: endpoint.primaryKey)
             let valueCount = endpoint.columns.count
@@ -60,16 +53,26 @@ package struct SyncWriter: Sendable {
             var written = 0
             var deleted = 0
             var incremental = try endpoint.incremental.map {
-                try IncrementalApply($0, endpoint: endpoint, table: table, database: database, now: facts.finishedAt)
+                try IncrementalApply(
+                    $0, endpoint: endpoint, table: table, database: database, now: startFacts.finishedAt)
             }
             let keyColumns = endpoint.primaryKey
             // The records are decoded on a second thread while this one stores them (RecordPipeline).
-            let pipeline = RecordPipeline(decoder: decoder, spool: decoded.spool, pages: decoded.pages)
+            let pipeline = RecordPipeline(
+                decoder: decoder, spool: decoded.spool, pages: decoded.pages, feed: decoded.feed)
             defer { pipeline.stop() }
+            // The decoding problems come first, as the records brought them; duplicates and future cursors after.
+            var decodingProblems: [DecodingProblem] = []
+            var laterProblems: [DecodingProblem] = []
             while let batch = try pipeline.next() {
                 try batch.bytes.withUnsafeBytes { bytes in
                     for record in batch.records {
+                        report.receivedRecords += 1
+                        if !record.problems.isEmpty, decodingProblems.count < Self.storedProblemLimit {
+                            decodingProblems.append(contentsOf: record.problems)
+                        }
                         if record.isRejected {
+                            report.rejected += 1
                             // Keep the stored version of a record that came back broken: a bad record loses nothing.
                             if let key = record.problems.first(where: { $0.recordKey != nil })?.recordKey {
                                 _ = seen.insert(key: key)
@@ -78,10 +81,10 @@ package struct SyncWriter: Sendable {
                         }
                         if incremental != nil {
                             if let future = incremental?.observe(record.values), let applying = incremental,
-                                report.problems.count < Self.storedProblemLimit
+                                laterProblems.count < Self.storedProblemLimit
                             {
                                 let key = keyColumns.map { record.values[$0] }
-                                report.recordProblems.append(
+                                laterProblems.append(
                                     applying.futureProblem(record, value: future, key: key, keyNames: table.keyNames))
                             }
                             if let flagged = incremental, flagged.isDeleted(record.values) {
@@ -91,9 +94,9 @@ package struct SyncWriter: Sendable {
                             }
                         }
                         // Capped like every problem list: one key repeated millions of times keeps memory flat.
-                        if !seen.insert(values: record.values), report.problems.count < Self.storedProblemLimit {
+                        if !seen.insert(values: record.values), laterProblems.count < Self.storedProblemLimit {
                             let key = keyColumns.map { record.values[$0] }
-                            report.recordProblems.append(Self.duplicate(record, key: key, keyNames: table.keyNames))
+                            laterProblems.append(Self.duplicate(record, key: key, keyNames: table.keyNames))
                         }
                         for index in 0..<valueCount {
                             try upsert.bind(record.values[index], at: Int32(index + 1))
@@ -109,9 +112,21 @@ package struct SyncWriter: Sendable {
                 }
             }
 
+            decodingProblems = Array(decodingProblems.prefix(Self.storedProblemLimit))
+            report.recordProblems =
+                decodingProblems
+                + laterProblems.prefix(Self.storedProblemLimit - decodingProblems.count)
+            // A streamed body's facts are known once its fetch ended (which the last batch waited for).
+            let facts = decoded.feed?.finalFacts ?? startFacts
+            report.httpStatus = facts.httpStatus
+            report.bytes = facts.bytes
+            report.pages = facts.pageCount
+            let isEmpty = report.receivedRecords - report.rejected == 0
+            if endpoint.mode == .snapshot, isEmpty, before > 0, !endpoint.allowEmpty {
+                throw StoreError.emptySnapshot(endpoint: endpoint.name.name, stored: before)
+            }
             // A table that was empty has nothing the body could have left out.
             if endpoint.mode == .snapshot, before > 0 {
-                let isEmpty = decoded.records - decoded.rejected == 0
                 deleted += try deleteUnseen(
                     database, table: table, seen: seen, version: newVersion, now: now, limitedTo: isEmpty ? nil : before
                 )

@@ -11,10 +11,12 @@ extension SyncEngine {
     /// - Throws: ``SyncFailure`` for an unusable page, a loop, or `max_pages` reached with more announced.
     func fetchPages(
         _ endpoint: EndpointConfiguration, url firstURL: String, validators: (etag: String?, lastModified: String?)?,
-        logger: Logger
+        logger: Logger, feed: SpoolFeed? = nil
     ) async throws -> PagedFetch {
         let name = endpoint.name.name
-        let decoder = endpoint.recordDecoder
+        // A paged body is decoded as it arrives, for what decides the next page (its records, a cursor in it); a
+        // single body is decoded only by the transaction that stores it, which it checks as it goes.
+        let decoder = endpoint.pagination == nil ? nil : endpoint.recordDecoder
         let captured = endpoint.pagination?.capturedPaths ?? []
         var walker = PageWalker(pagination: endpoint.pagination, url: firstURL)
         var url = walker.firstURL
@@ -30,7 +32,7 @@ extension SyncEngine {
                 page = try await retrying(endpoint, context: context) {
                     try await waitForTurn(endpoint)
                     let page = try await fetchPage(
-                        request, spool: fetched.spool, from: start, decoder: decoder, capturing: captured)
+                        request, spool: fetched.spool, from: start, decoder: decoder, capturing: captured, feed: feed)
                     pacer.observe(page.response.rateLimit, endpoint: endpoint, now: now())
                     return page
                 } response: {
@@ -53,10 +55,15 @@ extension SyncEngine {
             }
             fetched.spool = page.spool
             let end = page.spool?.count ?? start
-            var chunked = page.decoder
             var facts = PageWalker.Page(url: url, records: 0)
             do {
-                facts.records = try chunked.finish()
+                if var chunked = page.decoder {
+                    facts.records = try chunked.finish()
+                    for path in captured {
+                        if let value = chunked.capturedValue(at: path) { facts.captured[path] = value }
+                    }
+                    facts.overlong = chunked.overlongCapturedPaths
+                }
                 if let previous = fetched.ranges.last, let spool = page.spool {
                     facts.repeatsPrevious = try spool.holdsSameBytes(previous, start..<end)
                 }
@@ -66,15 +73,8 @@ extension SyncEngine {
                     bytes: end, pages: number)
             }
             fetched.ranges.append(start..<end)
-            fetched.records += facts.records
-            fetched.rejected += page.rejected
-            fetched.problems.append(
-                contentsOf: page.problems.prefix(SyncWriter.storedProblemLimit - fetched.problems.count))
+            feed?.pageEnded(start..<end)
             facts.links = page.response.links
-            for path in captured {
-                if let value = chunked.capturedValue(at: path) { facts.captured[path] = value }
-            }
-            facts.overlong = chunked.overlongCapturedPaths
             switch walker.next(after: facts) {
             case .next(let next):
                 url = next
@@ -88,56 +88,46 @@ extension SyncEngine {
         }
     }
 
-    /// One attempt at one page: its body decoded as it streams in and appended to the run's spool from `start`
+    /// One attempt at one page: its body decoded as it streams in (with a `decoder`) and appended to the run's spool
+    /// from `start`
     /// (what an earlier attempt left there is dropped). The spool is made on the first byte: a 304, the common
     /// answer, creates no file.
     private func fetchPage(
-        _ request: FetchRequest, spool existing: BodySpool?, from start: Int, decoder: RecordDecoder,
-        capturing paths: [JSONPath]
+        _ request: FetchRequest, spool existing: BodySpool?, from start: Int, decoder: RecordDecoder?,
+        capturing paths: [JSONPath], feed: SpoolFeed?
     ) async throws -> PageFetch {
         var spool = existing
+        feed?.restarting(at: start)
         spool?.truncate(to: start)
         let spoolDirectory = self.spoolDirectory
         let spoolLimit = self.spoolLimit
-        var chunked = ChunkedRecordDecoder(decoder, capturing: paths)
-        var rejected = 0
-        var problems: [DecodingProblem] = []
+        var chunked = decoder.map { ChunkedRecordDecoder($0, capturing: paths) }
         let response = try await transport.fetch(request) { chunk in
             let file = try spool ?? BodySpool(directory: spoolDirectory)
             spool = file
             guard file.count <= spoolLimit - chunk.readableBytes else { throw FetchError.spoolFull(limit: spoolLimit) }
             try file.append(chunk)
-            try chunk.withUnsafeReadableBytes { bytes in
-                try chunked.feed(bytes) { record, _ in
-                    if record.isRejected { rejected += 1 }
-                    if !record.problems.isEmpty, problems.count < SyncWriter.storedProblemLimit {
-                        problems.append(contentsOf: record.problems)
-                    }
-                }
-            }
+            feed?.received(upTo: file.count, in: file)
+            // The records themselves are the transaction's: here only what the next page's choice needs.
+            try chunk.withUnsafeReadableBytes { bytes in try chunked?.feed(bytes) { _, _ in } }
         }
-        return PageFetch(response: response, spool: spool, decoder: chunked, rejected: rejected, problems: problems)
+        return PageFetch(response: response, spool: spool, decoder: chunked)
     }
 }
 
 /// Every page of one run: the first page's answer (whose validators are stored), the spool holding the bodies, one
-/// range of it per page, and what decoding found.
+/// range of it per page.
 struct PagedFetch {
     var firstResponse: FetchResponse
     var spool: BodySpool?
     var ranges: [Range<Int>] = []
     /// Responses received, a 304 included.
     var count = 0
-    var records = 0
-    var rejected = 0
-    var problems: [DecodingProblem] = []
 }
 
-/// One attempt at one page: the answer, the spool and what decoding it found so far.
+/// One attempt at one page: the answer, the spool and, for a paged body, its decoder after the last byte.
 private struct PageFetch {
     var response: FetchResponse
     var spool: BodySpool?
-    var decoder: ChunkedRecordDecoder
-    var rejected: Int
-    var problems: [DecodingProblem]
+    var decoder: ChunkedRecordDecoder?
 }

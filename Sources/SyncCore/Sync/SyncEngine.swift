@@ -143,10 +143,26 @@ package struct SyncEngine: Sendable {
         {
             url = PageURL.setting([(name: incremental.param, value: cursor)], in: url)
         }
-        let pages = try await fetchPages(endpoint, url: url, validators: validators, logger: logger)
+        // The records are stored while the body arrives, in a transaction that starts with its first bytes.
+        let feed = SpoolFeed()
+        let streamed = Task { await applyWhileFetching(feed, run: run, startedAt: startedAt) }
+        let pages: PagedFetch
+        do {
+            pages = try await fetchPages(endpoint, url: url, validators: validators, logger: logger, feed: feed)
+        } catch {
+            feed.fail()
+            _ = await streamed.value
+            throw error
+        }
         let response = pages.firstResponse
         let bytes = pages.spool?.count ?? 0
         let facts = self.facts(response, startedAt: startedAt, bytes: bytes, pages: pages.count)
+        if response.isSuccess, pages.spool != nil {
+            feed.close(with: facts())
+        } else {
+            feed.fail()
+        }
+        if let report = await streamed.value { return report }
         if let answered = try await applyUnlessSuccess(response, endpoint: endpoint, run: run, facts: facts) {
             return answered
         }
@@ -156,15 +172,35 @@ package struct SyncEngine: Sendable {
         } catch {
             throw SyncFailure(message: "\(name): \(error); kept the stored data", status: response.status, bytes: bytes)
         }
-        let decoded = DecodedBody(
-            spool: body, pages: pages.ranges, records: pages.records, rejected: pages.rejected,
-            problems: pages.problems)
+        // Stored after the fetch: the body had no bytes, or the transaction that stored them as they came gave way.
+        let decoded = DecodedBody(spool: body, pages: pages.ranges)
         do {
             return try await storage.applyCollection(decoded, run: run, facts: facts)
+        } catch let error as BodyDecodingError {
+            // The body, decoded as it is stored, is not what the endpoint's records should be.
+            throw SyncFailure(
+                message: "\(name): \(error); kept the stored data", status: response.status, bytes: bytes,
+                pages: pages.count)
         } catch let error as StoreError where error == .emptySnapshot || error == .tooManyDeletions {
             throw SyncFailure(message: error.description, status: response.status, bytes: bytes, outcome: .refused)
         } catch let error as StoreError {
             throw SyncFailure(message: "\(name): \(error)", status: response.status, bytes: bytes)
+        }
+    }
+
+    /// Stores the records of a body as it arrives, once its first bytes are there: the report, or nil when the
+    /// fetch brought no body, or failed, or the transaction gave way or failed (the caller then stores the whole
+    /// spool, or records the failure, as it would have without streaming).
+    private func applyWhileFetching(_ feed: SpoolFeed, run: SyncRun, startedAt: Double) async -> SyncSummary? {
+        guard let spool = await feed.started() else { return nil }
+        let facts: @Sendable () -> RunFacts = { [now] in RunFacts(startedAt: startedAt, finishedAt: now()) }
+        do {
+            var report = try await storage.applyCollection(
+                DecodedBody(spool: spool, feed: feed), run: run, facts: facts)
+            report.storedWhileFetching = true
+            return report
+        } catch {
+            return nil
         }
     }
 

@@ -60,7 +60,7 @@ struct StorageConformanceTests {
         let spool = try BodySpool(directory: storage.spoolDirectory)
         let json = "[" + ids.map { #"{"id": \#($0), "name": "user \#($0)"}"# }.joined(separator: ",") + "]"
         try spool.append(ByteBuffer(string: json))
-        return DecodedBody(spool: spool, records: ids.count, rejected: 0, problems: [])
+        return DecodedBody(spool: spool)
     }
 
     static func facts(status: Int = 200, etag: String? = nil) -> @Sendable () -> RunFacts {

@@ -47,6 +47,8 @@ struct SyncEngineTests {
             #expect(report.outcome == .changed)
             #expect(report.inserted == 3 && report.updated == 0 && report.deleted == 0)
             #expect(report.version == 1)
+            #expect(report.storedWhileFetching, "nothing else waited to write: stored as the body arrived")
+            #expect(report.bytes == Self.body(users).utf8.count && report.pages == 1)
             let rows = try fixture.rows("SELECT id, name, city, lat, _raw, _version FROM users ORDER BY id")
             #expect(rows.map { $0.integer("id") } == [1, 2, 3])
             #expect(rows[1].text("city") == "Gwenborough")

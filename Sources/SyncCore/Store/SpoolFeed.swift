@@ -1,0 +1,183 @@
+internal import Foundation
+
+/// A run's body as it arrives in its spool, for a transaction that stores the first records while the last bytes are
+/// still on the way: ``RecordPipeline`` follows it, so that the fetch and the writes overlap on the two cores instead
+/// of taking turns.
+///
+/// The fetch side reports each append (``received(upTo:)``), each page whose last byte arrived and decoded
+/// (``pageEnded(_:)``), and how the fetch ended (``close(with:)``, ``fail()``). The reading side asks for what it has
+/// not read yet (``next(after:page:)``) and blocks until there is some.
+///
+/// Holding SQLite's write lock while the network is slow would hold up every other write, so a streamed transaction
+/// gives way: when the reader finds nothing new while another write of the process waits for the connection
+/// (``setYield(_:)``), or once it has waited for the network ``waitBudget`` in all, or when a retried page drops bytes
+/// it may have read, the feed is abandoned. The transaction rolls back, and the run stores the whole spool once the
+/// fetch ends, as if it had never streamed: the outcome is the same either way, only the time differs.
+package final class SpoolFeed: @unchecked Sendable {
+    /// What the reader gets next.
+    package enum Step: Equatable, Sendable {
+        /// The spool holds bytes of the current page up to this offset.
+        case bytes(upTo: Int)
+        /// The current page ends here.
+        case pageEnd(Range<Int>)
+        /// Every page was read; the fetch succeeded.
+        case end
+    }
+
+    /// Why the reader stops early.
+    package enum Stop: Error, Equatable, Sendable {
+        /// The fetch failed: nothing of it may be stored.
+        case fetchFailed
+        /// The feed gave way (another write waited, the network was slow, a page was fetched again).
+        case abandoned
+    }
+
+    /// The most time the reader waits for the network, in all, before the feed gives way. Well under the five
+    /// seconds another process waits for SQLite's write lock.
+    package static let waitBudget: Duration = .seconds(1)
+    /// How often a waiting reader asks whether another write waits.
+    static let yieldCheckInterval: TimeInterval = 0.002
+
+    // Guarded by `condition`.
+    private let condition = NSCondition()
+    private var spool: BodySpool?
+    private var received = 0
+    private var pages: [Range<Int>] = []
+    private var facts: RunFacts?
+    private var stop: Stop?
+    private var shouldYield: @Sendable () -> Bool = { false }
+    private var starting: CheckedContinuation<BodySpool?, Never>?
+    private var waited: Duration = .zero
+
+    package init() {}
+
+    // MARK: - The fetch side
+
+    /// `count` bytes of the body are in `spool`.
+    package func received(upTo count: Int, in spool: BodySpool) {
+        condition.lock()
+        let waiter = self.spool == nil && stop == nil ? starting : nil
+        if waiter != nil { starting = nil }
+        self.spool = spool
+        received = max(received, count)
+        condition.broadcast()
+        condition.unlock()
+        waiter?.resume(returning: spool)
+    }
+
+    /// A page's bytes all arrived and decoded without an error.
+    package func pageEnded(_ range: Range<Int>) {
+        condition.lock()
+        pages.append(range)
+        received = max(received, range.upperBound)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// A page is fetched again from `offset`: bytes the reader may have read are dropped, so it gives way.
+    package func restarting(at offset: Int) {
+        condition.lock()
+        defer { condition.unlock() }
+        if received > offset { end(.abandoned) }
+    }
+
+    /// The fetch succeeded: every page ended, and `facts` are the run's (status, validators, bytes, pages).
+    package func close(with facts: RunFacts) {
+        condition.lock()
+        self.facts = facts
+        let waiter = takeStarting()
+        condition.broadcast()
+        condition.unlock()
+        waiter?.resume(returning: nil)
+    }
+
+    /// The fetch failed, or brought no body to stream.
+    package func fail() {
+        condition.lock()
+        end(.fetchFailed)
+        let waiter = takeStarting()
+        condition.unlock()
+        waiter?.resume(returning: nil)
+    }
+
+    // MARK: - The reading side
+
+    /// Waits for the body's first bytes: the spool holding them, or nil when the fetch ended without any.
+    package func started() async -> BodySpool? {
+        await withCheckedContinuation { continuation in
+            condition.lock()
+            if let spool, stop == nil {
+                condition.unlock()
+                continuation.resume(returning: spool)
+            } else if stop != nil || facts != nil {
+                condition.unlock()
+                continuation.resume(returning: nil)
+            } else {
+                starting = continuation
+                condition.unlock()
+            }
+        }
+    }
+
+    /// Asks `check` whether another write waits, each time the reader finds nothing new.
+    package func setYield(_ check: @escaping @Sendable () -> Bool) {
+        condition.lock()
+        shouldYield = check
+        condition.unlock()
+    }
+
+    /// Gives way: the reader's next call throws ``Stop/abandoned``. Also how a reader that stops early ends the feed.
+    package func abandon() {
+        condition.lock()
+        end(.abandoned)
+        condition.unlock()
+    }
+
+    /// The run's facts, once the fetch succeeded.
+    package var finalFacts: RunFacts? {
+        condition.lock()
+        defer { condition.unlock() }
+        return facts
+    }
+
+    /// Whether ``next(after:page:)`` would answer at once.
+    package func hasNews(after offset: Int, page: Int) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return stop != nil || page < pages.count || received > offset || facts != nil
+    }
+
+    /// What follows `offset` of page `page` (counted from 0), waiting until there is something.
+    ///
+    /// - Throws: ``Stop`` when the fetch failed or the feed gave way.
+    package func next(after offset: Int, page: Int) throws(Stop) -> Step {
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            if let stop { throw stop }
+            if page < pages.count { return .pageEnd(pages[page]) }
+            if received > offset { return .bytes(upTo: received) }
+            if facts != nil { return .end }
+            let start = ContinuousClock.now
+            _ = condition.wait(until: Date(timeIntervalSinceNow: Self.yieldCheckInterval))
+            waited += ContinuousClock.now - start
+            if stop == nil, received <= offset, page >= pages.count, facts == nil,
+                waited > Self.waitBudget || shouldYield()
+            {
+                end(.abandoned)
+            }
+        }
+    }
+
+    // Called with the lock held.
+    private func end(_ reason: Stop) {
+        if stop == nil, facts == nil || reason == .abandoned { stop = reason }
+        condition.broadcast()
+    }
+
+    // Called with the lock held.
+    private func takeStarting() -> CheckedContinuation<BodySpool?, Never>? {
+        defer { starting = nil }
+        return starting
+    }
+}

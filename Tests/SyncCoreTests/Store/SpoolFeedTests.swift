@@ -1,0 +1,116 @@
+import Foundation
+import NIOCore
+import Testing
+
+@testable import SyncCore
+
+/// A sync stores the records of a body while the rest of it arrives (SpoolFeed): the decoding thread follows the
+/// spool as it grows, and gives way — the transaction rolls back, the run stores the whole body later — when the
+/// fetch fails, a page is fetched again, or another write waits while it waits for the network.
+@Suite("sync: storing a body while it arrives")
+struct SpoolFeedTests {
+    static func user(_ id: Int) -> String { #"{"id": \#(id), "name": "user \#(id)"}"# }
+
+    /// A pipeline following `feed` over `spool`.
+    static func pipeline(_ spool: BodySpool, _ feed: SpoolFeed) throws -> RecordPipeline {
+        RecordPipeline(decoder: try RecordPipelineTests.decoder(), spool: spool, pages: [], feed: feed)
+    }
+
+    @Test("records are handed over as their bytes arrive, page after page, before the fetch ends")
+    func followsTheSpool() throws {
+        let directory = try TemporaryDirectory()
+        let spool = try BodySpool(directory: directory.path)
+        let feed = SpoolFeed()
+        let pipeline = try Self.pipeline(spool, feed)
+        defer { pipeline.stop() }
+
+        // More than a batch of whole records, and the start of one more: the fetch is still under way.
+        let first = "[" + (1...600).map(Self.user).joined(separator: ", ") + #", {"id": 601, "na"#
+        try spool.append(ByteBuffer(string: first))
+        feed.received(upTo: spool.count, in: spool)
+        var ids: [ColumnValue] = []
+        while ids.count < 600 {
+            let batch = try #require(try pipeline.next())
+            ids += batch.records.map { $0.values[0] }
+        }
+        #expect(ids == (1...600).map { .integer(Int64($0)) }, "all 600 whole records, with no more bytes to come yet")
+        #expect(feed.finalFacts == nil)
+
+        // The page ends; a second page follows, decoded as a body of its own.
+        try spool.append(ByteBuffer(string: #"me": "user 601"}]"#))
+        let page = 0..<spool.count
+        feed.pageEnded(page)
+        try spool.append(ByteBuffer(string: "[" + Self.user(602) + "]"))
+        feed.received(upTo: spool.count, in: spool)
+        feed.pageEnded(page.upperBound..<spool.count)
+        feed.close(with: RunFacts(startedAt: 1, finishedAt: 2, httpStatus: 200, bytes: spool.count, pages: 2))
+        while let batch = try pipeline.next() {
+            ids += batch.records.map { $0.values[0] }
+        }
+        #expect(ids == (1...602).map { .integer(Int64($0)) })
+        #expect(feed.finalFacts?.pages == 2)
+    }
+
+    @Test("waiting for bytes while another write waits, it gives way; with nobody waiting, it keeps waiting")
+    func givesWay() throws {
+        let directory = try TemporaryDirectory()
+        let spool = try BodySpool(directory: directory.path)
+        try spool.append(ByteBuffer(string: "[" + Self.user(1) + ", "))
+        let waiting = SpoolFeed()
+        waiting.setYield { true }
+        waiting.received(upTo: spool.count, in: spool)
+        let yielding = try Self.pipeline(spool, waiting)
+        defer { yielding.stop() }
+        let error = #expect(throws: SpoolFeed.Stop.self) {
+            while try yielding.next() != nil {}
+        }
+        #expect(error == .abandoned)
+
+        let alone = SpoolFeed()
+        alone.received(upTo: spool.count, in: spool)
+        #expect(alone.hasNews(after: 0, page: 0))
+        #expect(!alone.hasNews(after: spool.count, page: 0), "nothing past the bytes received: it would wait")
+        try spool.append(ByteBuffer(string: Self.user(2) + "]"))
+        alone.pageEnded(0..<spool.count)
+        alone.close(with: RunFacts(startedAt: 1, finishedAt: 2))
+        let pipeline = try Self.pipeline(spool, alone)
+        defer { pipeline.stop() }
+        var count = 0
+        while let batch = try pipeline.next() { count += batch.records.count }
+        #expect(count == 2)
+    }
+
+    @Test("a failed fetch fails the reader; a page fetched again gives way only if it drops bytes already received")
+    func failsAndRestarts() throws {
+        let directory = try TemporaryDirectory()
+        let spool = try BodySpool(directory: directory.path)
+        try spool.append(ByteBuffer(string: "[" + Self.user(1)))
+
+        let failed = SpoolFeed()
+        failed.received(upTo: spool.count, in: spool)
+        failed.fail()
+        #expect(throws: SpoolFeed.Stop.fetchFailed) { try failed.next(after: 0, page: 0) }
+
+        let retried = SpoolFeed()
+        retried.received(upTo: spool.count, in: spool)
+        retried.restarting(at: spool.count)
+        #expect(try retried.next(after: 0, page: 0) == .bytes(upTo: spool.count), "a next page starts at the end")
+        retried.restarting(at: 1)
+        #expect(throws: SpoolFeed.Stop.abandoned) { try retried.next(after: 0, page: 0) }
+    }
+
+    @Test("the transaction waits for the first bytes; a fetch that ends without any starts none")
+    func startsWithTheFirstBytes() async throws {
+        let directory = try TemporaryDirectory()
+        let spool = try BodySpool(directory: directory.path)
+        let empty = SpoolFeed()
+        empty.fail()
+        #expect(await empty.started() == nil)
+
+        let feed = SpoolFeed()
+        async let started = feed.started()
+        try spool.append(ByteBuffer(string: "["))
+        feed.received(upTo: spool.count, in: spool)
+        #expect(await started === spool)
+    }
+}

@@ -36,6 +36,8 @@ let package = Package(
             name: "CSQLite",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // glibc's mallopt, for the syncd binary's allocator settings.
+        .systemLibrary(name: "CMalloc"),
         .target(
             name: "SyncCore",
             dependencies: [
@@ -105,6 +107,7 @@ let package = Package(
         .executableTarget(
             name: "syncd",
             dependencies: [
+                "CMalloc",
                 "SyncCore",
                 "SyncServe",
                 "SyncSystemd",

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CMalloc
 import SyncCore
 
 @main
@@ -30,9 +31,18 @@ struct Syncd: AsyncParsableCommand {
         ]
     )
 
-    /// SQLite's process-wide settings first, then the command.
+    /// The process-wide settings first (SQLite's, the allocator's), then the command.
     static func main() async {
         SyncCache.configureProcess()
+        limitMallocArenas()
         await main(nil)
+    }
+
+    /// glibc gives threads that allocate at once arenas of their own, up to eight a core, and keeps what each freed
+    /// for that arena: after a cold start of 10,000 endpoints, 187 MB held for 75 MB in use, and the daemon's RSS
+    /// stayed at 182 MB. With two arenas it is 126 MB (many-endpoints benchmark, 2026-11-27). An operator's own
+    /// `MALLOC_ARENA_MAX` wins.
+    static func limitMallocArenas() {
+        _ = syncd_limit_malloc_arenas(2)
     }
 }

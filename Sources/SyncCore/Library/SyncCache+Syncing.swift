@@ -37,6 +37,7 @@ extension SyncCache {
             guard let endpoint = configuration.endpoint(named: name) else { throw .unknownEndpoint(name) }
             selected.append(endpoint)
         }
+        await writer.prepareTables(for: selected)
         let summaries = await writer.engine.sync(selected, concurrency: configuration.concurrency, onReport: onSync)
         signal.changed()
         return summaries
@@ -49,6 +50,7 @@ extension SyncCache {
     public func run(onSync: @escaping @Sendable (SyncSummary) -> Void) async throws {
         let writer = try writable("sync")
         let persisted = try await writer.storage.schedule(of: configuration.endpoints)
+        await writer.prepareTables(for: configuration.endpoints)
         let scheduler = try live.withLock { live throws(SyncError) in
             guard live.scheduler == nil else {
                 throw SyncError.alreadyRunning(

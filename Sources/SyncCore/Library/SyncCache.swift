@@ -36,6 +36,16 @@ public final class SyncCache: Service, Sendable {
         /// The HTTP client the cache made, closed by ``SyncCache/shutdown()``.
         var http: HTTPTransport?
         var now: @Sendable () -> Double
+
+        /// Creates the missing tables of `endpoints` in one transaction before their first syncs. Best effort: when
+        /// that fails (a table's name taken by an index, say), each sync makes its own and reports its own error.
+        func prepareTables(for endpoints: [EndpointConfiguration]) async {
+            do {
+                try await storage.prepareTables(for: endpoints)
+            } catch {
+                // Nothing was created; the syncs say what is wrong, endpoint by endpoint.
+            }
+        }
     }
 
     /// Where the reads go.

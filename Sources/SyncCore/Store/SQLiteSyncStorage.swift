@@ -44,6 +44,18 @@ package struct SQLiteSyncStorage: SyncStorage {
         }
     }
 
+    package func prepareTables(for endpoints: [EndpointConfiguration]) async throws {
+        let tables = endpoints.filter { !$0.isDocument }.map(RecordTable.init)
+        guard !tables.isEmpty else { return }
+        try await database.perform { database in
+            let missing = try tables.filter { try !database.tableExists($0.name.name) }
+            guard !missing.isEmpty else { return }
+            try database.transaction(.immediate) {
+                for table in missing { try database.execute(table.createSQL) }
+            }
+        }
+    }
+
     package func applyNotModified(run: SyncRun, facts: @escaping @Sendable () -> RunFacts) async throws -> SyncSummary {
         try await database.perform { database in
             try SyncWriter(run).applyNotModified(facts: facts(), database: database)

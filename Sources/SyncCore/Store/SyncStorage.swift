@@ -28,6 +28,12 @@ package protocol SyncStorage: Sendable {
     func applyCollection(_ body: DecodedBody, run: SyncRun, facts: @escaping @Sendable () -> RunFacts) async throws
         -> SyncSummary
 
+    /// Creates the tables of `endpoints` that do not exist yet, all in one transaction, before their first syncs:
+    /// otherwise each first sync changes the schema on its own, and every change makes every reader re-read the
+    /// whole schema (with 10,000 endpoints, most of a cold start). All or none: when one cannot be made, none is,
+    /// and each sync then makes its own and reports its own error.
+    func prepareTables(for endpoints: [EndpointConfiguration]) async throws
+
     /// Applies a 304: the data stays, freshness moves.
     func applyNotModified(run: SyncRun, facts: @escaping @Sendable () -> RunFacts) async throws -> SyncSummary
 

@@ -94,6 +94,18 @@ extension SchedulePolicy {
         return max(wait, seconds(minimumDelay))
     }
 
+    /// The wait after a success that started in a backlog (other due endpoints waiting for a slot): half to one and
+    /// a half intervals, whatever the jitter.
+    ///
+    /// Endpoints due together (every endpoint on a cold start, or after the daemon was down) run one after another
+    /// as `concurrency` allows, and would keep the shape of that catch-up — polls crowded into part of each interval,
+    /// the rest idle — for as long as their jitter takes to smear it. A whole interval's width spreads them at once.
+    ///
+    /// - Parameter unit: A uniform draw from `-1...1`.
+    func spreadingDelay(for endpoint: ScheduledEndpoint, unit: Double) -> Double {
+        max(endpoint.intervalSeconds * (1 + 0.5 * unit), seconds(minimumDelay))
+    }
+
     /// The backoff after `failures` consecutive failures, before jitter: `min(cap, base × 2^(failures-1))`.
     func backoff(for endpoint: ScheduledEndpoint, failures: Int) -> Double {
         let interval = endpoint.intervalSeconds
@@ -127,7 +139,8 @@ extension SchedulePolicy {
     /// The longest wait this policy can give the endpoint in any state: a persisted next due further away than
     /// this came from a clock that was wrong, and is not believed.
     func longestWait(for endpoint: ScheduledEndpoint) -> Double {
-        let success = endpoint.intervalSeconds * (1 + endpoint.clampedJitter)
+        // After a late run, up to one and a half intervals (spreadingDelay).
+        let success = endpoint.intervalSeconds * (1 + max(endpoint.clampedJitter, 0.5))
         let failure = backoffCap(for: endpoint) * (1 + fraction(backoffJitter, upTo: 1))
         return max(success, failure, seconds(maximumRetryAfter), seconds(minimumDelay))
     }

@@ -67,6 +67,8 @@ package struct ScheduleStateMachine: Sendable {
         var nextDue: Double
         var consecutiveFailures: Int
         var isRunning: Bool
+        /// Whether the run under way started while other due endpoints waited for a slot: part of a backlog.
+        var startedInBacklog = false
     }
 
     /// The waits after runs.
@@ -129,14 +131,23 @@ package struct ScheduleStateMachine: Sendable {
             running.insert(name)
             started.append(name)
         }
-        if !started.isEmpty { return .run(started) }
+        if !started.isEmpty {
+            // Due endpoints left waiting for a slot: those started now are a backlog's, to be spread out after.
+            if let waiting = queue.first, waiting.due <= now {
+                for name in started { if let id = ids[name] { entries[id].startedInBacklog = true } }
+            }
+            return .run(started)
+        }
         guard running.count < concurrency, let first = queue.first else { return .waitForFinish }
         return .sleep(until: first.due)
     }
 
     /// Records the end of a run and schedules the endpoint's next one.
     ///
-    /// A success resets the failures and waits the endpoint's interval, varied by its jitter. A failure adds one to
+    /// A success resets the failures and waits the endpoint's interval, varied by its jitter; after a run that
+    /// started while other due endpoints waited for a slot (a backlog: a cold start's first pass, a restart after
+    /// downtime), half to one and a half intervals, so that endpoints that were due together spread over the
+    /// interval. A failure adds one to
     /// the failures and backs off exponentially, or waits for the upstream's `Retry-After` if that is longer (see
     /// ``SchedulePolicy`` for the numbers).
     ///
@@ -153,7 +164,10 @@ package struct ScheduleStateMachine: Sendable {
         switch outcome {
         case .success:
             entries[id].consecutiveFailures = 0
-            entries[id].nextDue = now + policy.successDelay(for: endpoint, unit: unit)
+            entries[id].nextDue =
+                now
+                + (entries[id].startedInBacklog
+                    ? policy.spreadingDelay(for: endpoint, unit: unit) : policy.successDelay(for: endpoint, unit: unit))
         case .failure(let retryAfter):
             let failures = entries[id].consecutiveFailures.addingReportingOverflow(1)
             entries[id].consecutiveFailures = failures.overflow ? Int.max : failures.partialValue
@@ -167,6 +181,7 @@ package struct ScheduleStateMachine: Sendable {
                 )
         }
         entries[id].isRunning = false
+        entries[id].startedInBacklog = false
         queue.insert(ScheduleQueue.Item(due: entries[id].nextDue, id: id))
         return state(of: name)
     }

@@ -214,6 +214,25 @@ struct StorageConformanceTests {
     }
 
     @Test(
+        "tables made before the first syncs: still unsynced until the first run stores into it; made twice, the same",
+        arguments: Kind.allCases)
+    func preparedTables(kind: Kind) async throws {
+        let (storage, reads) = try kind.makeBoth(in: directory)
+        let endpoint = users.endpoint
+        try await storage.prepareTables(for: [endpoint, flags.endpoint])
+        await #expect(throws: StoreError.notSynced) {
+            try await reads.read { try $0.records(of: endpoint, RecordQuery()) }
+        }
+        try await storage.prepareTables(for: [endpoint, flags.endpoint])
+        let report = try await storage.applyCollection(try body([2, 1], in: storage), run: users, facts: Self.facts())
+        #expect((report.outcome, report.inserted, report.version) == (.changed, 2, 1))
+        let stored = try await reads.read { try $0.records(of: endpoint, RecordQuery()) }
+        #expect(stored.raws == [#"{"id": 1, "name": "user 1"}"#, #"{"id": 2, "name": "user 2"}"#])
+        try await storage.prepareTables(for: [endpoint])
+        #expect(try await reads.read { try $0.records(of: endpoint, RecordQuery()) }.raws.count == 2, "rows kept")
+    }
+
+    @Test(
         "the change feed: everything since 0, then what a later snapshot changed and deleted", arguments: Kind.allCases)
     func changes(kind: Kind) async throws {
         let (storage, reads) = try kind.makeBoth(in: directory)

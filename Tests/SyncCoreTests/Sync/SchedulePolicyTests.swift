@@ -76,7 +76,8 @@ struct SchedulePolicyTests {
         let policy = SchedulePolicy()
         #expect(policy.longestWait(for: ScheduledEndpoint("a", every: 1)) == 86_400)
         #expect(policy.longestWait(for: ScheduledEndpoint("a", every: 86_400, jitter: 0.5)) == 129_600)
-        #expect(policy.longestWait(for: ScheduledEndpoint("a", every: 200_000)) == 240_000)  // the capped backoff
+        // The capped backoff (240,000) is shorter than the wait after a backlog's run: one and a half intervals.
+        #expect(policy.longestWait(for: ScheduledEndpoint("a", every: 200_000)) == 300_000)
     }
 
     @Test("success waits stay within interval × (1 ± jitter) over many draws", arguments: [0.05, 0.1, 0.5, 1])

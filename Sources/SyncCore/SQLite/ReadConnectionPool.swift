@@ -123,10 +123,12 @@ package final class ReadConnectionPool: Sendable {
         return probe
     }
 
-    /// Runs `body` with an idle read-only connection on the read threads.
+    /// Runs `body` with an idle read-only connection on the read threads; again, up to ``schemaRetries`` times,
+    /// when it failed because the schema changed under it.
     ///
     /// - Throws: ``Busy`` when ``maxWaiting`` reads already wait; what `body` throws.
-    package func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+    package func read<T: Sendable>(_ read: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        let body: @Sendable (Database) throws -> T = { database in try Self.retryingSchemaChanges(read, database) }
         let running = Self.threads.numberOfThreads
         guard pending.wrappingAdd(1, ordering: .relaxed).newValue <= running + maxWaiting else {
             pending.wrappingSubtract(1, ordering: .relaxed)
@@ -143,6 +145,23 @@ package final class ReadConnectionPool: Sendable {
                 }
             }
             return try queues[start % queues.count].performBlocking(body)
+        }
+    }
+
+    /// How many times a read runs again after `SQLITE_SCHEMA`.
+    static let schemaRetries = 3
+
+    /// `read`, run again when it fails with `SQLITE_SCHEMA`: SQLite re-prepares a statement whose schema changed,
+    /// but gives up when the writer changed the schema again each time it re-read it (with 10,000 tables, a re-read
+    /// takes long enough for many changes). A read has nothing to undo, so running it again is safe.
+    static func retryingSchemaChanges<T>(_ read: (Database) throws -> T, _ database: Database) throws -> T {
+        var retries = 0
+        while true {
+            do {
+                return try read(database)
+            } catch let error as SQLiteError where error.isSchemaChange && retries < schemaRetries {
+                retries += 1
+            }
         }
     }
 

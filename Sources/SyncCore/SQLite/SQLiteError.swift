@@ -102,6 +102,9 @@ package struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The primary result code: the low byte of the extended one; 0 when the failure is not an SQLite call's.
     package var resultCode: Int32 { extendedCode & 0xFF }
 
+    /// `SQLITE_SCHEMA`: the schema changed under a statement each time SQLite prepared it again.
+    package var isSchemaChange: Bool { code == .sqlite && resultCode == SQLITE_SCHEMA }
+
     /// `SQLite error 19 (SQLITE_CONSTRAINT): … - while executing `…``, or the sentence for the other kinds.
     package var description: String {
         guard code == .sqlite else { return message }

@@ -3,6 +3,14 @@ import Testing
 
 @testable import SyncCore
 
+// `timespec` comes from C headers that several modules include; which module the compiler says defines it depends
+// on which modules the other files compiled in the same job load, and with member import visibility its initialiser
+// then needs that module imported. Importing the one it names, where there is one, keeps this file building
+// whichever files share its job.
+#if canImport(CDispatch)
+    import CDispatch
+#endif
+
 /// A `file://` upstream is compared by inode, modification time to the nanosecond and size, not by a Last-Modified
 /// of whole seconds: a rewrite within the second of the last sync is a change.
 @Suite("sync: file:// change detection")

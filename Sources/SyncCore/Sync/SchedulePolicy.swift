@@ -94,8 +94,15 @@ extension SchedulePolicy {
         return max(wait, seconds(minimumDelay))
     }
 
-    /// The wait after a success that started in a backlog (other due endpoints waiting for a slot): half to one and
-    /// a half intervals, whatever the jitter.
+    /// How late a run may start and still be on time: the endpoint's jitter of its interval, and at least a second.
+    /// A busy daemon starts runs a little late all the time; only a run later than this, with other due endpoints
+    /// waiting for a slot, is a backlog's, followed by ``spreadingDelay(for:unit:)``.
+    func latenessTolerance(for endpoint: ScheduledEndpoint) -> Double {
+        max(1, endpoint.intervalSeconds * endpoint.clampedJitter)
+    }
+
+    /// The wait after a success that started in a backlog (late, other due endpoints waiting for a slot): half to
+    /// one and a half intervals, whatever the jitter.
     ///
     /// Endpoints due together (every endpoint on a cold start, or after the daemon was down) run one after another
     /// as `concurrency` allows, and would keep the shape of that catch-up — polls crowded into part of each interval,

@@ -67,7 +67,8 @@ package struct ScheduleStateMachine: Sendable {
         var nextDue: Double
         var consecutiveFailures: Int
         var isRunning: Bool
-        /// Whether the run under way started while other due endpoints waited for a slot: part of a backlog.
+        /// Whether the run under way started late (past ``SchedulePolicy/latenessTolerance(for:)``) while other due
+        /// endpoints waited for a slot: part of a backlog.
         var startedInBacklog = false
     }
 
@@ -124,17 +125,19 @@ package struct ScheduleStateMachine: Sendable {
     package mutating func nextAction(now: Double) -> Action {
         guard !entries.isEmpty else { return .idle }
         var started: [String] = []
+        var late: [Int] = []
         while running.count < concurrency, let first = queue.first, first.due <= now {
             _ = queue.removeFirst()
             entries[first.id].isRunning = true
+            if now - first.due > policy.latenessTolerance(for: entries[first.id].endpoint) { late.append(first.id) }
             let name = entries[first.id].endpoint.name
             running.insert(name)
             started.append(name)
         }
         if !started.isEmpty {
-            // Due endpoints left waiting for a slot: those started now are a backlog's, to be spread out after.
+            // Late, with due endpoints left waiting for a slot: a backlog's runs, to be spread out after.
             if let waiting = queue.first, waiting.due <= now {
-                for name in started { if let id = ids[name] { entries[id].startedInBacklog = true } }
+                for id in late { entries[id].startedInBacklog = true }
             }
             return .run(started)
         }
@@ -145,8 +148,8 @@ package struct ScheduleStateMachine: Sendable {
     /// Records the end of a run and schedules the endpoint's next one.
     ///
     /// A success resets the failures and waits the endpoint's interval, varied by its jitter; after a run that
-    /// started while other due endpoints waited for a slot (a backlog: a cold start's first pass, a restart after
-    /// downtime), half to one and a half intervals, so that endpoints that were due together spread over the
+    /// started late while other due endpoints waited for a slot (a backlog: a cold start's first pass, a restart
+    /// after downtime), half to one and a half intervals, so that endpoints that were due together spread over the
     /// interval. A failure adds one to
     /// the failures and backs off exponentially, or waits for the upstream's `Retry-After` if that is longer (see
     /// ``SchedulePolicy`` for the numbers).

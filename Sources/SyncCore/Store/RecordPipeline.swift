@@ -88,30 +88,22 @@ final class RecordPipeline: @unchecked Sendable {
     private struct Stopped: Error {}
 
     private func produce(decoder: RecordDecoder, spool: BodySpool, pages: [Range<Int>]) {
-        var batch = Batch()
-        do {
+        producing { batch in
             for page in pages {
                 var chunked = ChunkedRecordDecoder(decoder)
                 try spool.forEachChunk(in: page) { chunk in try decode(chunk, with: &chunked, into: &batch) }
                 _ = try chunked.finish()
             }
-            if !batch.records.isEmpty { try hand(batch) }
-            finish(failure: nil)
-        } catch is Stopped {
-            finish(failure: nil)
-        } catch {
-            finish(failure: error)
         }
     }
 
     /// Decodes the bytes `feed` reports, as they arrive, page after page.
     private func produce(decoder: RecordDecoder, spool: BodySpool, following feed: SpoolFeed) {
-        var batch = Batch()
-        var chunked = ChunkedRecordDecoder(decoder)
-        var offset = 0
-        var page = 0
-        do {
-            reading: while true {
+        producing { batch in
+            var chunked = ChunkedRecordDecoder(decoder)
+            var offset = 0
+            var page = 0
+            while true {
                 // Records decoded so far are stored while the next bytes are on the way.
                 if !batch.records.isEmpty, !feed.hasNews(after: offset, page: page) {
                     try hand(batch)
@@ -131,9 +123,18 @@ final class RecordPipeline: @unchecked Sendable {
                     offset = range.upperBound
                     page += 1
                 case .end:
-                    break reading
+                    return
                 }
             }
+        }
+    }
+
+    /// Runs `decoding`, which fills batches and hands each full one over, then hands over the last one and ends the
+    /// thread's part: with the error `decoding` threw, if any, for the consumer's next call.
+    private func producing(_ decoding: (inout Batch) throws -> Void) {
+        var batch = Batch()
+        do {
+            try decoding(&batch)
             if !batch.records.isEmpty { try hand(batch) }
             finish(failure: nil)
         } catch is Stopped {

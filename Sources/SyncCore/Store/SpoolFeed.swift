@@ -56,8 +56,7 @@ package final class SpoolFeed: @unchecked Sendable {
     /// `count` bytes of the body are in `spool`.
     package func received(upTo count: Int, in spool: BodySpool) {
         condition.lock()
-        let waiter = self.spool == nil && stop == nil ? starting : nil
-        if waiter != nil { starting = nil }
+        let waiter = self.spool == nil && stop == nil ? takeStarting() : nil
         self.spool = spool
         received = max(received, count)
         condition.broadcast()

@@ -62,6 +62,8 @@ package struct ChunkedRecordDecoder {
     private var recordCount = 0
     /// The values kept at paths outside the records; nil when none were asked for.
     private var envelope: EnvelopeCapture?
+    /// Whether records are decoded into values and yielded; when not, they are only checked and counted.
+    private let decodesRecords: Bool
 
     /// Makes a decoder for one body.
     ///
@@ -69,13 +71,19 @@ package struct ChunkedRecordDecoder {
     ///   - decoder: the endpoint's decoder: records path, columns, key and strictness.
     ///   - paths: paths outside the records whose values ``capturedValue(at:)`` tells once the body was read (a
     ///     next cursor, a has-more flag); none by default, which costs nothing.
-    package init(_ decoder: RecordDecoder, capturing paths: [JSONPath] = []) {
+    ///   - decodingRecords: false to only check and count the records, for a reader that needs no values (a paged
+    ///     fetch deciding on its next page while the transaction decodes the records): they are read with the same
+    ///     checks and errors, but ``feed(_:_:)`` yields none of them.
+    package init(_ decoder: RecordDecoder, capturing paths: [JSONPath] = [], decodingRecords: Bool = true) {
         self.decoder = decoder
+        self.decodesRecords = decodingRecords
         self.envelope = paths.isEmpty ? nil : EnvelopeCapture(paths: paths)
         self.splitter = BodySplitter(recordsPath: decoder.recordsPath)
         self.splitter.wholeValueTries = Self.wholeValueTriesPerChunk
-        let columnCount = decoder.columns.count
-        self.walker = RecordWalker(scanner: Self.noBytes, trie: decoder.trie, columnCount: columnCount)
+        let columnCount = decodingRecords ? decoder.columns.count : 0
+        // Without columns to find, the walker skips each record whole, checking its syntax as it goes.
+        let trie = decodingRecords ? decoder.trie : ColumnTrie(paths: [])
+        self.walker = RecordWalker(scanner: Self.noBytes, trie: trie, columnCount: columnCount)
         self.record = DecodedRecord.empty(columnCount: columnCount)
     }
 
@@ -246,6 +254,10 @@ package struct ChunkedRecordDecoder {
         in recordBytes: UnsafeRawBufferPointer,
         _ body: (borrowing DecodedRecord, UnsafeRawBufferPointer) throws -> Void
     ) throws {
+        guard decodesRecords else {
+            recordCount += 1
+            return
+        }
         decoder.fill(&record, index: recordCount, raw: raw, isObject: isObject, walker: walker, scratch: &scratch)
         recordCount += 1
         do {

@@ -101,7 +101,7 @@ extension SyncEngine {
         spool?.truncate(to: start)
         let spoolDirectory = self.spoolDirectory
         let spoolLimit = self.spoolLimit
-        var chunked = decoder.map { ChunkedRecordDecoder($0, capturing: paths) }
+        var chunked = decoder.map { ChunkedRecordDecoder($0, capturing: paths, decodingRecords: false) }
         let response = try await transport.fetch(request) { chunk in
             let file = try spool ?? BodySpool(directory: spoolDirectory)
             spool = file

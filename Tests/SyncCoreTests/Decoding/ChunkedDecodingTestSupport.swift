@@ -97,9 +97,9 @@ extension RecordDecoder {
         }
     }
 
-    /// What a ``ChunkedRecordDecoder`` says about a body fed in chunks.
-    func chunkedOutcome(_ bytes: [UInt8], _ chunking: Chunking) -> DecodingOutcome {
-        var chunked = ChunkedRecordDecoder(self)
+    /// What a ``ChunkedRecordDecoder`` says about a body fed in chunks; `decodingRecords: false` only checks.
+    func chunkedOutcome(_ bytes: [UInt8], _ chunking: Chunking, decodingRecords: Bool = true) -> DecodingOutcome {
+        var chunked = ChunkedRecordDecoder(self, decodingRecords: decodingRecords)
         var seen: [SeenRecord] = []
         do {
             var start = 0

@@ -5,8 +5,10 @@ internal import Foundation
 /// of taking turns.
 ///
 /// The fetch side reports each append (``received(upTo:)``), each page whose last byte arrived and decoded
-/// (``pageEnded(_:)``), and how the fetch ended (``close(with:)``, ``fail()``). The reading side asks for what it has
-/// not read yet (``next(after:page:)``) and blocks until there is some.
+/// (``pageEnded(_:)``), and how the fetch ended (``close(with:)``, ``fail()``). The first append calls the feed's
+/// `whenStarted`, which starts the reading side; a fetch that brings no body (a 304, the common answer) starts nothing
+/// and costs no task. The reading side asks for what it has not read yet (``next(after:page:)``) and blocks until
+/// there is some.
 ///
 /// Holding SQLite's write lock while the network is slow would hold up every other write, so a streamed transaction
 /// gives way: when the reader finds nothing new while another write of the process waits for the connection
@@ -46,22 +48,26 @@ package final class SpoolFeed: @unchecked Sendable {
     private var facts: RunFacts?
     private var stop: Stop?
     private var shouldYield: @Sendable () -> Bool = { false }
-    private var starting: CheckedContinuation<BodySpool?, Never>?
+    private var whenStarted: (@Sendable (SpoolFeed, BodySpool) -> Void)?
     private var waited: Duration = .zero
 
-    package init() {}
+    /// - Parameter whenStarted: called once, with the feed and its spool, when the first bytes of a body arrive
+    ///   (before a failure, if any); it starts the reader, which must not block the caller (the fetch).
+    package init(whenStarted: @escaping @Sendable (SpoolFeed, BodySpool) -> Void) {
+        self.whenStarted = whenStarted
+    }
 
     // MARK: - The fetch side
 
     /// `count` bytes of the body are in `spool`.
     package func received(upTo count: Int, in spool: BodySpool) {
         condition.lock()
-        let waiter = self.spool == nil && stop == nil ? takeStarting() : nil
+        let start = self.spool == nil && stop == nil ? takeWhenStarted() : nil
         self.spool = spool
         received = max(received, count)
         condition.broadcast()
         condition.unlock()
-        waiter?.resume(returning: spool)
+        start?(self, spool)
     }
 
     /// A page's bytes all arrived and decoded without an error.
@@ -84,39 +90,20 @@ package final class SpoolFeed: @unchecked Sendable {
     package func close(with facts: RunFacts) {
         condition.lock()
         self.facts = facts
-        let waiter = takeStarting()
+        whenStarted = nil
         condition.broadcast()
         condition.unlock()
-        waiter?.resume(returning: nil)
     }
 
     /// The fetch failed, or brought no body to stream.
     package func fail() {
         condition.lock()
         end(.fetchFailed)
-        let waiter = takeStarting()
+        whenStarted = nil
         condition.unlock()
-        waiter?.resume(returning: nil)
     }
 
     // MARK: - The reading side
-
-    /// Waits for the body's first bytes: the spool holding them, or nil when the fetch ended without any.
-    package func started() async -> BodySpool? {
-        await withCheckedContinuation { continuation in
-            condition.lock()
-            if let spool, stop == nil {
-                condition.unlock()
-                continuation.resume(returning: spool)
-            } else if stop != nil || facts != nil {
-                condition.unlock()
-                continuation.resume(returning: nil)
-            } else {
-                starting = continuation
-                condition.unlock()
-            }
-        }
-    }
 
     /// Asks `check` whether another write waits, each time the reader finds nothing new.
     package func setYield(_ check: @escaping @Sendable () -> Bool) {
@@ -175,8 +162,8 @@ package final class SpoolFeed: @unchecked Sendable {
     }
 
     // Called with the lock held.
-    private func takeStarting() -> CheckedContinuation<BodySpool?, Never>? {
-        defer { starting = nil }
-        return starting
+    private func takeWhenStarted() -> (@Sendable (SpoolFeed, BodySpool) -> Void)? {
+        defer { whenStarted = nil }
+        return whenStarted
     }
 }

@@ -1,6 +1,7 @@
 internal import Foundation
 package import Logging
 internal import NIOCore
+internal import Synchronization
 
 /// Runs syncs: for each endpoint, one conditional fetch, a decoding pass that validates the body,
 /// then one atomic apply in the storage (``SyncStorage``). Upstream problems never throw: they end as a
@@ -144,14 +145,17 @@ package struct SyncEngine: Sendable {
             url = PageURL.setting([(name: incremental.param, value: cursor)], in: url)
         }
         // The records are stored while the body arrives, in a transaction that starts with its first bytes.
-        let feed = SpoolFeed()
-        let streamed = Task { await applyWhileFetching(feed, run: run, startedAt: startedAt) }
+        let streamed = Mutex<Task<SyncSummary?, Never>?>(nil)
+        let feed = SpoolFeed { feed, spool in
+            let task = Task { await applyWhileFetching(feed, spool: spool, run: run, startedAt: startedAt) }
+            streamed.withLock { $0 = task }
+        }
         let pages: PagedFetch
         do {
             pages = try await fetchPages(endpoint, url: url, validators: validators, logger: logger, feed: feed)
         } catch {
             feed.fail()
-            _ = await streamed.value
+            _ = await streamed.withLock({ $0 })?.value
             throw error
         }
         let response = pages.firstResponse
@@ -162,7 +166,7 @@ package struct SyncEngine: Sendable {
         } else {
             feed.fail()
         }
-        if let report = await streamed.value { return report }
+        if let report = await streamed.withLock({ $0 })?.value { return report }
         if let answered = try await applyUnlessSuccess(response, endpoint: endpoint, run: run, facts: facts) {
             return answered
         }
@@ -188,11 +192,12 @@ package struct SyncEngine: Sendable {
         }
     }
 
-    /// Stores the records of a body as it arrives, once its first bytes are there: the report, or nil when the
-    /// fetch brought no body, or failed, or the transaction gave way or failed (the caller then stores the whole
-    /// spool, or records the failure, as it would have without streaming).
-    private func applyWhileFetching(_ feed: SpoolFeed, run: SyncRun, startedAt: Double) async -> SyncSummary? {
-        guard let spool = await feed.started() else { return nil }
+    /// Stores the records of a body as it arrives, from its first bytes in `spool`: the report, or nil when the
+    /// fetch failed, or the transaction gave way or failed (the caller then stores the whole spool, or records the
+    /// failure, as it would have without streaming).
+    private func applyWhileFetching(_ feed: SpoolFeed, spool: BodySpool, run: SyncRun, startedAt: Double) async
+        -> SyncSummary?
+    {
         let facts: @Sendable () -> RunFacts = { [now] in RunFacts(startedAt: startedAt, finishedAt: now()) }
         do {
             var report = try await storage.applyCollection(

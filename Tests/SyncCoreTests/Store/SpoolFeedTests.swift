@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import Synchronization
 import Testing
 
 @testable import SyncCore
@@ -20,7 +21,7 @@ struct SpoolFeedTests {
     func followsTheSpool() throws {
         let directory = try TemporaryDirectory()
         let spool = try BodySpool(directory: directory.path)
-        let feed = SpoolFeed()
+        let feed = SpoolFeed { _, _ in }
         let pipeline = try Self.pipeline(spool, feed)
         defer { pipeline.stop() }
 
@@ -56,7 +57,7 @@ struct SpoolFeedTests {
         let directory = try TemporaryDirectory()
         let spool = try BodySpool(directory: directory.path)
         try spool.append(ByteBuffer(string: "[" + Self.user(1) + ", "))
-        let waiting = SpoolFeed()
+        let waiting = SpoolFeed { _, _ in }
         waiting.setYield { true }
         waiting.received(upTo: spool.count, in: spool)
         let yielding = try Self.pipeline(spool, waiting)
@@ -66,7 +67,7 @@ struct SpoolFeedTests {
         }
         #expect(error == .abandoned)
 
-        let alone = SpoolFeed()
+        let alone = SpoolFeed { _, _ in }
         alone.received(upTo: spool.count, in: spool)
         #expect(alone.hasNews(after: 0, page: 0))
         #expect(!alone.hasNews(after: spool.count, page: 0), "nothing past the bytes received: it would wait")
@@ -86,12 +87,12 @@ struct SpoolFeedTests {
         let spool = try BodySpool(directory: directory.path)
         try spool.append(ByteBuffer(string: "[" + Self.user(1)))
 
-        let failed = SpoolFeed()
+        let failed = SpoolFeed { _, _ in }
         failed.received(upTo: spool.count, in: spool)
         failed.fail()
         #expect(throws: SpoolFeed.Stop.fetchFailed) { try failed.next(after: 0, page: 0) }
 
-        let retried = SpoolFeed()
+        let retried = SpoolFeed { _, _ in }
         retried.received(upTo: spool.count, in: spool)
         retried.restarting(at: spool.count)
         #expect(try retried.next(after: 0, page: 0) == .bytes(upTo: spool.count), "a next page starts at the end")
@@ -99,18 +100,21 @@ struct SpoolFeedTests {
         #expect(throws: SpoolFeed.Stop.abandoned) { try retried.next(after: 0, page: 0) }
     }
 
-    @Test("the transaction waits for the first bytes; a fetch that ends without any starts none")
-    func startsWithTheFirstBytes() async throws {
+    @Test("the reader starts with the first bytes, once; a fetch that ends without any starts none")
+    func startsWithTheFirstBytes() throws {
         let directory = try TemporaryDirectory()
         let spool = try BodySpool(directory: directory.path)
-        let empty = SpoolFeed()
+        let starts = Mutex<[BodySpool]>([])
+        let empty = SpoolFeed { _, spool in starts.withLock { $0.append(spool) } }
         empty.fail()
-        #expect(await empty.started() == nil)
-
-        let feed = SpoolFeed()
-        async let started = feed.started()
         try spool.append(ByteBuffer(string: "["))
+        empty.received(upTo: spool.count, in: spool)
+        #expect(starts.withLock { $0.isEmpty }, "a failed fetch starts no reader")
+
+        let feed = SpoolFeed { _, spool in starts.withLock { $0.append(spool) } }
         feed.received(upTo: spool.count, in: spool)
-        #expect(await started === spool)
+        try spool.append(ByteBuffer(string: "1]"))
+        feed.received(upTo: spool.count, in: spool)
+        #expect(starts.withLock { $0.count == 1 && $0[0] === spool }, "started once, with the spool")
     }
 }

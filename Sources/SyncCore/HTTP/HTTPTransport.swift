@@ -4,6 +4,7 @@ internal import NIOCore
 internal import NIOHTTP1
 internal import NIOHTTPCompression
 internal import NIOSSL
+internal import Synchronization
 
 /// HTTP and HTTPS over one shared AsyncHTTPClient: pooled connections, verified TLS, bounded redirects that keep
 /// secrets to their origin (``RedirectFollower``), gzip.
@@ -14,6 +15,9 @@ package final class HTTPTransport: Transport {
     package static let userAgent = "syncd/\(SyncdVersion.current)"
 
     private let client: HTTPClient
+    /// One executor per event loop of the client's group, for ``nextRunExecutor()``.
+    private let runExecutors: [EventLoopTaskExecutor]
+    private let nextExecutor = Mutex<Int>(0)
 
     package init() {
         var configuration = HTTPClient.Configuration(
@@ -28,7 +32,18 @@ package final class HTTPTransport: Transport {
         // syncd retries itself (retries within a run, then the scheduler's backoff), so a refused connection or a
         // failed TLS handshake must fail the attempt at once, not be retried until the connect timeout.
         configuration.connectionPool.retryConnectionEstablishment = false
-        self.client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+        let group = HTTPClient.defaultEventLoopGroup
+        self.client = HTTPClient(eventLoopGroup: group, configuration: configuration)
+        self.runExecutors = group.makeIterator().map(EventLoopTaskExecutor.init)
+    }
+
+    package func nextRunExecutor() -> (any TaskExecutor)? {
+        guard !runExecutors.isEmpty else { return nil }
+        let turn = nextExecutor.withLock { turn in
+            defer { turn = (turn + 1) % runExecutors.count }
+            return turn
+        }
+        return runExecutors[turn]
     }
 
     /// Closes the pooled connections.

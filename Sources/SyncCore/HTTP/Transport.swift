@@ -13,9 +13,15 @@ package protocol Transport: Sendable {
     /// - Throws: ``FetchError`` when no complete answer came (a non-2xx status is an answer, not an error),
     ///   or what `successBody` throws, unchanged.
     func fetch(_ request: FetchRequest, successBody: BodyChunkHandler?) async throws -> FetchResponse
+
+    /// Where a run's task is best run, taking turns among several: the threads on which the transport's answers
+    /// arrive. `nil`: the cooperative pool.
+    func nextRunExecutor() -> (any TaskExecutor)?
 }
 
 extension Transport {
+    package func nextRunExecutor() -> (any TaskExecutor)? { nil }
+
     /// Performs the request, collecting the whole body.
     ///
     /// - Throws: ``FetchError`` when no complete answer came.
@@ -46,4 +52,6 @@ package struct SchemeTransport: Transport {
         }
         return try await http.fetch(request, successBody: successBody)
     }
+
+    package func nextRunExecutor() -> (any TaskExecutor)? { http.nextRunExecutor() }
 }

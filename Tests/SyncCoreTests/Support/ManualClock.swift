@@ -19,6 +19,8 @@ final class ManualClock: Clock, Sendable {
         var now = Instant(offset: .zero)
         var sleepers: [Int: Sleeper] = [:]
         var nextID = 0
+        /// Tests waiting, in ``firstSleeper()``, for someone to sleep.
+        var watchers: [CheckedContinuation<Instant, Never>] = []
     }
 
     private let state = Mutex(State())
@@ -47,12 +49,15 @@ final class ManualClock: Clock, Sendable {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 // Checked under the lock that onCancel takes too: a cancellation either finds the sleeper
                 // registered, or has already marked the task cancelled before it registers.
-                let verdict = state.withLock { state -> Result<Bool, CancellationError> in
-                    if Task.isCancelled { return .failure(CancellationError()) }
-                    if deadline <= state.now { return .success(true) }
+                let (verdict, watchers) = state.withLock {
+                    state -> (Result<Bool, CancellationError>, [CheckedContinuation<Instant, Never>]) in
+                    if Task.isCancelled { return (.failure(CancellationError()), []) }
+                    if deadline <= state.now { return (.success(true), []) }
                     state.sleepers[id] = Sleeper(deadline: deadline, continuation: continuation)
-                    return .success(false)
+                    defer { state.watchers = [] }
+                    return (.success(false), state.watchers)
                 }
+                for watcher in watchers { watcher.resume(returning: deadline) }
                 switch verdict {
                 case .failure(let error): continuation.resume(throwing: error)
                 case .success(true): continuation.resume()
@@ -62,6 +67,21 @@ final class ManualClock: Clock, Sendable {
         } onCancel: {
             let sleeper = state.withLock { $0.sleepers.removeValue(forKey: id) }
             sleeper?.continuation.resume(throwing: CancellationError())
+        }
+    }
+
+    /// The earliest deadline of those sleeping, once someone sleeps: how a test learns when a timer was set for,
+    /// without guessing how long setting it takes.
+    func firstSleeper() async -> Instant {
+        await withCheckedContinuation { continuation in
+            let earliest = state.withLock { state -> Instant? in
+                guard let earliest = state.sleepers.values.map(\.deadline).min() else {
+                    state.watchers.append(continuation)
+                    return nil
+                }
+                return earliest
+            }
+            if let earliest { continuation.resume(returning: earliest) }
         }
     }
 

@@ -31,6 +31,7 @@ struct SyncSchedulerTests {
     static func withScheduler(
         _ fixture: SyncFixture, clock: ManualClock,
         persisted: [String: ScheduleStateMachine.PersistedState] = [:],
+        timerResolution: Double = 0,
         _ body: (SyncScheduler<ManualClock>, AsyncStream<SyncSummary>.Iterator) async throws -> Void
     ) async throws {
         let (reports, reported) = AsyncStream.makeStream(of: SyncSummary.self)
@@ -41,7 +42,7 @@ struct SyncSchedulerTests {
             logger: Logger(label: "test"), now: { clock.wallNow })
         let scheduler = SyncScheduler(
             configuration: fixture.configuration, engine: engine, clock: clock, persisted: persisted,
-            onReport: { reported.yield($0) })
+            timerResolution: timerResolution, onReport: { reported.yield($0) })
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await scheduler.run() }
             try await body(scheduler, reports.makeAsyncIterator())
@@ -67,6 +68,36 @@ struct SyncSchedulerTests {
                 #expect(upstream.requests.count == 4)
                 let nextDue = try fixture.scalar("SELECT next_due_at FROM syncd_endpoints WHERE name = 'a'")
                 #expect(nextDue == .text(Timestamp.format(clock.wallNow + 10)))
+            }
+        }
+    }
+
+    @Test("timers fire on the resolution's grid: runs due close together start on one wake-up, never early")
+    func timerGrid() async throws {
+        try await withTestUpstream { upstream in
+            upstream.setJSON("/a", #"[{"id": 1}]"#)
+            upstream.setJSON("/b", #"[{"id": 2}]"#)
+            let fixture = try SyncFixture(toml: Self.toml(upstream))
+            let clock = ManualClock()
+            // Due 10.5 s and 10.7 s from now; with a 1-second grid both wait for the timer at +11 s.
+            let persisted = [
+                "a": ScheduleStateMachine.PersistedState(nextDue: clock.wallNow + 10.5, consecutiveFailures: 0),
+                "b": ScheduleStateMachine.PersistedState(nextDue: clock.wallNow + 10.7, consecutiveFailures: 0),
+            ]
+            try await Self.withScheduler(fixture, clock: clock, persisted: persisted, timerResolution: 1) {
+                _, reports in
+                var reports = reports
+                // One timer, at the grid's +11 s, rather than one at +10.5 s and another at +10.7 s.
+                let timer = await clock.firstSleeper()
+                let offset = timer.offset - .seconds(11)
+                #expect(offset < .milliseconds(1) && offset > .milliseconds(-1))
+                #expect(upstream.requests.isEmpty)
+                clock.advance(by: .seconds(11))
+                let both = [await reports.next(), await reports.next()].compactMap { $0 }
+                #expect(both.map(\.endpoint).sorted() == ["a", "b"])
+                let late = both.sorted { $0.endpoint < $1.endpoint }.map { $0.lateSeconds ?? -1 }
+                #expect(abs(late[0] - 0.5) < 0.001 && abs(late[1] - 0.3) < 0.001)
+                #expect(upstream.requests.count == 2)
             }
         }
     }

@@ -8,7 +8,10 @@ extension SyncCache {
     public func sync(_ endpoint: String) async throws(SyncError) -> SyncSummary {
         let writer = try writable("sync")
         guard let endpoint = configuration.endpoint(named: endpoint) else { throw .unknownEndpoint(endpoint) }
-        let summary = await writer.engine.sync(endpoint)
+        let engine = writer.engine
+        let summary = await withTaskExecutorPreference(engine.transport.nextRunExecutor()) {
+            await engine.sync(endpoint)
+        }
         signal.changed()
         return summary
     }

@@ -53,7 +53,8 @@ package struct SyncEngine: Sendable {
                 let index = next
                 let endpoint = endpoints[index]
                 next += 1
-                group.addTask { (index, await self.sync(endpoint)) }
+                // On the event loop its answers arrive on, as the scheduler's runs (see EventLoopTaskExecutor).
+                group.addTask(executorPreference: transport.nextRunExecutor()) { (index, await self.sync(endpoint)) }
             }
             for _ in 0..<max(1, concurrency) { startNext() }
             while let (index, report) = await group.next() {

@@ -50,78 +50,73 @@ struct SyncSchedulerTests {
         }
     }
 
-    @Test("every endpoint syncs at start, then again each interval")
-    func interval() async throws {
+    /// Endpoints `a` and `b` (10 s interval, no jitter) on a test upstream, under a scheduler; `dueIn` gives an
+    /// endpoint's persisted next due time in seconds from the clock's start (one not named is due at once).
+    static func withPair(
+        dueIn: [String: Double] = [:], timerResolution: Double = 0,
+        _ body: (TestUpstream, SyncFixture, ManualClock, AsyncStream<SyncSummary>.Iterator) async throws -> Void
+    ) async throws {
         try await withTestUpstream { upstream in
             upstream.setJSON("/a", #"[{"id": 1}]"#)
             upstream.setJSON("/b", #"[{"id": 2}]"#)
             let fixture = try SyncFixture(toml: Self.toml(upstream))
             let clock = ManualClock()
-            try await Self.withScheduler(fixture, clock: clock) { _, reports in
-                var reports = reports
-                let first = [await reports.next(), await reports.next()].compactMap { $0?.endpoint }.sorted()
-                #expect(first == ["a", "b"])
-                #expect(upstream.requests.count == 2)
-                clock.advance(by: .seconds(10))
-                let second = [await reports.next(), await reports.next()].compactMap { $0?.endpoint }.sorted()
-                #expect(second == ["a", "b"])
-                #expect(upstream.requests.count == 4)
-                let nextDue = try fixture.scalar("SELECT next_due_at FROM syncd_endpoints WHERE name = 'a'")
-                #expect(nextDue == .text(Timestamp.format(clock.wallNow + 10)))
+            let persisted = dueIn.mapValues {
+                ScheduleStateMachine.PersistedState(nextDue: clock.wallNow + $0, consecutiveFailures: 0)
             }
+            try await withScheduler(fixture, clock: clock, persisted: persisted, timerResolution: timerResolution) {
+                _, reports in
+                try await body(upstream, fixture, clock, reports)
+            }
+        }
+    }
+
+    @Test("every endpoint syncs at start, then again each interval")
+    func interval() async throws {
+        try await Self.withPair { upstream, fixture, clock, reports in
+            var reports = reports
+            let first = [await reports.next(), await reports.next()].compactMap { $0?.endpoint }.sorted()
+            #expect(first == ["a", "b"])
+            #expect(upstream.requests.count == 2)
+            clock.advance(by: .seconds(10))
+            let second = [await reports.next(), await reports.next()].compactMap { $0?.endpoint }.sorted()
+            #expect(second == ["a", "b"])
+            #expect(upstream.requests.count == 4)
+            let nextDue = try fixture.scalar("SELECT next_due_at FROM syncd_endpoints WHERE name = 'a'")
+            #expect(nextDue == .text(Timestamp.format(clock.wallNow + 10)))
         }
     }
 
     @Test("timers fire on the resolution's grid: runs due close together start on one wake-up, never early")
     func timerGrid() async throws {
-        try await withTestUpstream { upstream in
-            upstream.setJSON("/a", #"[{"id": 1}]"#)
-            upstream.setJSON("/b", #"[{"id": 2}]"#)
-            let fixture = try SyncFixture(toml: Self.toml(upstream))
-            let clock = ManualClock()
-            // Due 10.5 s and 10.7 s from now; with a 1-second grid both wait for the timer at +11 s.
-            let persisted = [
-                "a": ScheduleStateMachine.PersistedState(nextDue: clock.wallNow + 10.5, consecutiveFailures: 0),
-                "b": ScheduleStateMachine.PersistedState(nextDue: clock.wallNow + 10.7, consecutiveFailures: 0),
-            ]
-            try await Self.withScheduler(fixture, clock: clock, persisted: persisted, timerResolution: 1) {
-                _, reports in
-                var reports = reports
-                // One timer, at the grid's +11 s, rather than one at +10.5 s and another at +10.7 s.
-                let timer = await clock.firstSleeper()
-                let offset = timer.offset - .seconds(11)
-                #expect(offset < .milliseconds(1) && offset > .milliseconds(-1))
-                #expect(upstream.requests.isEmpty)
-                clock.advance(by: .seconds(11))
-                let both = [await reports.next(), await reports.next()].compactMap { $0 }
-                #expect(both.map(\.endpoint).sorted() == ["a", "b"])
-                let late = both.sorted { $0.endpoint < $1.endpoint }.map { $0.lateSeconds ?? -1 }
-                #expect(abs(late[0] - 0.5) < 0.001 && abs(late[1] - 0.3) < 0.001)
-                #expect(upstream.requests.count == 2)
-            }
+        // Due 10.5 s and 10.7 s from now; with a 1-second grid both wait for the timer at +11 s.
+        try await Self.withPair(dueIn: ["a": 10.5, "b": 10.7], timerResolution: 1) { upstream, _, clock, reports in
+            var reports = reports
+            // One timer, at the grid's +11 s, rather than one at +10.5 s and another at +10.7 s.
+            let timer = await clock.firstSleeper()
+            let offset = timer.offset - .seconds(11)
+            #expect(offset < .milliseconds(1) && offset > .milliseconds(-1))
+            #expect(upstream.requests.isEmpty)
+            clock.advance(by: .seconds(11))
+            let both = [await reports.next(), await reports.next()].compactMap { $0 }
+            #expect(both.map(\.endpoint).sorted() == ["a", "b"])
+            let late = both.sorted { $0.endpoint < $1.endpoint }.map { $0.lateSeconds ?? -1 }
+            #expect(abs(late[0] - 0.5) < 0.001 && abs(late[1] - 0.3) < 0.001)
+            #expect(upstream.requests.count == 2)
         }
     }
 
     @Test("a restart resumes the persisted schedule instead of syncing everything at once")
     func resume() async throws {
-        try await withTestUpstream { upstream in
-            upstream.setJSON("/a", #"[{"id": 1}]"#)
-            upstream.setJSON("/b", #"[{"id": 2}]"#)
-            let fixture = try SyncFixture(toml: Self.toml(upstream))
-            let clock = ManualClock()
-            let persisted = [
-                "a": ScheduleStateMachine.PersistedState(nextDue: clock.wallNow + 30, consecutiveFailures: 0)
-            ]
-            try await Self.withScheduler(fixture, clock: clock, persisted: persisted) { _, reports in
-                var reports = reports
-                #expect(await reports.next()?.endpoint == "b")
-                clock.advance(by: .seconds(10))
-                #expect(await reports.next()?.endpoint == "b")
-                clock.advance(by: .seconds(20))
-                let both = [await reports.next(), await reports.next()].compactMap { $0?.endpoint }.sorted()
-                #expect(both == ["a", "b"])
-                #expect(upstream.requests.filter { $0.path == "/a" }.count == 1)
-            }
+        try await Self.withPair(dueIn: ["a": 30]) { upstream, _, clock, reports in
+            var reports = reports
+            #expect(await reports.next()?.endpoint == "b")
+            clock.advance(by: .seconds(10))
+            #expect(await reports.next()?.endpoint == "b")
+            clock.advance(by: .seconds(20))
+            let both = [await reports.next(), await reports.next()].compactMap { $0?.endpoint }.sorted()
+            #expect(both == ["a", "b"])
+            #expect(upstream.requests.filter { $0.path == "/a" }.count == 1)
         }
     }
 

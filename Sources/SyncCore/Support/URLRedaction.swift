@@ -32,19 +32,25 @@ package enum URLRedaction {
                 rest = rest[at...]
             }
         }
-        // The path, then each parameter of the query and the fragment, split at ? # & ;
-        var parameter = Substring()
+        // The path, then each parameter of the query and the fragment, split at ? # & ; and copied as slices of the
+        // URL (each run stores its endpoint's URL: appending it character by character was 3% of a 304 poll's
+        // database work).
+        var parameterStart = rest.startIndex
         var inParameters = false
-        for character in rest {
+        var index = rest.startIndex
+        while index < rest.endIndex {
+            let character = rest[index]
+            let next = rest.index(after: index)
             if character == "?" || character == "#" || (inParameters && (character == "&" || character == ";")) {
+                let parameter = rest[parameterStart..<index]
                 result += inParameters ? redactParameter(parameter, queryCredential) : parameter
                 result.append(character)
-                parameter = Substring()
+                parameterStart = next
                 inParameters = true
-            } else {
-                parameter.append(character)
             }
+            index = next
         }
+        let parameter = rest[parameterStart...]
         result += inParameters ? redactParameter(parameter, queryCredential) : parameter
         return result
     }

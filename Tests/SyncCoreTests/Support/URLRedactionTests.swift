@@ -26,6 +26,16 @@ struct URLRedactionTests {
             ("https://example.com/a@b?c=d", "https://example.com/a@b?c=d"),
             ("file:///var/data/users.json", "file:///var/data/users.json"),
             ("https://u:p@example.com/?token=", "https://REDACTED@example.com/?token=REDACTED"),
+            (
+                "https://example.com/caf\u{E9}?t\u{F6}ken=1&\u{1F600}=2",
+                "https://example.com/caf\u{E9}?t\u{F6}ken=1&\u{1F600}=2"
+            ),
+            ("https://example.com/\u{1F600}?my_token=\u{E9}&a", "https://example.com/\u{1F600}?my_token=REDACTED&a"),
+            // A delimiter with a combining mark is another character, as everywhere in Swift: not a delimiter.
+            ("https://example.com/p?\u{301}token=1", "https://example.com/p?\u{301}token=1"),
+            ("https://example.com/p?a=1&\u{301}token=1", "https://example.com/p?a=1&\u{301}token=1"),
+            ("https://example.com/?&;#", "https://example.com/?&;#"),
+            ("", ""),
         ])
     func redacts(url: String, expected: String) {
         #expect(URLRedaction.redact(url) == expected)

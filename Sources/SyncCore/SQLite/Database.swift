@@ -18,7 +18,11 @@ package final class Database {
 
     let handle: OpaquePointer
     /// Statements prepared by ``execute(_:_:)``, ``rows(_:_:)`` and ``scalar(_:_:)``, by SQL, for the next use.
-    private var statements: [String: Statement] = [:]
+    private var statements: [String: CachedStatement] = [:]
+    /// Counts the uses of cached statements, for least-recently-used eviction.
+    private var statementUses: UInt64 = 0
+    /// Statements the cache prepared, as a test sees its reuse.
+    private(set) var cachePreparations = 0
     /// Shapes callers checked tables to have, by table, with the schema version they checked them at: while
     /// ``schemaVersion()`` is still that, no connection has changed the schema, and the check need not run again.
     package var checkedShapes: [String: CheckedShape] = [:]
@@ -175,15 +179,24 @@ package final class Database {
     ) throws(SQLiteError) -> T {
         let statement: Statement
         if let cached = statements.removeValue(forKey: sql) {
-            statement = cached
+            statement = cached.statement
         } else {
             statement = try makeStatement(sql, holdsDatabase: false)
+            cachePreparations += 1
         }
         defer {
             statement.resetKeepingBindings()
-            // Bounded: SQL that names a table (one per endpoint) would otherwise grow it without end.
-            if statements.count >= Self.cachedStatementLimit { statements.removeAll(keepingCapacity: true) }
-            statements[sql] = statement
+            // Bounded: SQL that names a table (one per endpoint) would otherwise grow it without end. The least
+            // recently used goes, so that a run's own table's statements never push out the ones every run uses
+            // (emptying the whole cache when full had those prepared again every 64 tables; with 10,000 tables each
+            // prepare also looks its table up in SQLite's schema hash, whose chains are then long).
+            if statements.count >= Self.cachedStatementLimit,
+                let oldest = statements.min(by: { $0.value.lastUse < $1.value.lastUse })?.key
+            {
+                statements.removeValue(forKey: oldest)
+            }
+            statementUses &+= 1
+            statements[sql] = CachedStatement(statement: statement, lastUse: statementUses)
         }
         return try body(statement)
     }
@@ -191,6 +204,11 @@ package final class Database {
     /// Drops the statements kept for reuse.
     func forgetStatements() {
         statements.removeAll()
+    }
+
+    private struct CachedStatement {
+        var statement: Statement
+        var lastUse: UInt64
     }
 
     /// The most statements ``withCachedStatement(_:_:)`` keeps.

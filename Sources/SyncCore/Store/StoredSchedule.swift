@@ -40,10 +40,11 @@ package struct StoredSchedule: Sendable, Hashable {
     /// Stores next due times (`nil`: due at once) in one transaction.
     static func storeNextDue(_ rows: [(name: String, nextDue: Double?)], _ database: Database) throws {
         try database.transaction {
-            let update = try database.makeStatement("UPDATE syncd_endpoints SET next_due_at = ? WHERE name = ?")
+            // The connection's cached statement: a batch every few milliseconds would otherwise prepare it each time.
             for (name, nextDue) in rows {
-                try update.bind([nextDue.map { .text(Timestamp.format($0)) } ?? .null, .text(name)])
-                _ = try update.step()
+                try database.execute(
+                    "UPDATE syncd_endpoints SET next_due_at = ? WHERE name = ?",
+                    [nextDue.map { .text(Timestamp.format($0)) } ?? .null, .text(name)])
             }
         }
     }

@@ -23,6 +23,20 @@ extension SyncWriter {
             ]
         )
         let runID = database.lastInsertRowID
+        try insertProblems(database, report: report, runID: runID)
+        try database.execute(
+            """
+            DELETE FROM syncd_runs WHERE endpoint = ?1 AND id <= (SELECT id FROM syncd_runs WHERE endpoint = ?1
+            ORDER BY id DESC LIMIT 1 OFFSET ?2)
+            """,
+            [.text(endpoint.name.name), .integer(Int64(Self.retainedRuns))]
+        )
+        return runID
+    }
+
+    /// The run's record problems, into syncd_errors; nothing prepared when there are none (most runs).
+    private func insertProblems(_ database: Database, report: SyncSummary, runID: Int64) throws {
+        guard !report.recordProblems.isEmpty else { return }
         let insertProblem = try database.makeStatement(
             """
             INSERT INTO syncd_errors (run_id, endpoint, record_index, record_key, path, column_name, expected, found,
@@ -38,13 +52,5 @@ extension SyncWriter {
             ])
             try insertProblem.step()
         }
-        try database.execute(
-            """
-            DELETE FROM syncd_runs WHERE endpoint = ?1 AND id <= (SELECT id FROM syncd_runs WHERE endpoint = ?1
-            ORDER BY id DESC LIMIT 1 OFFSET ?2)
-            """,
-            [.text(endpoint.name.name), .integer(Int64(Self.retainedRuns))]
-        )
-        return runID
     }
 }

@@ -68,6 +68,21 @@ struct DatabaseTests {
         }
     }
 
+    @Test("a statement used all the time stays prepared while more distinct ones than are kept come and go")
+    func cachedStatementsLeastRecentlyUsed() throws {
+        let directory = try TemporaryDirectory()
+        let database = try Database(path: directory.file("a.db"))
+        try database.execute("CREATE TABLE t (a INTEGER)")
+        let before = database.cachePreparations
+        let rounds = Database.cachedStatementLimit * 3
+        for number in 0..<rounds {
+            try database.execute("INSERT INTO t VALUES (?)", [.integer(Int64(number))])
+            #expect(try database.scalar("SELECT \(number) + count(*) FROM t") == .integer(Int64(2 * number + 1)))
+        }
+        // The INSERT once, each distinct SELECT once.
+        #expect(database.cachePreparations - before == 1 + rounds)
+    }
+
     @Test("a file that is not a database is refused when opened")
     func notADatabase() throws {
         let directory = try TemporaryDirectory()

@@ -33,10 +33,10 @@ package struct SQLiteSyncStorage: SyncStorage {
     package func state(of endpoint: String) async throws -> EndpointState? {
         // One indexed read, which in WAL mode never waits for a lock: on the calling thread when the connection is
         // free, rather than a round trip to the queue's thread and back (two thread wake-ups, each 304 poll).
-        if let state = try database.performBlockingIfIdle({ database in try EndpointState.named(endpoint, database) }) {
-            return state
-        }
-        return try await database.perform { database in try EndpointState.named(endpoint, database) }
+        let read: @Sendable (Database) throws -> EndpointState? = { try EndpointState.named(endpoint, $0) }
+        // Outer nil: the connection was busy; an inner nil is an endpoint with no state yet, returned as it is.
+        if let inline = try database.performBlockingIfIdle(read) { return inline }
+        return try await database.perform(read)
     }
 
     package func applyCollection(

@@ -56,11 +56,11 @@ package struct RecordTable: Sendable {
         definitions.append("\"_created_version\" INTEGER")
         let quotedKeys = keyNames.map(SQLIdentifier.quote).joined(separator: ", ")
         definitions.append("PRIMARY KEY (\(quotedKeys))")
-        // The index that change feeds and `?since=` read by version. Declared as a constraint, it is made by the
-        // CREATE TABLE itself: each schema change has SQLite walk every table it holds (sqlite3FkClearTriggerCache), so
-        // one statement a table instead of two halves the creation of many tables (10,000: 9.1 -> 4.8 s in the sqlite3 shell). It can
-        // never be violated (the key alone is unique) and cost no measurable time per insert; tables created before
-        // keep their `syncd_idx_<table>_version` index, which serves the same reads.
+        // The index that change feeds and `?since=` read by version. Declared as a constraint, it is made by the CREATE
+        // TABLE itself: each schema change has SQLite walk every table it holds (sqlite3FkClearTriggerCache), so one
+        // statement a table instead of two halves the creation of many tables (10,000: 9.1 -> 4.8 s in the sqlite3
+        // shell). It can never be violated (the key alone is unique) and cost no measurable time per insert; tables
+        // created before keep their `syncd_idx_<table>_version` index, which serves the same reads.
         definitions.append("UNIQUE (\"_version\", \(quotedKeys))")
         return """
             CREATE TABLE \(quotedName) (

@@ -2,71 +2,89 @@ internal import Foundation
 package import NIOCore
 internal import Synchronization
 
-/// A response body kept on disk between its download and the transaction that applies it, so that a sync's
-/// memory is bounded by a chunk and a record instead of the whole body.
+/// A response body kept between its download and the transaction that applies it, so that a sync's memory is
+/// bounded by a chunk and a record instead of the whole body.
 ///
-/// The file is made in the database's folder (the same disk; a folder syncd may write) and unlinked at once,
-/// so that it disappears with its descriptor, after a crash too.
+/// A body of up to ``memoryLimit`` bytes stays in memory: most API responses are that small, and a file for each
+/// (created, written, read back and unlinked) was a twentieth of a cold start of 10,000 endpoints. A larger one moves
+/// to a file as it outgrows the limit, in the database's folder (the same disk; a folder syncd may write), unlinked at
+/// once, so that it disappears with its descriptor, after a crash too.
 package final class BodySpool: Sendable {
-    private let descriptor: Int32
-    private let written = Mutex<Int>(0)
+    private struct State {
+        /// The bytes, while ``descriptor`` is nil.
+        var memory: [UInt8] = []
+        /// The file, once the body outgrew ``BodySpool/memoryLimit``; never closed before the spool goes.
+        var descriptor: Int32?
+        var count = 0
+    }
+
+    private let state = Mutex(State())
+    private let directory: String
 
     /// The most bytes the spool of one run holds: `max_body` bounds each page, this bounds all of them together,
     /// so that `max_pages` pages of `max_body` never fill the disk. 8 GiB.
     package static let runLimit = 8 << 30
 
+    /// The most bytes kept in memory: with `concurrency` at its limit (64) the spools of the runs hold at most 16 MiB.
+    package static let memoryLimit = 256 << 10
+
     /// The size of a chunk read back by ``forEachChunk(_:)``.
     package static let readSize = 1 << 20
 
-    /// Creates an empty spool in `directory`.
-    ///
-    /// - Throws: ``FetchError`` (`.file`) when no file can be created there.
-    package init(directory: String) throws(FetchError) {
-        var template = Array((directory as NSString).appendingPathComponent(".syncd-body-XXXXXX").utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
-            guard let base = buffer.baseAddress else { return -1 }
-            let made = mkstemp(base)
-            if made >= 0 { unlink(base) }
-            return made
-        }
-        guard descriptor >= 0 else {
-            throw FetchError.file("cannot create a temporary file in \(directory) for the body")
-        }
-        self.descriptor = descriptor
+    /// Creates an empty spool; if the body outgrows memory, its file is made in `directory`.
+    package init(directory: String) {
+        self.directory = directory
     }
 
     deinit {
-        close(descriptor)
+        if let descriptor = state.withLock({ $0.descriptor }) { close(descriptor) }
     }
 
     /// The bytes written so far.
-    package var count: Int { written.withLock { $0 } }
+    package var count: Int { state.withLock { $0.count } }
+
+    /// Whether the body is still in memory (it never outgrew ``memoryLimit``).
+    package var isInMemory: Bool { state.withLock { $0.descriptor == nil } }
 
     /// Appends a chunk of the body.
+    ///
+    /// - Throws: ``FetchError`` (`.file`) when the body outgrows memory and no file can be created or written.
     package func append(_ chunk: ByteBuffer) throws(FetchError) {
-        var failed = false
-        chunk.withUnsafeReadableBytes { bytes in
-            written.withLock { offset in
-                var done = 0
-                while done < bytes.count {
-                    let count = pwrite(
-                        descriptor, bytes.baseAddress.map { $0 + done }, bytes.count - done, off_t(offset + done))
-                    if count < 0, errno == EINTR { continue }
-                    guard count > 0 else {
-                        failed = true
-                        return
+        let failure = chunk.withUnsafeReadableBytes { bytes in
+            state.withLock { state -> FetchError? in
+                if state.descriptor == nil {
+                    if bytes.count <= Self.memoryLimit - state.count {
+                        state.memory.append(contentsOf: bytes)
+                        state.count += bytes.count
+                        return nil
                     }
-                    done += count
+                    guard let descriptor = Self.makeFile(in: directory) else {
+                        return .file("cannot create a temporary file in \(directory) for the body")
+                    }
+                    state.descriptor = descriptor
+                    let held = state.memory
+                    state.memory = []
+                    guard held.withUnsafeBytes({ Self.write($0, to: descriptor, at: 0) }) else {
+                        state.count = 0
+                        return Self.writeFailure
+                    }
                 }
-                offset += done
+                guard let descriptor = state.descriptor, Self.write(bytes, to: descriptor, at: state.count) else {
+                    return Self.writeFailure
+                }
+                state.count += bytes.count
+                return nil
             }
         }
-        if failed { throw FetchError.file("cannot write the body to a temporary file (is the disk full?)") }
+        if let failure { throw failure }
     }
 
     /// Drops what was written from `offset` on: a page fetched again after a failed attempt starts there.
     package func truncate(to offset: Int) {
-        written.withLock { $0 = min($0, max(0, offset)) }
+        state.withLock { state in
+            state.count = min(state.count, max(0, offset))
+            if state.descriptor == nil { state.memory.removeSubrange(state.count...) }
+        }
     }
 
     /// Reads the body back in order, one chunk at a time; each chunk is valid only during its call.
@@ -77,6 +95,18 @@ package final class BodySpool: Sendable {
     /// Reads part of the spool back in order (one page of several), one chunk at a time; each chunk is valid only
     /// during its call.
     package func forEachChunk(in range: Range<Int>, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+        // A copy of the bytes in memory: the fetch may append meanwhile (and move them to a file).
+        let source = state.withLock { state -> (copy: [UInt8]?, descriptor: Int32?) in
+            guard state.descriptor == nil else { return (nil, state.descriptor) }
+            return (range.upperBound <= state.count ? Array(state.memory[range]) : nil, nil)
+        }
+        if let copy = source.copy {
+            if !copy.isEmpty { try copy.withUnsafeBytes { try body($0) } }
+            return
+        }
+        guard let descriptor = source.descriptor else {
+            throw FetchError.file("cannot read the body back: it holds fewer bytes than asked for")
+        }
         var buffer = [UInt8](repeating: 0, count: min(Self.readSize, max(1, range.count)))
         var offset = range.lowerBound
         while offset < range.upperBound {
@@ -103,5 +133,32 @@ package final class BodySpool: Sendable {
             offset += chunk.count
         }
         return same
+    }
+
+    private static let writeFailure = FetchError.file("cannot write the body to a temporary file (is the disk full?)")
+
+    /// A new file in `directory`, already unlinked; nil when none can be made.
+    private static func makeFile(in directory: String) -> Int32? {
+        var template = Array((directory as NSString).appendingPathComponent(".syncd-body-XXXXXX").utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
+            guard let base = buffer.baseAddress else { return -1 }
+            let made = mkstemp(base)
+            if made >= 0 { unlink(base) }
+            return made
+        }
+        return descriptor >= 0 ? descriptor : nil
+    }
+
+    /// Writes all of `bytes` at `offset`; false when the file takes no more.
+    private static func write(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, at offset: Int) -> Bool {
+        var done = 0
+        while done < bytes.count {
+            let count = pwrite(
+                descriptor, bytes.baseAddress.map { $0 + done }, bytes.count - done, off_t(offset + done))
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { return false }
+            done += count
+        }
+        return true
     }
 }

@@ -126,6 +126,14 @@ package final class SpoolFeed: @unchecked Sendable {
         return facts
     }
 
+    /// Every page of the body, once the fetch succeeded (the spool then holds them all); nil before, and after a
+    /// failure.
+    package var completedPages: [Range<Int>]? {
+        condition.lock()
+        defer { condition.unlock() }
+        return facts != nil && stop == nil ? pages : nil
+    }
+
     /// Whether ``next(after:page:)`` would answer at once.
     package func hasNews(after offset: Int, page: Int) -> Bool {
         condition.lock()

@@ -103,7 +103,7 @@ extension SyncEngine {
         let spoolLimit = self.spoolLimit
         var chunked = decoder.map { ChunkedRecordDecoder($0, capturing: paths, decodingRecords: false) }
         let response = try await transport.fetch(request) { chunk in
-            let file = try spool ?? BodySpool(directory: spoolDirectory)
+            let file = spool ?? BodySpool(directory: spoolDirectory)
             spool = file
             guard file.count <= spoolLimit - chunk.readableBytes else { throw FetchError.spoolFull(limit: spoolLimit) }
             try file.append(chunk)

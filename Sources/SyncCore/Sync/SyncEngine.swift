@@ -171,12 +171,7 @@ package struct SyncEngine: Sendable {
         if let answered = try await applyUnlessSuccess(response, endpoint: endpoint, run: run, facts: facts) {
             return answered
         }
-        let body: BodySpool
-        do {
-            body = try pages.spool ?? BodySpool(directory: spoolDirectory)
-        } catch {
-            throw SyncFailure(message: "\(name): \(error); kept the stored data", status: response.status, bytes: bytes)
-        }
+        let body = pages.spool ?? BodySpool(directory: spoolDirectory)
         // Stored after the fetch: the body had no bytes, or the transaction that stored them as they came gave way.
         let decoded = DecodedBody(spool: body, pages: pages.ranges)
         do {

@@ -10,7 +10,7 @@ import Testing
 struct RecordPipelineTests {
     /// A spool holding one page per element of `pages`, each a JSON array of users with those ids.
     static func spool(_ pages: [[Int]], in directory: TemporaryDirectory) throws -> (BodySpool, [Range<Int>]) {
-        let spool = try BodySpool(directory: directory.path)
+        let spool = BodySpool(directory: directory.path)
         var ranges: [Range<Int>] = []
         for ids in pages {
             let json =
@@ -78,12 +78,63 @@ struct RecordPipelineTests {
         pipeline.stop()
     }
 
-    @Test("a page that cannot be read back fails the consumer's next batch, with the spool's error")
-    func readFailure() throws {
+    @Test("a small whole body is decoded on the caller's thread: the same records, in batches of the same size")
+    func inlineSameAsThread() throws {
+        let directory = try TemporaryDirectory()
+        let (spool, ranges) = try Self.spool([Array(1...300), [], Array(301...600)], in: directory)
+        let decoder = try Self.decoder()
+        let threaded = RecordPipeline(decoder: decoder, spool: spool, pages: ranges, inlineLimit: 0)
+        defer { threaded.stop() }
+        #expect(!threaded.isInline)
+        let inline = RecordPipeline(decoder: decoder, spool: spool, pages: ranges, inlineLimit: spool.count)
+        defer { inline.stop() }
+        #expect(inline.isInline)
+        #expect(spool.count <= RecordPipeline.inlineLimit)
+        let handed = try Self.drain(inline)
+        #expect(handed.count == 600)
+        #expect(handed == (try Self.drain(threaded)))
+        #expect(try inline.next() == nil)
+        // The default: a body this small is decoded inline, and one past the limit on a thread.
+        #expect(RecordPipeline(decoder: decoder, spool: spool, pages: ranges).isInline)
+        let (large, largeRanges) = try Self.spool([Array(1...2000)], in: directory)
+        #expect(large.count > RecordPipeline.inlineLimit)
+        let beyond = RecordPipeline(decoder: decoder, spool: large, pages: largeRanges)
+        defer { beyond.stop() }
+        #expect(!beyond.isInline)
+    }
+
+    @Test("a feed is followed on a thread until its fetch ends; after that, its pages are decoded inline")
+    func inlineAfterTheFeedEnds() throws {
+        let directory = try TemporaryDirectory()
+        let (spool, ranges) = try Self.spool([[1, 2], [3]], in: directory)
+        let decoder = try Self.decoder()
+        let open = SpoolFeed { _, _ in }
+        open.received(upTo: spool.count, in: spool)
+        for range in ranges { open.pageEnded(range) }
+        let following = RecordPipeline(decoder: decoder, spool: spool, pages: [], feed: open)
+        #expect(!following.isInline, "the fetch has not ended: more pages may come")
+        open.close(with: RunFacts(startedAt: 0, finishedAt: 0, httpStatus: 200))
+        #expect(try Self.drain(following).map(\.index) == [0, 1, 0])
+        following.stop()
+        let ended = SpoolFeed { _, _ in }
+        ended.received(upTo: spool.count, in: spool)
+        for range in ranges { ended.pageEnded(range) }
+        ended.close(with: RunFacts(startedAt: 0, finishedAt: 0, httpStatus: 200))
+        let inline = RecordPipeline(decoder: decoder, spool: spool, pages: [], feed: ended)
+        defer { inline.stop() }
+        #expect(inline.isInline)
+        #expect(try Self.drain(inline).map(\.index) == [0, 1, 0])
+    }
+
+    @Test(
+        "a page that cannot be read back fails the consumer's next batch, with the spool's error",
+        arguments: [0, RecordPipeline.inlineLimit])
+    func readFailure(inlineLimit: Int) throws {
         let directory = try TemporaryDirectory()
         let (spool, ranges) = try Self.spool([[1, 2, 3]], in: directory)
         let beyond = ranges[0].upperBound..<(ranges[0].upperBound + 100)
-        let pipeline = RecordPipeline(decoder: try Self.decoder(), spool: spool, pages: [ranges[0], beyond])
+        let pipeline = RecordPipeline(
+            decoder: try Self.decoder(), spool: spool, pages: [ranges[0], beyond], inlineLimit: inlineLimit)
         defer { pipeline.stop() }
         var records = 0
         let error = #expect(throws: FetchError.self) {
@@ -94,12 +145,15 @@ struct RecordPipelineTests {
         #expect(error?.description.contains("cannot read the body back") == true, "\(String(describing: error))")
     }
 
-    @Test("a page that no longer decodes fails the consumer with the decoding error")
-    func decodingFailure() throws {
+    @Test(
+        "a page that no longer decodes fails the consumer with the decoding error",
+        arguments: [0, RecordPipeline.inlineLimit])
+    func decodingFailure(inlineLimit: Int) throws {
         let directory = try TemporaryDirectory()
-        let spool = try BodySpool(directory: directory.path)
+        let spool = BodySpool(directory: directory.path)
         try spool.append(ByteBuffer(string: #"[{"id": 1, "name": "a"}, {"id": 2"#))
-        let pipeline = RecordPipeline(decoder: try Self.decoder(), spool: spool, pages: [0..<spool.count])
+        let pipeline = RecordPipeline(
+            decoder: try Self.decoder(), spool: spool, pages: [0..<spool.count], inlineLimit: inlineLimit)
         defer { pipeline.stop() }
         let error = #expect(throws: BodyDecodingError.self) { _ = try Self.drain(pipeline) }
         #expect(error == .truncated)

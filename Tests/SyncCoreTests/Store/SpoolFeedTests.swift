@@ -20,7 +20,7 @@ struct SpoolFeedTests {
     @Test("records are handed over as their bytes arrive, page after page, before the fetch ends")
     func followsTheSpool() throws {
         let directory = try TemporaryDirectory()
-        let spool = try BodySpool(directory: directory.path)
+        let spool = BodySpool(directory: directory.path)
         let feed = SpoolFeed { _, _ in }
         let pipeline = try Self.pipeline(spool, feed)
         defer { pipeline.stop() }
@@ -52,10 +52,28 @@ struct SpoolFeedTests {
         #expect(feed.finalFacts?.pages == 2)
     }
 
+    @Test("its pages are known whole once the fetch succeeded, and never after a failure")
+    func completedPages() throws {
+        let directory = try TemporaryDirectory()
+        let spool = BodySpool(directory: directory.path)
+        try spool.append(ByteBuffer(string: "[" + Self.user(1) + "]"))
+        let succeeded = SpoolFeed { _, _ in }
+        succeeded.received(upTo: spool.count, in: spool)
+        succeeded.pageEnded(0..<spool.count)
+        #expect(succeeded.completedPages == nil, "more pages may follow")
+        succeeded.close(with: RunFacts(startedAt: 1, finishedAt: 2, httpStatus: 200))
+        #expect(succeeded.completedPages == [0..<spool.count])
+        let failed = SpoolFeed { _, _ in }
+        failed.received(upTo: spool.count, in: spool)
+        failed.pageEnded(0..<spool.count)
+        failed.fail()
+        #expect(failed.completedPages == nil)
+    }
+
     @Test("waiting for bytes while another write waits, it gives way; with nobody waiting, it keeps waiting")
     func givesWay() throws {
         let directory = try TemporaryDirectory()
-        let spool = try BodySpool(directory: directory.path)
+        let spool = BodySpool(directory: directory.path)
         try spool.append(ByteBuffer(string: "[" + Self.user(1) + ", "))
         let waiting = SpoolFeed { _, _ in }
         waiting.setYield { true }
@@ -84,7 +102,7 @@ struct SpoolFeedTests {
     @Test("a failed fetch fails the reader; a page fetched again gives way only if it drops bytes already received")
     func failsAndRestarts() throws {
         let directory = try TemporaryDirectory()
-        let spool = try BodySpool(directory: directory.path)
+        let spool = BodySpool(directory: directory.path)
         try spool.append(ByteBuffer(string: "[" + Self.user(1)))
 
         let failed = SpoolFeed { _, _ in }
@@ -103,7 +121,7 @@ struct SpoolFeedTests {
     @Test("the reader starts with the first bytes, once; a fetch that ends without any starts none")
     func startsWithTheFirstBytes() throws {
         let directory = try TemporaryDirectory()
-        let spool = try BodySpool(directory: directory.path)
+        let spool = BodySpool(directory: directory.path)
         let starts = Mutex<[BodySpool]>([])
         let empty = SpoolFeed { _, spool in starts.withLock { $0.append(spool) } }
         empty.fail()

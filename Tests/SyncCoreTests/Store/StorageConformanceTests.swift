@@ -57,7 +57,7 @@ struct StorageConformanceTests {
 
     /// A body of users with these ids, as the engine hands it over: spooled where the storage says.
     func body(_ ids: [Int], in storage: any SyncStorage) throws -> DecodedBody {
-        let spool = try BodySpool(directory: storage.spoolDirectory)
+        let spool = BodySpool(directory: storage.spoolDirectory)
         let json = "[" + ids.map { #"{"id": \#($0), "name": "user \#($0)"}"# }.joined(separator: ",") + "]"
         try spool.append(ByteBuffer(string: json))
         return DecodedBody(spool: spool)

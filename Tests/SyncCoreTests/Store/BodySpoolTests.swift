@@ -1,0 +1,95 @@
+import Foundation
+import NIOCore
+import Testing
+
+@testable import SyncCore
+
+/// A run's body waits in a spool between its download and its transaction: in memory while it is small, in an
+/// unlinked file once it outgrows ``BodySpool/memoryLimit``. Either way it reads back byte for byte.
+@Suite("sync: the body spool, in memory and on disk")
+struct BodySpoolTests {
+    /// Every byte of `range`, as `forEachChunk(in:)` hands them over.
+    static func read(_ spool: BodySpool, _ range: Range<Int>) throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        try spool.forEachChunk(in: range) { bytes.append(contentsOf: $0) }
+        return bytes
+    }
+
+    /// `count` bytes that differ from one offset to the next, so that a misplaced chunk shows.
+    static func pattern(_ count: Int, from start: Int = 0) -> [UInt8] {
+        (start..<(start + count)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 8) }
+    }
+
+    @Test("a small body stays in memory and reads back whole, in parts, and after a truncation")
+    func inMemory() throws {
+        let directory = try TemporaryDirectory()
+        let spool = BodySpool(directory: directory.path)
+        let bytes = Self.pattern(10_000)
+        try spool.append(ByteBuffer(bytes: bytes[..<4000]))
+        try spool.append(ByteBuffer(bytes: bytes[4000...]))
+        #expect(spool.isInMemory)
+        #expect(spool.count == 10_000)
+        #expect(try Self.read(spool, 0..<10_000) == bytes)
+        #expect(try Self.read(spool, 3990..<4010) == Array(bytes[3990..<4010]))
+        #expect(try Self.read(spool, 50..<50).isEmpty)
+        // A page fetched again starts where the failed attempt did.
+        spool.truncate(to: 4000)
+        try spool.append(ByteBuffer(bytes: [1, 2, 3]))
+        #expect(try Self.read(spool, 0..<4003) == Array(bytes[..<4000]) + [1, 2, 3])
+        let pages = BodySpool(directory: directory.path)
+        try pages.append(ByteBuffer(string: "abcabc"))
+        #expect(try pages.holdsSameBytes(0..<3, 3..<6))
+        #expect(try !pages.holdsSameBytes(0..<3, 2..<5))
+    }
+
+    @Test("a body that outgrows memory moves to a file on the way, and every byte before and after reads back")
+    func spills() throws {
+        let directory = try TemporaryDirectory()
+        let spool = BodySpool(directory: directory.path)
+        let total = BodySpool.memoryLimit + 100_000
+        let bytes = Self.pattern(total)
+        var offset = 0
+        // Chunks of an odd size, so that one of them crosses the limit.
+        while offset < total {
+            let end = min(total, offset + 7001)
+            try spool.append(ByteBuffer(bytes: bytes[offset..<end]))
+            offset = end
+        }
+        #expect(!spool.isInMemory)
+        #expect(spool.count == total)
+        #expect(try Self.read(spool, 0..<total) == bytes)
+        let across = (BodySpool.memoryLimit - 10)..<(BodySpool.memoryLimit + 10)
+        #expect(try Self.read(spool, across) == Array(bytes[across]))
+        // The file is unlinked at once: nothing is left in the folder, even while the spool lives.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+        spool.truncate(to: 100)
+        try spool.append(ByteBuffer(bytes: [9]))
+        #expect(try Self.read(spool, 0..<101) == Array(bytes[..<100]) + [9])
+    }
+
+    @Test("asking for more than was written fails with one sentence, in memory and on disk")
+    func beyondTheEnd() throws {
+        let directory = try TemporaryDirectory()
+        let small = BodySpool(directory: directory.path)
+        try small.append(ByteBuffer(bytes: [1, 2, 3]))
+        let error = #expect(throws: FetchError.self) { try Self.read(small, 0..<4) }
+        #expect(error?.description.contains("cannot read the body back") == true)
+        let large = BodySpool(directory: directory.path)
+        try large.append(ByteBuffer(bytes: Self.pattern(BodySpool.memoryLimit + 1)))
+        #expect(throws: FetchError.self) { try Self.read(large, 0..<(BodySpool.memoryLimit + 2)) }
+    }
+
+    @Test("a folder that takes no file holds small bodies still; a large one fails, naming the folder")
+    func noFolder() throws {
+        let directory = try TemporaryDirectory()
+        let missing = directory.file("not-there")
+        let spool = BodySpool(directory: missing)
+        try spool.append(ByteBuffer(bytes: Self.pattern(1000)))
+        #expect(try Self.read(spool, 0..<1000) == Self.pattern(1000))
+        let error = #expect(throws: FetchError.self) {
+            try spool.append(ByteBuffer(bytes: Self.pattern(BodySpool.memoryLimit)))
+        }
+        #expect(error?.description == "cannot create a temporary file in \(missing) for the body")
+        #expect(spool.count == 1000, "the failed chunk is not counted")
+    }
+}

@@ -31,10 +31,13 @@ package final class Database {
         package var schemaVersion: Int64
         /// What the caller checked the table against (its `CREATE TABLE`, say).
         package var shape: String
+        /// What else the check depended on (the signature of the columns the last run stored, say).
+        package var storedSignature: String?
 
-        package init(schemaVersion: Int64, shape: String) {
+        package init(schemaVersion: Int64, shape: String, storedSignature: String? = nil) {
             self.schemaVersion = schemaVersion
             self.shape = shape
+            self.storedSignature = storedSignature
         }
     }
     package let path: String

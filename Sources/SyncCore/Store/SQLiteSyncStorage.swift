@@ -55,8 +55,24 @@ package struct SQLiteSyncStorage: SyncStorage {
         try await database.perform { database in
             let missing = try tables.filter { try !database.tableExists($0.name.name) }
             guard !missing.isEmpty else { return }
+            // Each CREATE reads the whole schema table (SQLite finds the new table's rows by a scan), and once that
+            // outgrows the page cache (2 MB by default; 10,000 tables make 3 MB), every scan reads it back from the
+            // file: a cache of about three times the schema keeps it in memory for this transaction (10,000 tables in
+            // the sqlite3 shell: 1.1 -> 0.3 s of system time, 9.6 -> 7.7 s in all). Restored after.
+            let cacheSize = try database.scalar("PRAGMA cache_size")
+            let schemaKiB = min(64 << 10, max(2000, tables.count))
+            try database.execute("PRAGMA cache_size = -\(schemaKiB)")
+            defer {
+                if case .integer(let size)? = cacheSize { try? database.execute("PRAGMA cache_size = \(size)") }
+            }
             try database.transaction(.immediate) {
                 for table in missing { try database.execute(table.createSQL) }
+            }
+            // Made as configured: their first runs need not check them (SyncWriter.prepareTable).
+            let version = try database.schemaVersion()
+            for table in missing {
+                database.checkedShapes[table.name.name] = Database.CheckedShape(
+                    schemaVersion: version, shape: table.createSQL, storedSignature: nil)
             }
         }
     }

@@ -40,7 +40,7 @@ package struct SyncWriter: Sendable {
             let newVersion = try state.nextVersion(endpoint: endpoint.name.name)
             let now = Timestamp.format(startFacts.finishedAt)
 
-            let schemaChanged = try table.prepare(database, storedSignature: state.columnsSignature)
+            let schemaChanged = try prepareTable(table, storedSignature: state.columnsSignature, database: database)
             if schemaChanged { _ = try table.refill(database, decoder: decoder) }
             let before = try count(database, table)
 
@@ -170,20 +170,10 @@ package struct SyncWriter: Sendable {
             var stored = state.recordCount
             if !endpoint.isDocument {
                 let table = RecordTable(endpoint)
-                // Checked on a 304 too: a changed primary key or key type is refused here as on a 200. Once the
-                // table was found as configured, the check is skipped while the schema and configuration hold.
-                let checked = Database.CheckedShape(schemaVersion: try database.schemaVersion(), shape: table.createSQL)
-                if state.columnsSignature != table.columnsSignature
-                    || database.checkedShapes[endpoint.name.name] != checked
-                {
-                    if try table.prepare(database, storedSignature: state.columnsSignature) {
-                        _ = try table.refill(database, decoder: endpoint.recordDecoder)
-                        changed = true
-                    }
-                    // Kept only when the check changed nothing in the schema: then no rollback can undo it.
-                    if try database.schemaVersion() == checked.schemaVersion {
-                        database.checkedShapes[endpoint.name.name] = checked
-                    }
+                // Checked on a 304 too: a changed primary key or key type is refused here as on a 200.
+                if try prepareTable(table, storedSignature: state.columnsSignature, database: database) {
+                    _ = try table.refill(database, decoder: endpoint.recordDecoder)
+                    changed = true
                 }
                 if state.columnsSignature != table.columnsSignature { stored = try count(database, table) }
                 signature = table.columnsSignature
@@ -213,6 +203,27 @@ package struct SyncWriter: Sendable {
             guard !overflow else { throw StoreError.versionExhausted(endpoint: endpoint) }
             return next
         }
+    }
+
+    /// Brings the endpoint's table to the configured columns (``RecordTable/prepare(_:storedSignature:)``): whether
+    /// stored rows need re-reading from `_raw`.
+    ///
+    /// Once this connection found the table as configured, the check is skipped while the schema version, the
+    /// configuration and the stored signature hold (``Database/checkedShapes``): it reads the table's columns, and
+    /// each endpoint's run did that for nothing almost every time.
+    func prepareTable(_ table: RecordTable, storedSignature: String?, database: Database) throws -> Bool {
+        let checked = Database.CheckedShape(
+            schemaVersion: try database.schemaVersion(), shape: table.createSQL, storedSignature: storedSignature)
+        // A stored signature that differs from the configured one asks for a refill: never skipped.
+        if storedSignature == nil || storedSignature == table.columnsSignature,
+            database.checkedShapes[table.name.name] == checked
+        {
+            return false
+        }
+        let changed = try table.prepare(database, storedSignature: storedSignature)
+        // Kept only when the check changed nothing in the schema: then no rollback can undo it.
+        if try database.schemaVersion() == checked.schemaVersion { database.checkedShapes[table.name.name] = checked }
+        return changed
     }
 
     /// Makes sure the endpoint has its row, and reads it.

@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import Testing
 
 @testable import SyncCore
@@ -47,6 +48,57 @@ struct PreparedTablesTests {
         #expect(plan.contains { $0.contains("USING INDEX") }, "reads by version use the index: \(plan)")
         try await storage.prepareTables(for: configuration.endpoints)
         #expect(try storage.database.performBlocking { try $0.schemaVersion() } == after, "nothing left to make")
+    }
+
+    @Test("the page cache grows for the transaction that makes them, and is the connection's own again after")
+    func cacheRestored() async throws {
+        let directory = try TemporaryDirectory()
+        let configuration = try Configuration.parse(Self.toml, sourcePath: directory.file("syncd.toml"))
+        let storage = try SQLiteSyncStorage.open(path: directory.file("cache.db"))
+        let size = { try storage.database.performBlocking { try $0.scalar("PRAGMA cache_size") } }
+        let before = try size()
+        try await storage.prepareTables(for: configuration.endpoints)
+        #expect(try size() == before)
+    }
+
+    /// One run of `users` storing these ids.
+    static func sync(_ ids: [Int], _ storage: SQLiteSyncStorage, _ configuration: Configuration) async throws
+        -> SyncSummary
+    {
+        let spool = BodySpool(directory: storage.spoolDirectory)
+        try spool.append(ByteBuffer(string: "[" + ids.map { #"{"id": \#($0)}"# }.joined(separator: ",") + "]"))
+        return try await storage.applyCollection(
+            DecodedBody(spool: spool), run: SyncRun(endpoint: try #require(configuration.endpoint(named: "users"))),
+            facts: { RunFacts(startedAt: 1_700_000_000, finishedAt: 1_700_000_001, httpStatus: 200) })
+    }
+
+    @Test("a table made here is not checked again by its first sync, while no one changes the schema")
+    func firstSyncTrustsIt() async throws {
+        let directory = try TemporaryDirectory()
+        let configuration = try Configuration.parse(Self.toml, sourcePath: directory.file("syncd.toml"))
+        let storage = try SQLiteSyncStorage.open(path: directory.file("cache.db"))
+        try await storage.prepareTables(for: configuration.endpoints)
+        let checked = { try storage.database.performBlocking { $0.checkedShapes["users"] } }
+        let made = try #require(try checked())
+        #expect(made.schemaVersion == (try storage.database.performBlocking { try $0.schemaVersion() }))
+        #expect(try await Self.sync([1, 2], storage, configuration).inserted == 2)
+        #expect(try checked() == made, "the first sync found the table as it was made, and did not look again")
+    }
+
+    @Test("a table made here and then remade by another connection is checked again: its other key is refused")
+    func changedUnderneath() async throws {
+        let directory = try TemporaryDirectory()
+        let configuration = try Configuration.parse(Self.toml, sourcePath: directory.file("syncd.toml"))
+        let storage = try SQLiteSyncStorage.open(path: directory.file("cache.db"))
+        try await storage.prepareTables(for: configuration.endpoints)
+        let other = try Database(path: directory.file("cache.db"))
+        try other.execute(
+            """
+            DROP TABLE users;
+            CREATE TABLE users (code TEXT PRIMARY KEY NOT NULL, id INTEGER, _raw TEXT NOT NULL,
+                _version INTEGER NOT NULL, _changed_at TEXT NOT NULL, _created_version INTEGER)
+            """)
+        await #expect(throws: StoreError.primaryKeyChanged) { try await Self.sync([1], storage, configuration) }
     }
 
     @Test("when one table cannot be made (its name taken by an index), none is: each first sync makes its own")

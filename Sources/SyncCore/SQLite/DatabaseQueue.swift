@@ -69,6 +69,28 @@ package final class DatabaseQueue: Sendable {
         }
     }
 
+    /// Runs `body` with the connection on the queue's thread even when the daemon is stopping, like
+    /// ``performEvenIfCancelled(_:)``, without waiting for it: `completion` gets its error, or nil, on that thread.
+    package func submitEvenIfCancelled(
+        _ body: @escaping @Sendable (Database) throws -> Void,
+        completion: @escaping @Sendable ((any Error)?) -> Void
+    ) {
+        queued.add(1, ordering: .relaxed)
+        executor.submit { state in
+            self.queued.subtract(1, ordering: .relaxed)
+            guard case .active = state else {
+                completion(CancellationError())
+                return
+            }
+            do {
+                try self.connection.withLock { database in try body(database) }
+                completion(nil)
+            } catch {
+                completion(error)
+            }
+        }
+    }
+
     /// Whether closures wait for the queue's thread: what a transaction that waits for the network gives way to.
     package var hasWaiting: Bool { queued.load(ordering: .relaxed) > 0 }
 

@@ -104,8 +104,11 @@ package struct SQLiteSyncStorage: SyncStorage {
         try await database.perform { database in try StoredSchedule.load(database, endpoints: endpoints) }
     }
 
-    package func storeNextDue(_ rows: [(name: String, nextDue: Double?)]) async throws {
-        try await database.performEvenIfCancelled { database in try StoredSchedule.storeNextDue(rows, database) }
+    package func storeNextDue(
+        _ rows: [(name: String, nextDue: Double?)], completion: @escaping @Sendable ((any Error)?) -> Void
+    ) {
+        database.submitEvenIfCancelled(
+            { database in try StoredSchedule.storeNextDue(rows, database) }, completion: completion)
     }
 
     package func resource(_ key: String) async throws -> StoredResource? {

@@ -93,14 +93,14 @@ package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duratio
                     if let state = machine.finished(name, outcome: outcome, now: engine.now()) {
                         report.consecutiveFailures = state.consecutiveFailures
                         unstored.append((name, state.nextDue, report))
-                        store(&group)
+                        store()
                     } else {
                         onReport(report)
                     }
                 case .stored(let reports):
                     storing = false
                     for report in reports { onReport(report) }
-                    store(&group)
+                    store()
                 case .timer:
                     pendingTimer = nil
                 case .reload(let configuration):
@@ -175,17 +175,16 @@ package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duratio
     }
 
     /// Stores the waiting next due times in one transaction, unless a batch is being stored already (its end
-    /// starts the next one). Under load this turns a write per sync into a write per batch.
-    private func store(_ group: inout DiscardingTaskGroup) {
+    /// starts the next one). Under load this turns a write per sync into a write per batch. The loop does not wait:
+    /// the storage says when the batch is stored, with a ``Wake/stored(_:)``.
+    private func store() {
         guard !storing, !unstored.isEmpty else { return }
         storing = true
         let batch = unstored
         unstored = []
-        group.addTask { [engine, wake] in
-            let rows = batch.map { (name: $0.name, nextDue: $0.nextDue) }
-            do {
-                try await engine.storage.storeNextDue(rows)
-            } catch {
+        let rows = batch.map { (name: $0.name, nextDue: $0.nextDue) }
+        engine.storage.storeNextDue(rows) { [engine, wake] error in
+            if error != nil {
                 // The schedule in memory is right; a restart would only run these endpoints early.
                 engine.logger.info(
                     "Could not store the next due times",

@@ -141,8 +141,13 @@ package struct SyncWriter: Sendable {
             let changed = written > 0 || deleted > 0 || schemaChanged
             report.version = changed ? newVersion : state.version
             report.outcome = changed ? .changed : .unchanged
-            if report.inserted > 0 {
-                // A key that comes back is no longer deleted.
+            // A key that comes back is no longer deleted. Asked first whether the endpoint has tombstones at all: the
+            // DELETE names the endpoint's table, so each endpoint prepares its own, and most never deleted anything.
+            if report.inserted > 0,
+                try database.scalar(
+                    "SELECT 1 FROM syncd_tombstones WHERE endpoint = ? AND version < ? LIMIT 1",
+                    [.text(endpoint.name.name), .integer(newVersion)]) != nil
+            {
                 try database.execute(
                     """
                     DELETE FROM syncd_tombstones WHERE endpoint = ? AND version < ?

@@ -142,7 +142,7 @@ final class QueryFixture {
         self.endpoint = endpoint
         database = try Database(path: directory + "/cache.db")
         _ = try Migrator.embedded.migrate(database)
-        let spool = try BodySpool(directory: directory)
+        let spool = BodySpool(directory: directory)
         try spool.append(ByteBuffer(string: Self.records))
         _ = try SyncWriter(endpoint: endpoint).applyCollection(
             DecodedBody(spool: spool),

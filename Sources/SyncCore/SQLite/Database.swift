@@ -44,6 +44,8 @@ package final class Database {
     package let mode: Mode
     /// The read-only authorizer's notes (``restrictToReading()``); the authorizer holds an unretained pointer to it.
     var authorizerRefusals: AuthorizerRefusals?
+    /// What ``onCommit(_:)`` set; SQLite holds an unretained pointer to it.
+    var commitHook: CommitHook?
 
     /// Opens (or, read-write, creates) the database at `path`, always a plain file path: `file:x.db?nolock=1` is a
     /// file of that name in the current folder, never an SQLite URI, and `:memory:` is a file too.

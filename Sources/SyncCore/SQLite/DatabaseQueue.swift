@@ -13,6 +13,11 @@ package final class DatabaseQueue: Sendable {
     private let thread = Mutex<NIOThreadPool?>(nil)
     /// Closures submitted to the queue's thread that have not started yet.
     private let queued = Atomic<Int>(0)
+    /// Whether a checkpoint waits for the queue's thread.
+    private let checkpointing = Atomic<Bool>(false)
+    /// A commit that leaves the write-ahead log this long has the queue's thread checkpoint it: SQLite's own
+    /// threshold, where SQLite would checkpoint in the committing thread itself.
+    static let checkpointFrames = 1000
     package let path: String
 
     /// Opens the database at `path`.
@@ -22,6 +27,33 @@ package final class DatabaseQueue: Sendable {
         let database = try Database(path: path, mode: mode)
         self.connection = Mutex(database)
         self.path = path
+        if mode == .readWrite {
+            // A short write may run on the thread that asks for it (performHereIfIdle), an event loop say; the
+            // checkpoint that a commit can bring (a copy of the log into the file, and an fsync) runs here instead.
+            connection.withLock { database in
+                database.onCommit { [weak self] frames in
+                    guard let self, frames >= Self.checkpointFrames else { return }
+                    self.checkpointSoon()
+                }
+            }
+        }
+    }
+
+    /// Submits a passive checkpoint (https://sqlite.org/c3ref/wal_checkpoint_v2.html) to the queue's thread, unless
+    /// one waits already.
+    private func checkpointSoon() {
+        guard checkpointing.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged else {
+            return
+        }
+        executor.submit { state in
+            defer { self.checkpointing.store(false, ordering: .relaxed) }
+            guard case .active = state else { return }
+            self.connection.withLock { database in
+                // Passive: it copies what no reader still needs and waits for no one. One that fails (a reader
+                // holding the log, a full disk) leaves the log as it was; the next long commit asks again.
+                try? database.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            }
+        }
     }
 
     deinit {
@@ -99,6 +131,22 @@ package final class DatabaseQueue: Sendable {
         try connection.withLock { database in
             try body(database)
         }
+    }
+
+    /// Runs `body` with the connection on the calling thread when no one else is using it, and on the queue's thread
+    /// otherwise: for short writes whose caller waits for them anyway, so that the common case costs no round trip to
+    /// the queue's thread and back (two thread wake-ups). Checkpoints stay on the queue's thread (see the
+    /// initializer).
+    package func performHereIfIdle<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        // Boxed, so that a `T` that is itself optional is told apart from a busy connection.
+        if let done = try connection.withLockIfAvailable({ database in Done(value: try body(database)) }) {
+            return done.value
+        }
+        return try await perform(body)
+    }
+
+    private struct Done<T> {
+        var value: T
     }
 
     /// Runs `body` with the connection on the calling thread if no one else is using it; `nil` if someone is.

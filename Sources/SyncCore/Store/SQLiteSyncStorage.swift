@@ -78,7 +78,8 @@ package struct SQLiteSyncStorage: SyncStorage {
     }
 
     package func applyNotModified(run: SyncRun, facts: @escaping @Sendable () -> RunFacts) async throws -> SyncSummary {
-        try await database.perform { database in
+        // Inline when the connection is free, as state(of:) is: a 304 writes two rows, in tens of microseconds.
+        try await database.performHereIfIdle { database in
             try SyncWriter(run).applyNotModified(facts: facts(), database: database)
         }
     }

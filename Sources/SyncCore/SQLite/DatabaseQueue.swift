@@ -15,6 +15,9 @@ package final class DatabaseQueue: Sendable {
     private let queued = Atomic<Int>(0)
     /// Whether a checkpoint waits for the queue's thread.
     private let checkpointing = Atomic<Bool>(false)
+    /// Whether the connection is in use by a closure on the queue's thread, or by one whose caller waits for it
+    /// (`performBlocking`): then a commit that fills the log checkpoints at once, as SQLite would.
+    private let onQueueThread = Atomic<Bool>(false)
     /// A commit that leaves the write-ahead log this long has the queue's thread checkpoint it: SQLite's own
     /// threshold, where SQLite would checkpoint in the committing thread itself.
     static let checkpointFrames = 1000
@@ -28,15 +31,26 @@ package final class DatabaseQueue: Sendable {
         self.connection = Mutex(database)
         self.path = path
         if mode == .readWrite {
-            // A short write may run on the thread that asks for it (performHereIfIdle), an event loop say; the
-            // checkpoint that a commit can bring (a copy of the log into the file, and an fsync) runs here instead.
+            // A short write may run on the thread that asks for it (performHereIfIdle), an event loop say: the
+            // checkpoint that its commit can bring (a copy of the log into the file, and an fsync) runs on the queue's
+            // thread after it. A commit on the queue's thread checkpoints at once, as SQLite would: a `syncd sync`
+            // that stored a large body leaves it in the database file when it exits.
             connection.withLock { database in
                 database.onCommit { [weak self] frames in
-                    guard let self, frames >= Self.checkpointFrames else { return }
+                    guard let self, frames >= Self.checkpointFrames else { return .nothing }
+                    if self.onQueueThread.load(ordering: .relaxed) { return .checkpoint }
                     self.checkpointSoon()
+                    return .nothing
                 }
             }
         }
+    }
+
+    /// Runs `body` marked as on the queue's thread; called with the connection's lock held.
+    private func onTheQueue<T>(_ body: () throws -> T) rethrows -> T {
+        onQueueThread.store(true, ordering: .relaxed)
+        defer { onQueueThread.store(false, ordering: .relaxed) }
+        return try body()
     }
 
     /// Submits a passive checkpoint (https://sqlite.org/c3ref/wal_checkpoint_v2.html) to the queue's thread, unless
@@ -77,7 +91,7 @@ package final class DatabaseQueue: Sendable {
         return try await executor.runIfActive {
             self.queued.subtract(1, ordering: .relaxed)
             return try self.connection.withLock { database in
-                try body(database)
+                try self.onTheQueue { try body(database) }
             }
         }
     }
@@ -96,7 +110,10 @@ package final class DatabaseQueue: Sendable {
                     continuation.resume(throwing: CancellationError())
                     return
                 }
-                continuation.resume(with: Result { try self.connection.withLock { database in try body(database) } })
+                continuation.resume(
+                    with: Result {
+                        try self.connection.withLock { database in try self.onTheQueue { try body(database) } }
+                    })
             }
         }
     }
@@ -115,7 +132,7 @@ package final class DatabaseQueue: Sendable {
                 return
             }
             do {
-                try self.connection.withLock { database in try body(database) }
+                try self.connection.withLock { database in try self.onTheQueue { try body(database) } }
                 completion(nil)
             } catch {
                 completion(error)
@@ -129,7 +146,8 @@ package final class DatabaseQueue: Sendable {
     /// Runs `body` with the connection on the calling thread: for commands that have nothing else to do meanwhile.
     package func performBlocking<T: Sendable>(_ body: @Sendable (Database) throws -> T) throws -> T {
         try connection.withLock { database in
-            try body(database)
+            // Its caller waits anyway: a checkpoint its commit brings runs here, as on the queue's thread.
+            try onTheQueue { try body(database) }
         }
     }
 

@@ -35,6 +35,25 @@ struct DatabaseQueueTests {
         #expect(try await queue.perform { try $0.scalar("SELECT count(*) FROM t") } == .integer(Int64(2 * commits)))
     }
 
+    @Test("a large commit on the queue's thread is in the database file when the call returns, as SQLite would do")
+    func largeCommitCheckpointsAtOnce() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("cache.db")
+        let queue = try DatabaseQueue(path: path)
+        let blob = SQLiteValue.blob([UInt8](repeating: 7, count: 3000))
+        try await queue.perform { database in
+            try database.execute("CREATE TABLE t (x BLOB)")
+            try database.transaction(.immediate) {
+                for _ in 0..<(DatabaseQueue.checkpointFrames + 500) {
+                    try database.execute("INSERT INTO t (x) VALUES (?)", [blob])
+                }
+            }
+        }
+        // Left in the log, the rows would leave the file at its first two pages.
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        #expect(size > DatabaseQueue.checkpointFrames * 4096, "\(size) bytes")
+    }
+
     @Test("a write on the caller's thread returns what its body returned, a nil inside an optional included")
     func hereIfIdle() async throws {
         let directory = try TemporaryDirectory()

@@ -140,6 +140,21 @@ package final class DatabaseQueue: Sendable {
         }
     }
 
+    /// Runs `body` with the connection on the calling thread when no one else is using it, and submits it to the
+    /// queue's thread otherwise, like ``submitEvenIfCancelled(_:completion:)``; `completion` gets its error, or nil,
+    /// on whichever thread ran it.
+    package func submitHereIfIdle(
+        _ body: @escaping @Sendable (Database) throws -> Void,
+        completion: @escaping @Sendable ((any Error)?) -> Void
+    ) {
+        let ran = connection.withLockIfAvailable { database in Result { try body(database) } }
+        guard let ran else { return submitEvenIfCancelled(body, completion: completion) }
+        switch ran {
+        case .success: completion(nil)
+        case .failure(let error): completion(error)
+        }
+    }
+
     /// Whether closures wait for the queue's thread: what a transaction that waits for the network gives way to.
     package var hasWaiting: Bool { queued.load(ordering: .relaxed) > 0 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import SyncCore
@@ -52,6 +53,22 @@ struct DatabaseQueueTests {
         // Left in the log, the rows would leave the file at its first two pages.
         let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
         #expect(size > DatabaseQueue.checkpointFrames * 4096, "\(size) bytes")
+    }
+
+    @Test("a write submitted while the connection is free runs before the call returns, and its error is passed on")
+    func submitHereIfIdle() throws {
+        let directory = try TemporaryDirectory()
+        let queue = try DatabaseQueue(path: directory.file("cache.db"))
+        let outcomes = Mutex<[String]>([])
+        let record: @Sendable ((any Error)?) -> Void = { error in
+            outcomes.withLock { $0.append(error.map { "\($0)" } ?? "stored") }
+        }
+        queue.submitHereIfIdle({ try $0.execute("CREATE TABLE t (x)") }, completion: record)
+        #expect(outcomes.withLock { $0 } == ["stored"])
+        queue.submitHereIfIdle({ try $0.execute("CREATE TABLE t (x)") }, completion: record)
+        let second = outcomes.withLock { $0 }
+        #expect(second.count == 2)
+        #expect(second.last?.contains("already exists") == true, "\(second)")
     }
 
     @Test("a write on the caller's thread returns what its body returned, a nil inside an optional included")

@@ -51,10 +51,10 @@ package protocol SyncStorage: Sendable {
     func schedule(of endpoints: [EndpointConfiguration]) async throws -> [String: StoredSchedule]
 
     /// Stores next due times (`nil`: due at once) together, then calls `completion` with the error, if any; completes
-    /// even when the daemon is stopping. The caller does not wait: the scheduler goes on deciding while the batch is
-    /// written, and an implementation that writes on a thread of its own calls `completion` from there, without a
-    /// task in between (with 10,000 endpoints a task and its wake-ups for each batch were a tenth of the daemon's
-    /// thread switches).
+    /// even when the daemon is stopping. `completion` is called from the thread that wrote: the caller's own, before
+    /// this returns, when the write was quick to do at once (SQLite's connection was free), or a thread of the
+    /// implementation's later, without a task in between (with 10,000 endpoints a task and its wake-ups for each
+    /// batch were a tenth of the daemon's thread switches).
     func storeNextDue(
         _ rows: [(name: String, nextDue: Double?)], completion: @escaping @Sendable ((any Error)?) -> Void)
 

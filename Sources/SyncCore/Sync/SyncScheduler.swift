@@ -175,8 +175,9 @@ package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duratio
     }
 
     /// Stores the waiting next due times in one transaction, unless a batch is being stored already (its end
-    /// starts the next one). Under load this turns a write per sync into a write per batch. The loop does not wait:
-    /// the storage says when the batch is stored, with a ``Wake/stored(_:)``.
+    /// starts the next one). Under load this turns a write per sync into a write per batch. The loop waits at most for
+    /// a write the storage can do at once (never behind the syncs' own): it says when the batch is stored with a
+    /// ``Wake/stored(_:)``, which the loop handles next.
     private func store() {
         guard !storing, !unstored.isEmpty else { return }
         storing = true

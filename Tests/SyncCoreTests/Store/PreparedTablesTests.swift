@@ -61,6 +61,14 @@ struct PreparedTablesTests {
         #expect(try size() == before)
     }
 
+    /// A new database in `directory` with the tables of ``toml`` made.
+    static func prepared(in directory: TemporaryDirectory) async throws -> (Configuration, SQLiteSyncStorage) {
+        let configuration = try Configuration.parse(Self.toml, sourcePath: directory.file("syncd.toml"))
+        let storage = try SQLiteSyncStorage.open(path: directory.file("cache.db"))
+        try await storage.prepareTables(for: configuration.endpoints)
+        return (configuration, storage)
+    }
+
     /// One run of `users` storing these ids.
     static func sync(_ ids: [Int], _ storage: SQLiteSyncStorage, _ configuration: Configuration) async throws
         -> SyncSummary
@@ -75,9 +83,7 @@ struct PreparedTablesTests {
     @Test("a table made here is not checked again by its first sync, while no one changes the schema")
     func firstSyncTrustsIt() async throws {
         let directory = try TemporaryDirectory()
-        let configuration = try Configuration.parse(Self.toml, sourcePath: directory.file("syncd.toml"))
-        let storage = try SQLiteSyncStorage.open(path: directory.file("cache.db"))
-        try await storage.prepareTables(for: configuration.endpoints)
+        let (configuration, storage) = try await Self.prepared(in: directory)
         let checked = { try storage.database.performBlocking { $0.checkedShapes["users"] } }
         let made = try #require(try checked())
         #expect(made.schemaVersion == (try storage.database.performBlocking { try $0.schemaVersion() }))
@@ -88,9 +94,7 @@ struct PreparedTablesTests {
     @Test("a table made here and then remade by another connection is checked again: its other key is refused")
     func changedUnderneath() async throws {
         let directory = try TemporaryDirectory()
-        let configuration = try Configuration.parse(Self.toml, sourcePath: directory.file("syncd.toml"))
-        let storage = try SQLiteSyncStorage.open(path: directory.file("cache.db"))
-        try await storage.prepareTables(for: configuration.endpoints)
+        let (configuration, storage) = try await Self.prepared(in: directory)
         let other = try Database(path: directory.file("cache.db"))
         try other.execute(
             """

@@ -57,15 +57,18 @@ struct SpoolFeedTests {
         let directory = try TemporaryDirectory()
         let spool = BodySpool(directory: directory.path)
         try spool.append(ByteBuffer(string: "[" + Self.user(1) + "]"))
-        let succeeded = SpoolFeed { _, _ in }
-        succeeded.received(upTo: spool.count, in: spool)
-        succeeded.pageEnded(0..<spool.count)
+        // A feed whose one page arrived whole.
+        let arrived = {
+            let feed = SpoolFeed { _, _ in }
+            feed.received(upTo: spool.count, in: spool)
+            feed.pageEnded(0..<spool.count)
+            return feed
+        }
+        let succeeded = arrived()
         #expect(succeeded.completedPages == nil, "more pages may follow")
         succeeded.close(with: RunFacts(startedAt: 1, finishedAt: 2, httpStatus: 200))
         #expect(succeeded.completedPages == [0..<spool.count])
-        let failed = SpoolFeed { _, _ in }
-        failed.received(upTo: spool.count, in: spool)
-        failed.pageEnded(0..<spool.count)
+        let failed = arrived()
         failed.fail()
         #expect(failed.completedPages == nil)
     }

@@ -17,7 +17,7 @@ package final class DatabaseQueue: Sendable {
     private let checkpointing = Atomic<Bool>(false)
     /// Whether the connection is in use by a closure on the queue's thread, or by one whose caller waits for it
     /// (`performBlocking`): then a commit that fills the log checkpoints at once, as SQLite would.
-    private let onQueueThread = Atomic<Bool>(false)
+    private let checkpointsAtOnce = Atomic<Bool>(false)
     /// A commit that leaves the write-ahead log this long has the queue's thread checkpoint it: SQLite's own
     /// threshold, where SQLite would checkpoint in the committing thread itself.
     static let checkpointFrames = 1000
@@ -38,7 +38,7 @@ package final class DatabaseQueue: Sendable {
             connection.withLock { database in
                 database.onCommit { [weak self] frames in
                     guard let self, frames >= Self.checkpointFrames else { return .nothing }
-                    if self.onQueueThread.load(ordering: .relaxed) { return .checkpoint }
+                    if self.checkpointsAtOnce.load(ordering: .relaxed) { return .checkpoint }
                     self.checkpointSoon()
                     return .nothing
                 }
@@ -46,10 +46,11 @@ package final class DatabaseQueue: Sendable {
         }
     }
 
-    /// Runs `body` marked as on the queue's thread; called with the connection's lock held.
-    private func onTheQueue<T>(_ body: () throws -> T) rethrows -> T {
-        onQueueThread.store(true, ordering: .relaxed)
-        defer { onQueueThread.store(false, ordering: .relaxed) }
+    /// Runs `body` so that a commit of it that fills the log checkpoints at once; called with the connection's lock
+    /// held.
+    private func checkpointingAtOnce<T>(_ body: () throws -> T) rethrows -> T {
+        checkpointsAtOnce.store(true, ordering: .relaxed)
+        defer { checkpointsAtOnce.store(false, ordering: .relaxed) }
         return try body()
     }
 
@@ -91,7 +92,7 @@ package final class DatabaseQueue: Sendable {
         return try await executor.runIfActive {
             self.queued.subtract(1, ordering: .relaxed)
             return try self.connection.withLock { database in
-                try self.onTheQueue { try body(database) }
+                try self.checkpointingAtOnce { try body(database) }
             }
         }
     }
@@ -103,56 +104,41 @@ package final class DatabaseQueue: Sendable {
         -> T
     {
         try await withCheckedThrowingContinuation { continuation in
-            queued.add(1, ordering: .relaxed)
-            executor.submit { state in
-                self.queued.subtract(1, ordering: .relaxed)
-                guard case .active = state else {
-                    continuation.resume(throwing: CancellationError())
-                    return
-                }
-                continuation.resume(
-                    with: Result {
-                        try self.connection.withLock { database in try self.onTheQueue { try body(database) } }
-                    })
-            }
+            submitEvenIfCancelled(body) { continuation.resume(with: $0) }
         }
     }
 
     /// Runs `body` with the connection on the queue's thread even when the daemon is stopping, like
-    /// ``performEvenIfCancelled(_:)``, without waiting for it: `completion` gets its error, or nil, on that thread.
-    package func submitEvenIfCancelled(
-        _ body: @escaping @Sendable (Database) throws -> Void,
-        completion: @escaping @Sendable ((any Error)?) -> Void
+    /// ``performEvenIfCancelled(_:)``, without waiting for it: `completion` gets its result on that thread.
+    package func submitEvenIfCancelled<T: Sendable>(
+        _ body: @escaping @Sendable (Database) throws -> T,
+        completion: @escaping @Sendable (Result<T, any Error>) -> Void
     ) {
         queued.add(1, ordering: .relaxed)
         executor.submit { state in
             self.queued.subtract(1, ordering: .relaxed)
             guard case .active = state else {
-                completion(CancellationError())
+                completion(.failure(CancellationError()))
                 return
             }
-            do {
-                try self.connection.withLock { database in try self.onTheQueue { try body(database) } }
-                completion(nil)
-            } catch {
-                completion(error)
-            }
+            completion(
+                Result {
+                    try self.connection.withLock { database in try self.checkpointingAtOnce { try body(database) } }
+                })
         }
     }
 
     /// Runs `body` with the connection on the calling thread when no one else is using it, and submits it to the
-    /// queue's thread otherwise, like ``submitEvenIfCancelled(_:completion:)``; `completion` gets its error, or nil,
-    /// on whichever thread ran it.
-    package func submitHereIfIdle(
-        _ body: @escaping @Sendable (Database) throws -> Void,
-        completion: @escaping @Sendable ((any Error)?) -> Void
+    /// queue's thread otherwise, like ``submitEvenIfCancelled(_:completion:)``; `completion` gets its result on
+    /// whichever thread ran it.
+    package func submitHereIfIdle<T: Sendable>(
+        _ body: @escaping @Sendable (Database) throws -> T,
+        completion: @escaping @Sendable (Result<T, any Error>) -> Void
     ) {
-        let ran = connection.withLockIfAvailable { database in Result { try body(database) } }
-        guard let ran else { return submitEvenIfCancelled(body, completion: completion) }
-        switch ran {
-        case .success: completion(nil)
-        case .failure(let error): completion(error)
+        guard let ran = connection.withLockIfAvailable({ database in Result { try body(database) } }) else {
+            return submitEvenIfCancelled(body, completion: completion)
         }
+        completion(ran)
     }
 
     /// Whether closures wait for the queue's thread: what a transaction that waits for the network gives way to.
@@ -162,7 +148,7 @@ package final class DatabaseQueue: Sendable {
     package func performBlocking<T: Sendable>(_ body: @Sendable (Database) throws -> T) throws -> T {
         try connection.withLock { database in
             // Its caller waits anyway: a checkpoint its commit brings runs here, as on the queue's thread.
-            try onTheQueue { try body(database) }
+            try checkpointingAtOnce { try body(database) }
         }
     }
 

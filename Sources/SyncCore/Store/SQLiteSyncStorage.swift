@@ -110,8 +110,9 @@ package struct SQLiteSyncStorage: SyncStorage {
     ) {
         // On the scheduler's thread when the connection is free: a batch of small UPDATEs, without a wake-up of the
         // writer's thread and another of the scheduler's to say it is done.
-        database.submitHereIfIdle(
-            { database in try StoredSchedule.storeNextDue(rows, database) }, completion: completion)
+        database.submitHereIfIdle({ database in try StoredSchedule.storeNextDue(rows, database) }) { result in
+            if case .failure(let error) = result { completion(error) } else { completion(nil) }
+        }
     }
 
     package func resource(_ key: String) async throws -> StoredResource? {

@@ -60,8 +60,13 @@ struct DatabaseQueueTests {
         let directory = try TemporaryDirectory()
         let queue = try DatabaseQueue(path: directory.file("cache.db"))
         let outcomes = Mutex<[String]>([])
-        let record: @Sendable ((any Error)?) -> Void = { error in
-            outcomes.withLock { $0.append(error.map { "\($0)" } ?? "stored") }
+        let record: @Sendable (Result<Void, any Error>) -> Void = { result in
+            outcomes.withLock { outcomes in
+                switch result {
+                case .success: outcomes.append("stored")
+                case .failure(let error): outcomes.append("\(error)")
+                }
+            }
         }
         queue.submitHereIfIdle({ try $0.execute("CREATE TABLE t (x)") }, completion: record)
         #expect(outcomes.withLock { $0 } == ["stored"])

@@ -30,6 +30,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         // SHA-256 for SyncCache.fetch's keys of URLs that hold a secret; already in the graph through AsyncHTTPClient.
         .package(url: "https://github.com/apple/swift-crypto.git", "3.0.0"..<"5.0.0"),
+        // PostgreSQL as a shared store (SyncPostgres).
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     ],
     targets: [
         .systemLibrary(
@@ -92,6 +94,20 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
+        ),
+        // PostgreSQL as the store, for more than one machine: a target of its own, so that a program embedding
+        // SyncCore with SQLite does not compile a PostgreSQL client.
+        .target(
+            name: "SyncPostgres",
+            dependencies: [
+                "SyncCore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings,
+            plugins: ["EmbedMigrations"]
         ),
         // The loopback upstream behind `syncd demo`, the tests and the benchmarks.
         .target(
@@ -167,8 +183,10 @@ let package = Package(
                 "SyncServe",
                 "SyncSystemd",
                 "SyncInfer",
+                "SyncPostgres",
                 "SampleUpstream",
                 "FuzzTargets",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

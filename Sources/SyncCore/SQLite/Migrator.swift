@@ -10,6 +10,12 @@ package struct Migrator: Sendable {
         package var name: String
         package var sql: String
         package var checksum: String { Checksum.fnv1a64Hex(Array(sql.utf8)) }
+
+        package init(version: Int, name: String, sql: String) {
+            self.version = version
+            self.name = name
+            self.sql = sql
+        }
     }
 
     package var migrations: [Migration]

@@ -1,0 +1,143 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Synchronization
+
+/// A throwaway PostgreSQL cluster for the tests: Debian's `postgresql` binaries, `initdb` into a temporary folder as
+/// the unprivileged `postgres` user, listening on 127.0.0.1 on a free port. One cluster serves the whole test process
+/// (it starts in about a second); each test takes a database of its own from ``makeDatabase()``.
+///
+/// The cluster stops when the test process ends, however it ends: it runs under a shell that waits on a pipe from
+/// this process, and stops the server (`pg_ctl stop -m fast`) and removes the folder when the pipe closes.
+final class PostgresTestCluster: Sendable {
+    /// Whether the tests that need PostgreSQL run: when its binaries are installed, and always in CI (`CI` set), so
+    /// that a CI machine without them fails instead of skipping.
+    static let isAvailable = binDirectory != nil || ProcessInfo.processInfo.environment["CI"] != nil
+
+    /// The cluster, started on first use.
+    static func shared() throws -> PostgresTestCluster {
+        try started.withLock { cluster in
+            if let cluster { return cluster }
+            let new = try PostgresTestCluster()
+            cluster = new
+            return new
+        }
+    }
+
+    private static let started = Mutex<PostgresTestCluster?>(nil)
+    private static let databaseCounter = Mutex(0)
+
+    /// The folder of `initdb` and `pg_ctl`: /usr/lib/postgresql/VERSION/bin, the newest installed.
+    static var binDirectory: String? {
+        let root = "/usr/lib/postgresql"
+        let versions = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
+        guard let newest = versions.compactMap({ Int($0) }).max() else { return nil }
+        let bin = "\(root)/\(newest)/bin"
+        return FileManager.default.isExecutableFile(atPath: "\(bin)/initdb") ? bin : nil
+    }
+
+    let port: Int
+    let folder: String
+    private let keeper: Process
+    /// Held open for the cluster's life: its end closing is what stops the cluster.
+    private let lifeline: FileHandle
+
+    private init() throws {
+        guard let bin = Self.binDirectory else {
+            throw ClusterError("PostgreSQL is not installed: apt-get install postgresql (the tests start their own)")
+        }
+        // initdb refuses to run as root, and the postgres user must reach the folder: 0755, owned by it.
+        var template = Array("/tmp/syncd-postgres-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw ClusterError("cannot make a temporary folder") }
+        folder = String(cString: made)
+        chmod(folder, 0o755)
+        port = try Self.freePort()
+        let script = """
+            set -e
+            cd "$0"
+            \(bin)/initdb --no-locale -E UTF8 --auth=trust -U postgres -D "$0/data" >"$0/initdb.log" 2>&1
+            \(bin)/pg_ctl -D "$0/data" -l "$0/server.log" -w -o "-p $1 -k $0 -c listen_addresses=127.0.0.1 \
+            -c fsync=off -c max_connections=200" start >/dev/null
+            echo ready
+            read -r _ || true
+            \(bin)/pg_ctl -D "$0/data" -m fast stop >/dev/null 2>&1 || true
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        // The outer shell outlives the cluster's, to remove the folder once it stopped.
+        process.arguments = [
+            "-c",
+            "chown postgres: \(folder) && runuser -u postgres -- /bin/sh -c '\(script)' \(folder) \(port);"
+                + " rm -rf \(folder)",
+        ]
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        keeper = process
+        lifeline = input.fileHandleForWriting
+        let line = output.fileHandleForReading.readLine()
+        guard line == "ready" else {
+            let log = (try? String(contentsOfFile: "\(folder)/server.log", encoding: .utf8)) ?? ""
+            let initdb = (try? String(contentsOfFile: "\(folder)/initdb.log", encoding: .utf8)) ?? ""
+            throw ClusterError("the test cluster did not start: \(initdb) \(log)")
+        }
+    }
+
+    /// A new, empty database in the cluster, and its URL (`postgresql://postgres@127.0.0.1:PORT/NAME`).
+    func makeDatabase() async throws -> String {
+        let name = Self.databaseCounter.withLock { counter in
+            counter += 1
+            return "test_\(getpid())_\(counter)"
+        }
+        let connection = try await PostgresConnection.connect(
+            configuration: .init(
+                host: "127.0.0.1", port: port, username: "postgres", password: nil,
+                database: "postgres", tls: .disable),
+            id: 1, logger: Logger(label: "syncd.tests.postgres"))
+        defer { Task { try? await connection.close() } }
+        try await connection.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"), logger: Self.logger)
+        return "postgresql://postgres@127.0.0.1:\(port)/\(name)?sslmode=disable"
+    }
+
+    private static let logger = Logger(label: "syncd.tests.postgres")
+
+    /// A port nothing listens on now: bound with port 0, read back, closed.
+    private static func freePort() throws -> Int {
+        let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { throw ClusterError("socket() failed") }
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+                bind(socket, address, length) == 0 && getsockname(socket, address, &length) == 0
+            }
+        }
+        guard bound else { throw ClusterError("cannot bind a loopback port") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    struct ClusterError: Error, CustomStringConvertible {
+        var description: String
+        init(_ description: String) { self.description = description }
+    }
+}
+
+extension FileHandle {
+    /// One line read up to its newline, byte by byte (without the newline); nil at the end before any byte.
+    fileprivate func readLine() -> String? {
+        var bytes: [UInt8] = []
+        while true {
+            let data = readData(ofLength: 1)
+            guard let byte = data.first else { return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self) }
+            if byte == UInt8(ascii: "\n") { return String(decoding: bytes, as: UTF8.self) }
+            bytes.append(byte)
+        }
+    }
+}

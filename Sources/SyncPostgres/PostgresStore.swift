@@ -340,3 +340,19 @@ extension PostgresMigrator {
         return statements.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
     }
 }
+
+extension PostgresValue {
+    /// A cell as read back: integers, floating-point numbers, bytes and text (anything else as its text).
+    init(cell: PostgresCell) {
+        guard cell.bytes != nil else {
+            self = .null
+            return
+        }
+        switch cell.dataType {
+        case .int8, .int4, .int2: self = (try? cell.decode(Int64.self)).map(PostgresValue.integer) ?? .null
+        case .float8, .float4: self = (try? cell.decode(Double.self)).map(PostgresValue.real) ?? .null
+        case .bytea: self = (try? cell.decode(ByteBuffer.self)).map(PostgresValue.bytes) ?? .null
+        default: self = (try? cell.decode(String.self)).map(PostgresValue.text) ?? .null
+        }
+    }
+}

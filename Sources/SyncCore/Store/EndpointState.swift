@@ -18,6 +18,28 @@ package struct EndpointState: Sendable, Hashable {
     package var cursor: String?
     package var cursorColumn: String?
 
+    package init(
+        name: String, kind: String, version: Int64, recordCount: Int, changedAt: String?, lastAttemptAt: String?,
+        lastSuccessAt: String?, lastStatus: Int?, lastError: String?, consecutiveFailures: Int, etag: String?,
+        lastModified: String?, nextDueAt: String?, cursor: String?, cursorColumn: String?
+    ) {
+        self.name = name
+        self.kind = kind
+        self.version = version
+        self.recordCount = recordCount
+        self.changedAt = changedAt
+        self.lastAttemptAt = lastAttemptAt
+        self.lastSuccessAt = lastSuccessAt
+        self.lastStatus = lastStatus
+        self.lastError = lastError
+        self.consecutiveFailures = consecutiveFailures
+        self.etag = etag
+        self.lastModified = lastModified
+        self.nextDueAt = nextDueAt
+        self.cursor = cursor
+        self.cursorColumn = cursorColumn
+    }
+
     private static let columns = """
         name, kind, version, record_count, changed_at, last_attempt_at, last_success_at, last_status,
         last_error, consecutive_failures, etag, last_modified, next_due_at, cursor, cursor_column

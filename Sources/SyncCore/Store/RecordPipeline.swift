@@ -18,11 +18,11 @@ internal import Foundation
 /// Errors of the decoding thread (a spool that cannot be read back, a body that no longer decodes) are thrown by
 /// ``next()``; ``stop()`` ends the thread early and waits for it, so that the spool is not read after its owner is
 /// done with it.
-final class RecordPipeline: @unchecked Sendable {
+package final class RecordPipeline: @unchecked Sendable {
     /// Records decoded, each ``DecodedRecord/raw`` a range of ``bytes``, which holds their exact bytes back to back.
-    struct Batch: Sendable {
-        var records: [DecodedRecord] = []
-        var bytes: [UInt8] = []
+    package struct Batch: Sendable {
+        package var records: [DecodedRecord] = []
+        package var bytes: [UInt8] = []
     }
 
     /// The most batches that wait for the consumer.
@@ -50,7 +50,7 @@ final class RecordPipeline: @unchecked Sendable {
     ///
     /// A body of at most `inlineLimit` bytes, in memory and whole (no feed, or a feed whose fetch ended) is decoded
     /// at once, on the caller's thread.
-    init(
+    package init(
         decoder: RecordDecoder, spool: BodySpool, pages: [Range<Int>], feed: SpoolFeed? = nil,
         inlineLimit: Int = RecordPipeline.inlineLimit
     ) {
@@ -77,7 +77,7 @@ final class RecordPipeline: @unchecked Sendable {
     /// The next batch, in the body's order; nil after the last.
     ///
     /// - Throws: What the decoding thread threw.
-    func next() throws -> Batch? {
+    package func next() throws -> Batch? {
         condition.lock()
         defer { condition.unlock() }
         while ready.isEmpty, isProducing {
@@ -93,7 +93,7 @@ final class RecordPipeline: @unchecked Sendable {
     }
 
     /// Ends the decoding thread if it still runs, and waits until it no longer reads the spool.
-    func stop() {
+    package func stop() {
         // A thread waiting for the network wakes up and ends.
         feed?.abandon()
         condition.lock()

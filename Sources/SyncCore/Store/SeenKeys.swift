@@ -5,7 +5,7 @@
 /// before (APIs mostly list by id) in a sorted array: 8 bytes a key instead of a hash table's 16 or more, and no
 /// rehashing as it grows (a first sync of 1M records held about 24 MB less). The first key out of order moves them all
 /// into a set.
-struct SeenKeys {
+package struct SeenKeys {
     /// The integer keys while every one was greater than the one before, in that order; empty once `integers` is used.
     private var ascending: [Int64] = []
     /// The integer keys once one came out of order; never empty then, so empty means the keys still ascend.
@@ -13,12 +13,12 @@ struct SeenKeys {
     private var others = Set<[ColumnValue]>()
     private let keyColumns: [Int]
 
-    init(keyColumns: [Int]) {
+    package init(keyColumns: [Int]) {
         self.keyColumns = keyColumns
     }
 
     /// Records the key of a record's values; `false` when it was already seen.
-    mutating func insert(values: [ColumnValue]) -> Bool {
+    package mutating func insert(values: [ColumnValue]) -> Bool {
         if keyColumns.count == 1, case .integer(let integer) = values[keyColumns[0]] {
             return insert(integer)
         }
@@ -26,12 +26,12 @@ struct SeenKeys {
     }
 
     /// Records a key given as its values; `false` when it was already seen.
-    mutating func insert(key: [ColumnValue]) -> Bool {
+    package mutating func insert(key: [ColumnValue]) -> Bool {
         if key.count == 1, case .integer(let integer) = key[0] { return insert(integer) }
         return others.insert(key).inserted
     }
 
-    func contains(key: [ColumnValue]) -> Bool {
+    package func contains(key: [ColumnValue]) -> Bool {
         if key.count == 1, case .integer(let integer) = key[0] {
             return integers.isEmpty ? Self.search(ascending, for: integer) : integers.contains(integer)
         }

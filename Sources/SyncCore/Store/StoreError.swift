@@ -45,11 +45,11 @@ package struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Too many reads wait already: the read is refused at once rather than queued without end.
     package static let busy = StoreError(.busy, "too many reads are waiting for the database; try again in a moment")
 
-    static func notSyncdTable(_ table: String) -> StoreError {
+    package static func notSyncdTable(_ table: String) -> StoreError {
         StoreError(.notSyncdTable, "table \"\(table)\" exists but was not created by syncd (it has no _raw column)")
     }
 
-    static func primaryKeyChanged(table: String, stored: [String], configured: [String]) -> StoreError {
+    package static func primaryKeyChanged(table: String, stored: [String], configured: [String]) -> StoreError {
         StoreError(
             .primaryKeyChanged,
             "the primary key of \"\(table)\" changed from (\(stored.joined(separator: ", "))) to "
@@ -57,7 +57,7 @@ package struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         )
     }
 
-    static func primaryKeyTypeChanged(table: String, column: String, stored: String, configured: String)
+    package static func primaryKeyTypeChanged(table: String, column: String, stored: String, configured: String)
         -> StoreError
     {
         StoreError(
@@ -68,7 +68,9 @@ package struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         )
     }
 
-    static func tooManyDeletions(endpoint: String, deleting: Int, stored: Int, limit: SyncEndpoint.DeletionLimit)
+    package static func tooManyDeletions(
+        endpoint: String, deleting: Int, stored: Int, limit: SyncEndpoint.DeletionLimit
+    )
         -> StoreError
     {
         StoreError(
@@ -100,7 +102,7 @@ package struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
             .badKey, "\"\(text)\" is not a value of column \"\(column)\" of \"\(endpoint)\": expected \(expected)")
     }
 
-    static func emptySnapshot(endpoint: String, stored: Int) -> StoreError {
+    package static func emptySnapshot(endpoint: String, stored: Int) -> StoreError {
         StoreError(
             .emptySnapshot,
             "\(endpoint): the response holds no records while \(stored) are stored; kept them "
@@ -121,7 +123,7 @@ package struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
             .notSynced, "\"\(endpoint)\" has not been synced yet: run `syncd sync \(endpoint)`", endpoint: endpoint)
     }
 
-    static func versionExhausted(endpoint: String) -> StoreError {
+    package static func versionExhausted(endpoint: String) -> StoreError {
         StoreError(
             .versionExhausted,
             "its version in syncd_endpoints is at the largest value a version can take (the database file was "

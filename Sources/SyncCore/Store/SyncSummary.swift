@@ -104,5 +104,5 @@ package struct RunFacts: Sendable {
     }
 
     /// The responses received, for syncd_runs.pages.
-    var pageCount: Int { pages ?? (httpStatus == nil ? 0 : 1) }
+    package var pageCount: Int { pages ?? (httpStatus == nil ? 0 : 1) }
 }

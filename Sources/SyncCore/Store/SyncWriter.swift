@@ -303,7 +303,7 @@ package struct SyncWriter: Sendable {
         return Int(count)
     }
 
-    private static func duplicate(_ record: borrowing DecodedRecord, key: [ColumnValue], keyNames: [String])
+    package static func duplicate(_ record: borrowing DecodedRecord, key: [ColumnValue], keyNames: [String])
         -> DecodingProblem
     {
         let label = zip(keyNames, key).map { "\($0)=\(Self.plain($1))" }.joined(separator: ",")

@@ -1,0 +1,183 @@
+internal import Foundation
+package import NIOCore
+internal import PostgresNIO
+package import SyncCore
+
+/// ``SyncStorage`` in PostgreSQL: every call is one transaction on a connection of the ``PostgresStore``'s pool,
+/// run on one of its threads (``PostgresWriter`` writes the runs). Runs of different endpoints write side by side;
+/// two runs of one endpoint take turns on its row's lock.
+package struct PostgresSyncStorage: SyncStorage {
+    package let store: PostgresStore
+    package let spoolDirectory: String
+
+    /// - Parameter spoolDirectory: Where fetched bodies wait for their transaction: a folder syncd may write
+    ///   (the data itself is on the server).
+    package init(store: PostgresStore, spoolDirectory: String) {
+        self.store = store
+        self.spoolDirectory = spoolDirectory
+    }
+
+    package func state(of endpoint: String) async throws -> EndpointState? {
+        try await store.withSession { session in try Self.state(of: endpoint, session) }
+    }
+
+    static let stateColumns = """
+        name, kind, version, record_count, changed_at, last_attempt_at, last_success_at, last_status,
+        last_error, consecutive_failures, etag, last_modified, next_due_at, cursor, cursor_column
+        """
+
+    static func state(of endpoint: String, _ session: PostgresSession) throws -> EndpointState? {
+        try session.query("SELECT \(stateColumns) FROM syncd_endpoints WHERE name = $1", [.text(endpoint)])
+            .rows.first.map(state(row:))
+    }
+
+    static func state(row: PostgresRandomAccessRow) throws -> EndpointState {
+        EndpointState(
+            name: try row[0].decode(String.self), kind: try row[1].decode(String.self),
+            version: try row[2].decode(Int64.self), recordCount: Int(try row[3].decode(Int64.self)),
+            changedAt: try row[4].decode(String?.self), lastAttemptAt: try row[5].decode(String?.self),
+            lastSuccessAt: try row[6].decode(String?.self), lastStatus: try row[7].decode(Int32?.self).map(Int.init),
+            lastError: try row[8].decode(String?.self), consecutiveFailures: Int(try row[9].decode(Int32.self)),
+            etag: try row[10].decode(String?.self), lastModified: try row[11].decode(String?.self),
+            nextDueAt: try row[12].decode(String?.self), cursor: try row[13].decode(String?.self),
+            cursorColumn: try row[14].decode(String?.self))
+    }
+
+    package func applyCollection(
+        _ body: DecodedBody, run: SyncRun, facts: @escaping @Sendable () -> RunFacts
+    ) async throws -> SyncSummary {
+        try await store.withSession { session in
+            try PostgresWriter(run).applyCollection(body, facts: facts(), session: session)
+        }
+    }
+
+    package func prepareTables(for endpoints: [EndpointConfiguration]) async throws {
+        let tables = endpoints.filter { !$0.isDocument }.map(PostgresTable.init)
+        guard !tables.isEmpty else { return }
+        try await store.withSession { session in
+            try session.transaction {
+                // Taken one node at a time, so that two nodes creating the same tables do not collide.
+                try session.query("SELECT pg_advisory_xact_lock($1)", [.integer(PostgresMigrator.lockKey)])
+                for table in tables { try session.query(table.createSQL) }
+            }
+        }
+    }
+
+    package func applyNotModified(run: SyncRun, facts: @escaping @Sendable () -> RunFacts) async throws -> SyncSummary {
+        try await store.withSession { session in
+            try PostgresWriter(run).applyNotModified(facts: facts(), session: session)
+        }
+    }
+
+    package func applyDocument(
+        _ body: ByteBuffer, contentType: String?, run: SyncRun, facts: @escaping @Sendable () -> RunFacts
+    ) async throws -> SyncSummary {
+        try await store.withSession { session in
+            try PostgresWriter(run).applyDocument(
+                body: body, contentType: contentType, facts: facts(), session: session)
+        }
+    }
+
+    package func recordFailure(
+        _ message: String, outcome: SyncSummary.Outcome, run: SyncRun, facts: RunFacts
+    ) async throws -> SyncSummary {
+        // Recorded even when the calling task is cancelled (a daemon stopping records how its runs ended).
+        let store = store
+        return try await Task.detached {
+            try await store.withSession { session in
+                try PostgresWriter(run).recordFailure(message, outcome: outcome, facts: facts, session: session)
+            }
+        }.value
+    }
+
+    package func schedule(of endpoints: [EndpointConfiguration]) async throws -> [String: StoredSchedule] {
+        let signatures = Dictionary(
+            endpoints.filter { !$0.isDocument }.map { ($0.name.name, RecordTable($0).columnsSignature) },
+            uniquingKeysWith: { first, _ in first })
+        return try await store.withSession { session in
+            var states: [String: StoredSchedule] = [:]
+            for row in try session.query("SELECT name, next_due_at, consecutive_failures, columns FROM syncd_endpoints")
+                .rows
+            {
+                let name = try row[0].decode(String.self)
+                let stale = try row[3].decode(String?.self).map { $0 != signatures[name] } ?? false
+                states[name] = StoredSchedule(
+                    nextDue: stale ? nil : try row[1].decode(String?.self).flatMap(Timestamp.parse),
+                    consecutiveFailures: Int(try row[2].decode(Int32.self)))
+            }
+            return states
+        }
+    }
+
+    package func storeNextDue(
+        _ rows: [(name: String, nextDue: Double?)], completion: @escaping @Sendable ((any Error)?) -> Void
+    ) {
+        let store = store
+        let values = rows.map { ($0.name, $0.nextDue.map(Timestamp.format)) }
+        Task.detached {
+            do {
+                try await store.withSession { session in
+                    // One statement for the batch: UPDATE … FROM a VALUES list.
+                    for part in values.chunks(of: PostgresWriter.keysPerStatement) {
+                        var binds: [PostgresValue] = []
+                        let tuples = part.map { name, due in
+                            binds += [.text(name), due.map(PostgresValue.text) ?? .null]
+                            return "($\(binds.count - 1), $\(binds.count)::text)"
+                        }
+                        try session.query(
+                            """
+                            UPDATE syncd_endpoints AS e SET next_due_at = v.due
+                            FROM (VALUES \(tuples.joined(separator: ", "))) AS v(name, due) WHERE e.name = v.name
+                            """, binds)
+                    }
+                }
+                completion(nil)
+            } catch {
+                completion(error)
+            }
+        }
+    }
+
+    package func resource(_ key: String) async throws -> StoredResource? {
+        try await store.withSession { session in
+            guard
+                let row = try session.query(
+                    "SELECT body, content_type, etag, last_modified, validated_at FROM syncd_resources WHERE url = $1",
+                    [.text(key)]
+                ).rows.first
+            else { return nil }
+            let body = try row[0].decode(ByteBuffer.self)
+            return StoredResource(
+                body: Data(body.readableBytesView), contentType: try row[1].decode(String?.self),
+                etag: try row[2].decode(String?.self), lastModified: try row[3].decode(String?.self),
+                validatedAt: Timestamp.parse(try row[4].decode(String.self)) ?? 0)
+        }
+    }
+
+    package func storeResource(_ resource: StoredResource, _ key: String) async throws {
+        _ = try await store.withSession { session in
+            try session.query(
+                """
+                INSERT INTO syncd_resources (url, body, content_type, etag, last_modified, validated_at)
+                VALUES ($1, $2, $3, $4, $5, $6)
+                ON CONFLICT (url) DO UPDATE SET body = EXCLUDED.body, content_type = EXCLUDED.content_type,
+                    etag = EXCLUDED.etag, last_modified = EXCLUDED.last_modified, validated_at = EXCLUDED.validated_at
+                """,
+                [
+                    .text(key), .bytes(ByteBuffer(bytes: resource.body)),
+                    resource.contentType.map(PostgresValue.text) ?? .null,
+                    resource.etag.map(PostgresValue.text) ?? .null,
+                    resource.lastModified.map(PostgresValue.text) ?? .null,
+                    .text(Timestamp.format(resource.validatedAt)),
+                ])
+        }
+    }
+
+    package func touchResource(_ key: String, validatedAt time: Double) async throws {
+        _ = try await store.withSession { session in
+            try session.query(
+                "UPDATE syncd_resources SET validated_at = $1 WHERE url = $2",
+                [.text(Timestamp.format(time)), .text(key)])
+        }
+    }
+}

@@ -1,0 +1,531 @@
+internal import Foundation
+internal import NIOCore
+internal import PostgresNIO
+internal import SyncCore
+
+/// Writes what one sync of one endpoint brought into PostgreSQL, in one transaction, as ``SyncWriter`` does for
+/// SQLite: the rows, the deletions of a snapshot (with their tombstones), the endpoint's state, the run and its
+/// problems. Readers see the data before the transaction or after it; when anything throws, nothing is written.
+///
+/// Concurrent runs of one endpoint (on several nodes) take turns: the first statement of each locks the endpoint's
+/// row until the transaction ends.
+struct PostgresWriter {
+    /// Records sent per INSERT: one round trip for this many, well under PostgreSQL's 65,535 parameters a
+    /// statement whatever the columns (at most 100 columns a table: 50,000).
+    static let rowsPerStatement = 500
+    /// Keys deleted per DELETE, and tombstones per INSERT.
+    static let keysPerStatement = 1000
+
+    var endpoint: EndpointConfiguration
+    var dueAt: Double?
+
+    init(_ run: SyncRun) {
+        endpoint = run.endpoint
+        dueAt = run.dueAt
+    }
+
+    var name: String { endpoint.name.name }
+
+    // MARK: - Collections
+
+    func applyCollection(_ decoded: DecodedBody, facts startFacts: RunFacts, session: PostgresSession) throws
+        -> SyncSummary
+    {
+        if endpoint.incremental != nil {
+            throw PostgresStoreError(
+                "\(name): incremental endpoints are not stored in PostgreSQL yet; use an SQLite database for it")
+        }
+        let table = PostgresTable(endpoint)
+        let decoder = endpoint.recordDecoder
+        return try session.transaction {
+            let state = try prepareEndpoint(session, kind: "collection")
+            var report = SyncSummary(endpoint: name, outcome: .unchanged)
+            let newVersion = try state.nextVersion(endpoint: name)
+            let now = Timestamp.format(startFacts.finishedAt)
+
+            let schemaChanged = try prepareTable(table, storedSignature: state.columnsSignature, session: session)
+            if schemaChanged { try refill(table, decoder: decoder, session: session) }
+            let before = try count(session, table)
+            // Keys that come back after a deletion lose their tombstones: collected only when there are any.
+            let hasTombstones =
+                try session.scalar(
+                    Int32.self, "SELECT 1 FROM syncd_tombstones WHERE endpoint = $1 LIMIT 1", [.text(name)])
+                != nil
+            var returning: Set<String> = []
+
+            var seen = SeenKeys(keyColumns: endpoint.primaryKey)
+            var pending = PendingRows(table: table, version: newVersion, now: now)
+            var written = 0
+            let pipeline = RecordPipeline(
+                decoder: decoder, spool: decoded.spool, pages: decoded.pages, feed: decoded.feed)
+            defer { pipeline.stop() }
+            var decodingProblems: [DecodingProblem] = []
+            var laterProblems: [DecodingProblem] = []
+            let keyColumns = endpoint.primaryKey
+            while let batch = try pipeline.next() {
+                for record in batch.records {
+                    report.receivedRecords += 1
+                    if !record.problems.isEmpty, decodingProblems.count < SyncWriter.storedProblemLimit {
+                        decodingProblems.append(contentsOf: record.problems)
+                    }
+                    if record.isRejected {
+                        report.rejected += 1
+                        // Keep the stored version of a record that came back broken: a bad record loses nothing.
+                        if let key = record.problems.first(where: { $0.recordKey != nil })?.recordKey {
+                            _ = seen.insert(key: key)
+                        }
+                        continue
+                    }
+                    if !seen.insert(values: record.values) {
+                        // The last one wins; one statement cannot write a row twice, so what waits goes first.
+                        written += try pending.flush(session)
+                        if laterProblems.count < SyncWriter.storedProblemLimit {
+                            let key = keyColumns.map { record.values[$0] }
+                            laterProblems.append(SyncWriter.duplicate(record, key: key, keyNames: table.keyNames))
+                        }
+                    }
+                    if hasTombstones { returning.insert(ColumnValue.keyJSON(keyColumns.map { record.values[$0] })) }
+                    pending.append(record, raw: batch.bytes[record.raw])
+                    if pending.count >= Self.rowsPerStatement { written += try pending.flush(session) }
+                }
+            }
+            written += try pending.flush(session)
+
+            decodingProblems = Array(decodingProblems.prefix(SyncWriter.storedProblemLimit))
+            report.recordProblems =
+                decodingProblems + laterProblems.prefix(SyncWriter.storedProblemLimit - decodingProblems.count)
+            let facts = decoded.feed?.finalFacts ?? startFacts
+            report.httpStatus = facts.httpStatus
+            report.bytes = facts.bytes
+            report.pages = facts.pageCount
+            let isEmpty = report.receivedRecords - report.rejected == 0
+            if endpoint.mode == .snapshot, isEmpty, before > 0, !endpoint.allowEmpty {
+                throw StoreError.emptySnapshot(endpoint: name, stored: before)
+            }
+            var deleted = 0
+            if endpoint.mode == .snapshot, before > 0 {
+                deleted = try deleteUnseen(
+                    session, table: table, seen: seen, version: newVersion, now: now,
+                    limitedTo: isEmpty ? nil : before)
+            }
+            let after = try count(session, table)
+            report.inserted = max(0, after - before + deleted)
+            report.updated = max(0, written - report.inserted)
+            report.deleted = deleted
+            report.records = after
+            let changed = written > 0 || deleted > 0 || schemaChanged
+            report.version = changed ? newVersion : state.version
+            report.outcome = changed ? .changed : .unchanged
+            if hasTombstones, report.inserted > 0, !returning.isEmpty {
+                let keys = try session.query(
+                    "SELECT key FROM syncd_tombstones WHERE endpoint = $1 AND version < $2",
+                    [.text(name), .integer(newVersion)]
+                ).rows.map { try $0[0].decode(String.self) }
+                let back = keys.filter(returning.contains)
+                for part in back.chunks(of: Self.keysPerStatement) {
+                    let placeholders = part.indices.map { "$\($0 - part.startIndex + 2)" }.joined(separator: ", ")
+                    try session.query(
+                        "DELETE FROM syncd_tombstones WHERE endpoint = $1 AND key IN (\(placeholders))",
+                        [.text(name)] + part.map(PostgresValue.text))
+                }
+            }
+            try finish(
+                session, report: &report, facts: facts, changed: changed, recordCount: after,
+                signature: table.table.columnsSignature)
+            return report
+        }
+    }
+
+    /// Applies a 304: the data stays, freshness moves (and newly configured columns are filled from `_raw`).
+    func applyNotModified(facts: RunFacts, session: PostgresSession) throws -> SyncSummary {
+        try session.transaction {
+            let state = try prepareEndpoint(session, kind: endpoint.isDocument ? "document" : "collection")
+            var report = SyncSummary(endpoint: name, outcome: .notModified)
+            report.httpStatus = facts.httpStatus
+            report.pages = facts.pageCount
+            var changed = false
+            var signature: String?
+            var stored = state.recordCount
+            if !endpoint.isDocument {
+                let table = PostgresTable(endpoint)
+                if try prepareTable(table, storedSignature: state.columnsSignature, session: session) {
+                    try refill(table, decoder: endpoint.recordDecoder, session: session)
+                    changed = true
+                }
+                if state.columnsSignature != table.table.columnsSignature { stored = try count(session, table) }
+                signature = table.table.columnsSignature
+            }
+            report.version = changed ? try state.nextVersion(endpoint: name) : state.version
+            report.records = stored
+            try finish(
+                session, report: &report, facts: facts, changed: changed, recordCount: stored, signature: signature)
+            return report
+        }
+    }
+
+    // MARK: - Documents and failures
+
+    /// Applies a 200 of a document endpoint: the body is stored when it differs from the stored one.
+    func applyDocument(body: ByteBuffer, contentType: String?, facts: RunFacts, session: PostgresSession) throws
+        -> SyncSummary
+    {
+        try session.transaction {
+            let state = try prepareEndpoint(session, kind: "document")
+            var report = SyncSummary(endpoint: name, outcome: .unchanged)
+            report.isDocument = true
+            report.httpStatus = facts.httpStatus
+            report.bytes = facts.bytes
+            report.receivedRecords = 1
+            report.records = 1
+            let stored = try session.scalar(
+                ByteBuffer.self, "SELECT body FROM syncd_documents WHERE endpoint = $1", [.text(name)])
+            let changed = stored != body
+            let newVersion = changed ? try state.nextVersion(endpoint: name) : state.version
+            if changed {
+                try session.query(
+                    """
+                    INSERT INTO syncd_documents (endpoint, body, content_type, version, changed_at)
+                    VALUES ($1, $2, $3, $4, $5)
+                    ON CONFLICT (endpoint) DO UPDATE SET body = EXCLUDED.body, content_type = EXCLUDED.content_type,
+                    version = EXCLUDED.version, changed_at = EXCLUDED.changed_at
+                    """,
+                    [
+                        .text(name), .bytes(body), contentType.map(PostgresValue.text) ?? .null,
+                        .integer(newVersion), .text(Timestamp.format(facts.finishedAt)),
+                    ])
+            }
+            report.outcome = changed ? .changed : .unchanged
+            report.version = newVersion
+            try finish(session, report: &report, facts: facts, changed: changed, recordCount: 1, signature: nil)
+            return report
+        }
+    }
+
+    /// Records a run that stored nothing: the data stays exactly as it was.
+    func recordFailure(_ error: String, outcome: SyncSummary.Outcome, facts: RunFacts, session: PostgresSession)
+        throws -> SyncSummary
+    {
+        try session.transaction {
+            let state = try prepareEndpoint(session, kind: endpoint.isDocument ? "document" : "collection")
+            var report = SyncSummary(endpoint: name, outcome: outcome)
+            report.httpStatus = facts.httpStatus
+            report.bytes = facts.bytes
+            report.pages = facts.pageCount
+            report.error = error
+            report.version = state.version
+            report.records = state.recordCount
+            try session.query(
+                """
+                UPDATE syncd_endpoints SET last_attempt_at = $1, last_status = $2, last_error = $3,
+                consecutive_failures = consecutive_failures
+                    + CASE WHEN consecutive_failures < 2147483647 THEN 1 ELSE 0 END
+                WHERE name = $4
+                """,
+                [
+                    .text(Timestamp.format(facts.finishedAt)), facts.httpStatus.map { .integer(Int64($0)) } ?? .null,
+                    .text(error), .text(name),
+                ])
+            report.runID = try insertRun(session, report: report, facts: facts)
+            return report
+        }
+    }
+
+    // MARK: - Shared steps
+
+    struct EndpointRow {
+        var version: Int64
+        var recordCount: Int
+        var columnsSignature: String?
+
+        func nextVersion(endpoint: String) throws -> Int64 {
+            let (next, overflow) = version.addingReportingOverflow(1)
+            guard !overflow else { throw StoreError.versionExhausted(endpoint: endpoint) }
+            return next
+        }
+    }
+
+    /// Makes sure the endpoint has its row, locks it for this transaction, and reads it.
+    func prepareEndpoint(_ session: PostgresSession, kind: String) throws -> EndpointRow {
+        let rows = try session.query(
+            """
+            INSERT INTO syncd_endpoints (name, kind, url) VALUES ($1, $2, $3)
+            ON CONFLICT (name) DO UPDATE SET kind = EXCLUDED.kind, url = EXCLUDED.url
+            RETURNING version, record_count, columns
+            """,
+            // The URL as URLRedaction shows it: a password or key written in it is never stored.
+            [.text(name), .text(kind), .text(endpoint.redactedURL)]
+        ).rows
+        let row = rows.first
+        return EndpointRow(
+            version: try row?[0].decode(Int64.self) ?? 0,
+            recordCount: Int(try row?[1].decode(Int64.self) ?? 0),
+            columnsSignature: try row?[2].decode(String?.self))
+    }
+
+    /// Creates the table, or brings an existing one to the configured columns: whether stored rows need re-reading
+    /// from `_raw`.
+    ///
+    /// - Throws: ``StoreError`` when the table exists with another primary key or key type, or is not syncd's.
+    func prepareTable(_ table: PostgresTable, storedSignature: String?, session: PostgresSession) throws -> Bool {
+        let columns = try session.query(
+            """
+            SELECT column_name, data_type FROM information_schema.columns
+            WHERE table_schema = current_schema() AND table_name = $1 ORDER BY ordinal_position
+            """,
+            [.text(table.table.name.name)]
+        ).rows.map { (try $0[0].decode(String.self), try $0[1].decode(String.self)) }
+        guard !columns.isEmpty else {
+            try session.query(table.createSQL)
+            return false
+        }
+        let existing = Dictionary(columns, uniquingKeysWith: { first, _ in first })
+        guard existing["_raw"] != nil, existing["_version"] != nil, existing["_changed_at"] != nil else {
+            throw StoreError.notSyncdTable(table.table.name.name)
+        }
+        let storedKeys = try session.query(
+            """
+            SELECT a.attname FROM pg_index i
+            JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey)
+            WHERE i.indrelid = to_regclass($1) AND i.indisprimary
+            ORDER BY array_position(i.indkey, a.attnum)
+            """,
+            [.text(table.quotedName)]
+        ).rows.map { try $0[0].decode(String.self) }
+        if storedKeys != table.keyNames {
+            throw StoreError.primaryKeyChanged(
+                table: table.table.name.name, stored: storedKeys, configured: table.keyNames)
+        }
+        for index in table.table.keyColumns {
+            let column = table.table.columns[index]
+            let stored = existing[column.name] ?? ""
+            if stored != PostgresTable.declaration(column.type) {
+                throw StoreError.primaryKeyTypeChanged(
+                    table: table.table.name.name, column: column.name, stored: stored,
+                    configured: PostgresTable.declaration(column.type))
+            }
+        }
+        if existing["_created_version"] == nil {
+            try session.query("ALTER TABLE \(table.quotedName) ADD COLUMN \"_created_version\" bigint")
+        }
+        var changed = false
+        for (index, column) in table.table.columns.enumerated() where !table.table.keyColumns.contains(index) {
+            let quoted = SQLIdentifier.quote(column.name)
+            let declaration = PostgresTable.declaration(column.type)
+            switch existing[column.name] {
+            case nil:
+                try session.query("ALTER TABLE \(table.quotedName) ADD COLUMN \(quoted) \(declaration)")
+                changed = true
+            case let stored? where stored != declaration:
+                // Retyped: emptied and refilled from `_raw` with the rest, in the run's transaction.
+                try session.query(
+                    "ALTER TABLE \(table.quotedName) ALTER COLUMN \(quoted) TYPE \(declaration) USING NULL")
+                changed = true
+            default: break
+            }
+        }
+        return changed || (storedSignature != nil && storedSignature != table.table.columnsSignature)
+    }
+
+    /// Re-reads every stored row's configured non-key columns from its `_raw`, with the current column specs.
+    func refill(_ table: PostgresTable, decoder: RecordDecoder, session: PostgresSession) throws {
+        let columns = table.table.columns
+        let refilled = columns.indices.filter { !table.table.keyColumns.contains($0) }
+        guard !refilled.isEmpty else { return }
+        let keys = table.table.keyColumns
+        let rows = try session.query("SELECT \(table.quotedKeys), \"_raw\" FROM \(table.quotedName)").rows
+        let assignments = refilled.enumerated().map { position, index in
+            "\(SQLIdentifier.quote(columns[index].name)) = $\(position + 1)"
+        }.joined(separator: ", ")
+        let match = keys.enumerated().map { position, index in
+            "\(SQLIdentifier.quote(columns[index].name)) = $\(refilled.count + position + 1)"
+        }.joined(separator: " AND ")
+        let update = "UPDATE \(table.quotedName) SET \(assignments) WHERE \(match)"
+        for (count, row) in rows.enumerated() {
+            let raw = try row[keys.count].decode(String.self)
+            let record = Array(raw.utf8).withUnsafeBytes { decoder.decodeRecord($0, index: count) }
+            let values = refilled.map { PostgresValue(record.values[$0], as: columns[$0].type) }
+            let key = keys.indices.map { PostgresValue(cell: row[$0]) }
+            try session.query(update, values + key)
+        }
+    }
+
+    /// Deletes the rows a snapshot no longer holds, leaving a tombstone for each.
+    ///
+    /// - Parameter limitedTo: the stored rows before the run, whose share `max_delete` limits; nil for a snapshot
+    ///   without records, which `allow_empty` alone lets through.
+    func deleteUnseen(
+        _ session: PostgresSession, table: PostgresTable, seen: SeenKeys, version: Int64, now: String,
+        limitedTo stored: Int?
+    ) throws -> Int {
+        let keyCount = table.keyNames.count
+        var unseen: [[PostgresValue]] = []
+        for row in try session.query("SELECT \(table.quotedKeys) FROM \(table.quotedName)").rows {
+            let key = (0..<keyCount).map { PostgresValue(cell: row[$0]) }
+            if !seen.contains(key: key.map(PostgresTable.value)) { unseen.append(key) }
+        }
+        if let stored, unseen.count > endpoint.maxDelete.allowed(stored: stored) {
+            throw StoreError.tooManyDeletions(
+                endpoint: name, deleting: unseen.count, stored: stored, limit: endpoint.maxDelete)
+        }
+        for part in unseen.chunks(of: Self.keysPerStatement) {
+            var parameter = 0
+            let tuples = part.map { _ in
+                "("
+                    + (0..<keyCount).map { _ in
+                        parameter += 1
+                        return "$\(parameter)"
+                    }.joined(separator: ", ") + ")"
+            }
+            try session.query(
+                "DELETE FROM \(table.quotedName) WHERE (\(table.quotedKeys)) IN (\(tuples.joined(separator: ", ")))",
+                part.flatMap { $0 })
+            let rows = part.indices.map { offset in
+                let base = 4 + (offset - part.startIndex)
+                return "($1, $\(base), $2, $3)"
+            }
+            try session.query(
+                """
+                INSERT INTO syncd_tombstones (endpoint, key, version, deleted_at) VALUES \(rows.joined(separator: ", "))
+                ON CONFLICT (endpoint, key) DO UPDATE SET version = EXCLUDED.version, deleted_at = EXCLUDED.deleted_at
+                """,
+                [.text(name), .integer(version), .text(now)]
+                    + part.map { .text(ColumnValue.keyJSON($0.map(PostgresTable.value))) })
+        }
+        return unseen.count
+    }
+
+    func finish(
+        _ session: PostgresSession, report: inout SyncSummary, facts: RunFacts, changed: Bool, recordCount: Int,
+        signature: String?
+    ) throws {
+        let now = Timestamp.format(facts.finishedAt)
+        var assignments = [
+            "last_attempt_at = $1", "last_success_at = $1", "last_status = $2", "last_error = NULL",
+            "consecutive_failures = 0", "record_count = $3", "version = $4",
+        ]
+        var arguments: [PostgresValue] = [
+            .text(now), facts.httpStatus.map { .integer(Int64($0)) } ?? .null, .integer(Int64(recordCount)),
+            .integer(report.version), .text(name),
+        ]
+        func assign(_ column: String, _ value: PostgresValue) {
+            arguments.append(value)
+            assignments.append("\(column) = $\(arguments.count)")
+        }
+        if changed { assignments.append("changed_at = $1") }
+        if let etag = facts.etag {
+            assign("etag", .text(etag))
+        } else if report.outcome != .notModified {
+            assignments.append("etag = NULL")
+        }
+        if let lastModified = facts.lastModified {
+            assign("last_modified", .text(lastModified))
+        } else if report.outcome != .notModified {
+            assignments.append("last_modified = NULL")
+        }
+        if let signature {
+            assign("columns", .text(signature))
+            assign("primary_key", .text(ColumnValue.keyJSON(RecordTable(endpoint).keyNames.map { .text($0) })))
+        }
+        try session.query(
+            "UPDATE syncd_endpoints SET \(assignments.joined(separator: ", ")) WHERE name = $5", arguments)
+        report.runID = try insertRun(session, report: report, facts: facts)
+    }
+
+    /// Records the run in syncd_runs with its first problems in syncd_errors, and keeps the endpoint's last
+    /// ``SyncWriter/retainedRuns`` runs.
+    func insertRun(_ session: PostgresSession, report: SyncSummary, facts: RunFacts) throws -> Int64 {
+        let milliseconds = ((facts.finishedAt - facts.startedAt) * 1000).rounded()
+        let duration = milliseconds.isFinite ? Int64(max(0, min(milliseconds, 1e15))) : 0
+        let rows = try session.query(
+            """
+            INSERT INTO syncd_runs (endpoint, started_at, finished_at, duration_ms, outcome, http_status, bytes, pages,
+            records, inserted, updated, deleted, rejected, version, error, due_at)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) RETURNING id
+            """,
+            [
+                .text(name), .text(Timestamp.format(facts.startedAt)), .text(Timestamp.format(facts.finishedAt)),
+                .integer(duration), .text(report.outcome.rawValue),
+                report.httpStatus.map { .integer(Int64($0)) } ?? .null, .integer(Int64(report.bytes)),
+                .integer(Int64(facts.pageCount)), .integer(Int64(report.receivedRecords)),
+                .integer(Int64(report.inserted)), .integer(Int64(report.updated)), .integer(Int64(report.deleted)),
+                .integer(Int64(report.rejected)), .integer(report.version),
+                report.error.map(PostgresValue.text) ?? .null,
+                dueAt.map { .text(Timestamp.format($0)) } ?? .null,
+            ]
+        ).rows
+        let runID = try rows.first?[0].decode(Int64.self) ?? 0
+        for part in report.recordProblems.prefix(SyncWriter.storedProblemLimit).chunks(of: 100) {
+            var values: [PostgresValue] = [.integer(runID), .text(name)]
+            var tuples: [String] = []
+            for problem in part {
+                let base = values.count
+                tuples.append("($1, $2, " + (1...8).map { "$\(base + $0)" }.joined(separator: ", ") + ")")
+                values += [
+                    .integer(Int64(problem.recordIndex)),
+                    problem.recordKey.map { .text(ColumnValue.keyJSON($0)) } ?? .null, .text(problem.path),
+                    problem.column.map(PostgresValue.text) ?? .null, .text(problem.expected), .text(problem.found),
+                    .text(problem.action.rawValue), .text(problem.summary(endpoint: name)),
+                ]
+            }
+            try session.query(
+                """
+                INSERT INTO syncd_errors (run_id, endpoint, record_index, record_key, path, column_name, expected,
+                found, action, message) VALUES \(tuples.joined(separator: ", "))
+                """, values)
+        }
+        try session.query(
+            """
+            DELETE FROM syncd_runs WHERE endpoint = $1 AND id <= (SELECT id FROM syncd_runs WHERE endpoint = $1
+            ORDER BY id DESC LIMIT 1 OFFSET $2)
+            """,
+            [.text(name), .integer(Int64(SyncWriter.retainedRuns))])
+        return runID
+    }
+
+    private func count(_ session: PostgresSession, _ table: PostgresTable) throws -> Int {
+        Int(try session.scalar(Int64.self, "SELECT count(*) FROM \(table.quotedName)") ?? 0)
+    }
+}
+
+/// Records waiting for their INSERT, with their values bound in order.
+private struct PendingRows {
+    let table: PostgresTable
+    let types: [ColumnType]
+    var values: [PostgresValue]
+    var count = 0
+
+    init(table: PostgresTable, version: Int64, now: String) {
+        self.table = table
+        types = table.table.columns.map(\.type)
+        values = [.integer(version), .text(now)]
+    }
+
+    mutating func append(_ record: borrowing DecodedRecord, raw: ArraySlice<UInt8>) {
+        for (index, type) in types.enumerated() { values.append(PostgresValue(record.values[index], as: type)) }
+        values.append(.text(String(decoding: raw, as: UTF8.self)))
+        count += 1
+    }
+
+    /// Sends what waits: how many rows it wrote (inserted, or updated because `_raw` changed).
+    mutating func flush(_ session: PostgresSession) throws -> Int {
+        guard count > 0 else { return 0 }
+        let result = try session.query(table.upsertSQL(rows: count), values)
+        values.removeSubrange(2...)
+        count = 0
+        return result.affected
+    }
+}
+
+extension Collection {
+    /// The collection in consecutive parts of at most `size` elements.
+    func chunks(of size: Int) -> [SubSequence] {
+        var parts: [SubSequence] = []
+        var start = startIndex
+        while start != endIndex {
+            let end = index(start, offsetBy: size, limitedBy: endIndex) ?? endIndex
+            parts.append(self[start..<end])
+            start = end
+        }
+        return parts
+    }
+}

@@ -164,6 +164,7 @@ let package = Package(
             dependencies: [
                 "SyncCore",
                 "SyncServe",
+                "SyncPostgres",
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
             path: "Fuzz/Sources/FuzzTargets",

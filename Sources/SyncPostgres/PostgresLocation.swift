@@ -174,12 +174,31 @@ package struct PostgresLocation: Sendable, Hashable {
     /// Whether ``host`` is a Unix socket's folder.
     package var isUnixSocket: Bool { host.hasPrefix("/") }
 
-    /// The URL as logs and `syncd status` show it: without a password.
+    /// The URL as logs and `syncd status` show it: without a password, and read back as the same location.
     package var redacted: String {
-        let shownHost = isUnixSocket ? "" : (host.contains(":") ? "[\(host)]" : host)
-        var text = "postgresql://\(user)@\(shownHost):\(port)/\(database)"
-        if isUnixSocket { text += "?host=\(host)" }
+        let shownHost = isUnixSocket ? "" : (host.contains(":") ? "[\(host)]" : Self.encode(host))
+        var text = "postgresql://\(Self.encode(user))@\(shownHost):\(port)/\(Self.encode(database))"
+        if isUnixSocket { text += "?host=\(Self.encode(host))" }
         return text
+    }
+
+    /// Percent-encodes all but RFC 3986's unreserved characters (and `/`, for socket folders).
+    private static func encode(_ text: String) -> String {
+        var result = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                UInt8(ascii: "~"), UInt8(ascii: "/"):
+                result.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let digits = Array("0123456789ABCDEF".unicodeScalars)
+                result += "%"
+                result.unicodeScalars.append(digits[Int(byte >> 4)])
+                result.unicodeScalars.append(digits[Int(byte & 0xF)])
+            }
+        }
+        return result
     }
 
     private static func port(_ text: Substring, from source: String = "the URL") throws(PostgresLocationError) -> Int {

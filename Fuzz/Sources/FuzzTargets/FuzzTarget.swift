@@ -11,6 +11,8 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     case query
     /// Link, Retry-After, RateLimit, HTTP-date and If-None-Match parsing: ``HeadersTarget``.
     case headers
+    /// The PostgreSQL `database` URL parser: ``DatabaseURLTarget``.
+    case databaseURL = "database-url"
 
     /// Runs the target on one input.
     ///
@@ -22,6 +24,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         case .config: try ConfigTarget.run(bytes)
         case .query: try QueryTarget.run(bytes)
         case .headers: try HeadersTarget.run(bytes)
+        case .databaseURL: try DatabaseURLTarget.run(bytes)
         }
     }
 

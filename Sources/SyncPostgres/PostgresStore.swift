@@ -5,6 +5,7 @@ internal import NIOPosix
 internal import NIOSSL
 package import PostgresNIO
 package import SyncCore
+internal import Synchronization
 
 /// A PostgreSQL database that holds syncd's store: a pool of connections (PostgresNIO's `PostgresClient`) and the
 /// threads that use them.
@@ -18,6 +19,9 @@ package final class PostgresStore: Sendable {
     let logger: Logger
     private let runner: Task<Void, Never>
     private let threads: NIOThreadPool
+    /// The generation readers see (``PostgresReadStorage/generation()``), and the WAL position it was last moved for.
+    private let commits = Mutex<(generation: Int64, walPosition: Int64?)>((0, nil))
+    private let watcher = Mutex<Task<Void, Never>?>(nil)
 
     /// Connects to `location`, migrates syncd's tables to this binary's version (one node at a time, under an
     /// advisory lock) and returns the store.
@@ -111,8 +115,53 @@ package final class PostgresStore: Sendable {
         threads.start()
     }
 
+    /// A number that moves with every commit this process makes, and within ``watchInterval`` of any other's.
+    package var generation: Int64 { commits.withLock { $0.generation } }
+
+    /// Moves ``generation``: called after each transaction that wrote.
+    package func noteCommit() {
+        commits.withLock { $0.generation &+= 1 }
+    }
+
+    /// How often the server's WAL position is read to notice other processes' commits (other nodes, `psql`).
+    package static let watchInterval: Duration = .milliseconds(200)
+
+    /// Starts reading the server's WAL position every ``watchInterval``, once: a position that moved moves
+    /// ``generation``. Every commit writes the WAL; so do other things (vacuum, checkpoints), which only cost readers
+    /// a cache miss. On a standby the replayed position is read.
+    package func watchCommits() {
+        watcher.withLock { watcher in
+            guard watcher == nil else { return }
+            watcher = Task { [weak self] in
+                while !Task.isCancelled {
+                    guard let self else { return }
+                    if let position = try? await self.withSession({ session in
+                        try session.scalar(
+                            Int64.self,
+                            """
+                            SELECT (CASE WHEN pg_is_in_recovery() THEN pg_last_wal_replay_lsn()
+                            ELSE pg_current_wal_insert_lsn() END - '0/0'::pg_lsn)::bigint
+                            """)
+                    }) {
+                        self.commits.withLock { commits in
+                            if commits.walPosition != position {
+                                commits.walPosition = position
+                                commits.generation &+= 1
+                            }
+                        }
+                    }
+                    try? await Task.sleep(for: Self.watchInterval)
+                }
+            }
+        }
+    }
+
     /// Closes every connection and stops the store's threads.
     package func close() async {
+        if let watch = watcher.withLock({ $0 }) {
+            watch.cancel()
+            _ = await watch.value
+        }
         runner.cancel()
         _ = await runner.value
         try? await threads.shutdownGracefully()

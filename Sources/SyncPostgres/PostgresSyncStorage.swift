@@ -17,6 +17,13 @@ package struct PostgresSyncStorage: SyncStorage {
         self.spoolDirectory = spoolDirectory
     }
 
+    /// Runs a transaction that writes, then moves the store's generation for readers.
+    func write<T: Sendable>(_ body: @escaping @Sendable (PostgresSession) throws -> T) async throws -> T {
+        let result = try await store.withSession(body)
+        store.noteCommit()
+        return result
+    }
+
     package func state(of endpoint: String) async throws -> EndpointState? {
         try await store.withSession { session in try Self.state(of: endpoint, session) }
     }
@@ -46,7 +53,7 @@ package struct PostgresSyncStorage: SyncStorage {
     package func applyCollection(
         _ body: DecodedBody, run: SyncRun, facts: @escaping @Sendable () -> RunFacts
     ) async throws -> SyncSummary {
-        try await store.withSession { session in
+        try await write { session in
             try PostgresWriter(run).applyCollection(body, facts: facts(), session: session)
         }
     }
@@ -54,7 +61,7 @@ package struct PostgresSyncStorage: SyncStorage {
     package func prepareTables(for endpoints: [EndpointConfiguration]) async throws {
         let tables = endpoints.filter { !$0.isDocument }.map(PostgresTable.init)
         guard !tables.isEmpty else { return }
-        try await store.withSession { session in
+        try await write { session in
             try session.transaction {
                 // Taken one node at a time, so that two nodes creating the same tables do not collide.
                 try session.query("SELECT pg_advisory_xact_lock($1)", [.integer(PostgresMigrator.lockKey)])
@@ -64,7 +71,7 @@ package struct PostgresSyncStorage: SyncStorage {
     }
 
     package func applyNotModified(run: SyncRun, facts: @escaping @Sendable () -> RunFacts) async throws -> SyncSummary {
-        try await store.withSession { session in
+        try await write { session in
             try PostgresWriter(run).applyNotModified(facts: facts(), session: session)
         }
     }
@@ -72,7 +79,7 @@ package struct PostgresSyncStorage: SyncStorage {
     package func applyDocument(
         _ body: ByteBuffer, contentType: String?, run: SyncRun, facts: @escaping @Sendable () -> RunFacts
     ) async throws -> SyncSummary {
-        try await store.withSession { session in
+        try await write { session in
             try PostgresWriter(run).applyDocument(
                 body: body, contentType: contentType, facts: facts(), session: session)
         }
@@ -82,9 +89,9 @@ package struct PostgresSyncStorage: SyncStorage {
         _ message: String, outcome: SyncSummary.Outcome, run: SyncRun, facts: RunFacts
     ) async throws -> SyncSummary {
         // Recorded even when the calling task is cancelled (a daemon stopping records how its runs ended).
-        let store = store
+        let storage = self
         return try await Task.detached {
-            try await store.withSession { session in
+            try await storage.write { session in
                 try PostgresWriter(run).recordFailure(message, outcome: outcome, facts: facts, session: session)
             }
         }.value
@@ -112,11 +119,11 @@ package struct PostgresSyncStorage: SyncStorage {
     package func storeNextDue(
         _ rows: [(name: String, nextDue: Double?)], completion: @escaping @Sendable ((any Error)?) -> Void
     ) {
-        let store = store
+        let storage = self
         let values = rows.map { ($0.name, $0.nextDue.map(Timestamp.format)) }
         Task.detached {
             do {
-                try await store.withSession { session in
+                try await storage.write { session in
                     // One statement for the batch: UPDATE … FROM a VALUES list.
                     for part in values.chunks(of: PostgresWriter.keysPerStatement) {
                         var binds: [PostgresValue] = []
@@ -155,7 +162,7 @@ package struct PostgresSyncStorage: SyncStorage {
     }
 
     package func storeResource(_ resource: StoredResource, _ key: String) async throws {
-        _ = try await store.withSession { session in
+        _ = try await write { session in
             try session.query(
                 """
                 INSERT INTO syncd_resources (url, body, content_type, etag, last_modified, validated_at)
@@ -174,7 +181,7 @@ package struct PostgresSyncStorage: SyncStorage {
     }
 
     package func touchResource(_ key: String, validatedAt time: Double) async throws {
-        _ = try await store.withSession { session in
+        _ = try await write { session in
             try session.query(
                 "UPDATE syncd_resources SET validated_at = $1 WHERE url = $2",
                 [.text(Timestamp.format(time)), .text(key)])

@@ -267,43 +267,13 @@ struct PostgresWriter {
     ///
     /// - Throws: ``StoreError`` when the table exists with another primary key or key type, or is not syncd's.
     func prepareTable(_ table: PostgresTable, storedSignature: String?, session: PostgresSession) throws -> Bool {
-        let columns = try session.query(
-            """
-            SELECT column_name, data_type FROM information_schema.columns
-            WHERE table_schema = current_schema() AND table_name = $1 ORDER BY ordinal_position
-            """,
-            [.text(table.table.name.name)]
-        ).rows.map { (try $0[0].decode(String.self), try $0[1].decode(String.self)) }
+        let columns = try table.storedColumns(session)
         guard !columns.isEmpty else {
             try session.query(table.createSQL)
             return false
         }
+        if let refusal = try table.incompatibility(session, columns: columns) { throw refusal }
         let existing = Dictionary(columns, uniquingKeysWith: { first, _ in first })
-        guard existing["_raw"] != nil, existing["_version"] != nil, existing["_changed_at"] != nil else {
-            throw StoreError.notSyncdTable(table.table.name.name)
-        }
-        let storedKeys = try session.query(
-            """
-            SELECT a.attname FROM pg_index i
-            JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey)
-            WHERE i.indrelid = to_regclass($1) AND i.indisprimary
-            ORDER BY array_position(i.indkey, a.attnum)
-            """,
-            [.text(table.quotedName)]
-        ).rows.map { try $0[0].decode(String.self) }
-        if storedKeys != table.keyNames {
-            throw StoreError.primaryKeyChanged(
-                table: table.table.name.name, stored: storedKeys, configured: table.keyNames)
-        }
-        for index in table.table.keyColumns {
-            let column = table.table.columns[index]
-            let stored = existing[column.name] ?? ""
-            if stored != PostgresTable.declaration(column.type) {
-                throw StoreError.primaryKeyTypeChanged(
-                    table: table.table.name.name, column: column.name, stored: stored,
-                    configured: PostgresTable.declaration(column.type))
-            }
-        }
         if existing["_created_version"] == nil {
             try session.query("ALTER TABLE \(table.quotedName) ADD COLUMN \"_created_version\" bigint")
         }

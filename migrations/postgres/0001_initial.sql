@@ -82,6 +82,7 @@ CREATE TABLE syncd_documents (
 
 -- Keys deleted from record tables, so a reader can mirror a table incrementally.
 CREATE TABLE syncd_tombstones (
+    id         BIGINT GENERATED ALWAYS AS IDENTITY UNIQUE,  -- SQLite's rowid: orders the change feed in a version
     endpoint   TEXT NOT NULL,
     key        TEXT NOT NULL,
     version    BIGINT NOT NULL,

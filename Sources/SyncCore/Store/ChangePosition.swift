@@ -40,7 +40,7 @@ package struct ChangePosition: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The feed's order: by version, rows before deletions, then by rowid.
-    func precedes(_ other: ChangePosition) -> Bool {
+    package func precedes(_ other: ChangePosition) -> Bool {
         if version != other.version { return version < other.version }
         if isDeletion != other.isDeletion { return !isDeletion }
         return rowid < other.rowid

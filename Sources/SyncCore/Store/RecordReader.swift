@@ -246,7 +246,7 @@ package struct RecordReader {
 
     /// PostgREST's `ilike` pattern as an SQL LIKE with `\` as its escape (case-insensitive for ASCII): `*` or `%` for
     /// any run of characters, `_` for one, a backslash for the next character as itself.
-    static func like(_ pattern: String) -> String {
+    package static func like(_ pattern: String) -> String {
         var result = ""
         var escaped = false
         for character in pattern {

@@ -13,6 +13,19 @@ package struct RecordPage: Sendable {
     package var changedAt: String?
     /// How many records the filters match, without the limit and offset; only when asked for.
     package var total: Int?
+
+    package init(
+        columns: [String], rows: [[ColumnValue]], raws: [String], etag: String, version: Int64, changedAt: String?,
+        total: Int?
+    ) {
+        self.columns = columns
+        self.rows = rows
+        self.raws = raws
+        self.etag = etag
+        self.version = version
+        self.changedAt = changedAt
+        self.total = total
+    }
 }
 
 /// One record's original JSON and its tag.
@@ -24,6 +37,14 @@ package struct StoredRecord: Sendable {
     package var changedAt: String?
     /// The endpoint's version when the record was read.
     package var endpointVersion: Int64
+
+    package init(raw: String, etag: String, version: Int64, changedAt: String?, endpointVersion: Int64) {
+        self.raw = raw
+        self.etag = etag
+        self.version = version
+        self.changedAt = changedAt
+        self.endpointVersion = endpointVersion
+    }
 }
 
 /// A document endpoint's body and its tag.
@@ -35,6 +56,17 @@ package struct StoredDocument: Sendable {
     package var changedAt: String?
     /// The endpoint's version when the document was read (the same as ``version`` once synced).
     package var endpointVersion: Int64
+
+    package init(
+        body: [UInt8], contentType: String?, etag: String, version: Int64, changedAt: String?, endpointVersion: Int64
+    ) {
+        self.body = body
+        self.contentType = contentType
+        self.etag = etag
+        self.version = version
+        self.changedAt = changedAt
+        self.endpointVersion = endpointVersion
+    }
 }
 
 /// What changed after a version: enough for a reader to mirror the endpoint incrementally.
@@ -58,4 +90,19 @@ package struct ChangeBatch: Sendable {
     /// Where the next part of the feed starts, when this answer was capped; `nil` when it holds everything up to
     /// ``version``.
     package var next: ChangePosition?
+
+    package init(
+        version: Int64, endpointVersion: Int64, changed: [String], changedKeys: [String], inserted: [Bool],
+        deleted: [String], etag: String, changedAt: String?, next: ChangePosition? = nil
+    ) {
+        self.version = version
+        self.endpointVersion = endpointVersion
+        self.changed = changed
+        self.changedKeys = changedKeys
+        self.inserted = inserted
+        self.deleted = deleted
+        self.etag = etag
+        self.changedAt = changedAt
+        self.next = next
+    }
 }

@@ -1,6 +1,6 @@
 /// An endpoint as the database describes it — its table's columns and key, as the last sync applied them — so that
 /// a program can read a syncd database without the configuration that filled it.
-enum StoredEndpoint {
+package enum StoredEndpoint {
     /// The endpoint's configuration, rebuilt from its row of `syncd_endpoints`; `nil` when there is no such row.
     static func load(_ name: String, _ database: Database) throws -> EndpointConfiguration? {
         guard
@@ -32,7 +32,7 @@ enum StoredEndpoint {
     }
 
     /// The columns of a ``RecordTable/columnsSignature``: one `name type path` line per column.
-    static func columns(fromSignature signature: String) -> [ColumnSpec] {
+    package static func columns(fromSignature signature: String) -> [ColumnSpec] {
         signature.split(separator: "\n").compactMap { line in
             let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
             guard parts.count == 3, let type = ColumnType(rawValue: String(parts[1])),

@@ -22,33 +22,31 @@ struct StorageConformanceTests {
             }
         }
 
-        /// The storages the write tests run against: PostgreSQL where the tests can start a cluster.
-        static var writable: [Kind] { PostgresTestCluster.isAvailable ? allCases : [.sqlite] }
-        /// The storages with a reader (PostgreSQL's reads are not written yet).
-        static let readable: [Kind] = [.sqlite]
+        /// The storages the tests run against: PostgreSQL where the tests can start a cluster.
+        static var all: [Kind] { PostgresTestCluster.isAvailable ? allCases : [.sqlite] }
 
         /// A fresh, empty storage in `directory` (PostgreSQL: a new database of the test cluster, closed with `open`).
         func make(in directory: TemporaryDirectory, _ open: OpenStores) async throws -> any SyncStorage {
-            switch self {
-            case .sqlite: return try makeBoth(in: directory).writes
-            case .postgres:
-                let url = try await PostgresTestCluster.shared().makeDatabase()
-                let store = try await PostgresStore.open(
-                    try PostgresLocation(parsing: url), password: nil, logger: Logger(label: "syncd.tests"))
-                open.add(store)
-                return PostgresSyncStorage(store: store, spoolDirectory: directory.path)
-            }
+            try await makeBoth(in: directory, open).writes
         }
 
         /// A fresh, empty storage in `directory`, and a reader of it.
-        func makeBoth(in directory: TemporaryDirectory) throws -> (writes: any SyncStorage, reads: any ReadStorage) {
+        func makeBoth(in directory: TemporaryDirectory, _ open: OpenStores) async throws -> (
+            writes: any SyncStorage, reads: any ReadStorage
+        ) {
             switch self {
             case .sqlite:
                 let database = try DatabaseQueue(path: directory.file("cache.db"))
                 _ = try database.performBlocking { try Migrator.embedded.migrate($0) }
                 return (SQLiteSyncStorage(database: database), try SQLiteReadStorage(path: directory.file("cache.db")))
             case .postgres:
-                throw PostgresStoreError("PostgreSQL has no ReadStorage yet")
+                let url = try await PostgresTestCluster.shared().makeDatabase()
+                let store = try await PostgresStore.open(
+                    try PostgresLocation(parsing: url), password: nil, logger: Logger(label: "syncd.tests"))
+                open.add(store)
+                return (
+                    PostgresSyncStorage(store: store, spoolDirectory: directory.path), PostgresReadStorage(store: store)
+                )
             }
         }
     }
@@ -105,7 +103,7 @@ struct StorageConformanceTests {
     }
 
     @Test(
-        "no state before the first run; a snapshot is stored with its validators and version", arguments: Kind.writable)
+        "no state before the first run; a snapshot is stored with its validators and version", arguments: Kind.all)
     func firstSnapshot(kind: Kind) async throws {
         let storage = try await kind.make(in: directory, open)
         #expect(try await storage.state(of: "users") == nil)
@@ -117,7 +115,7 @@ struct StorageConformanceTests {
         #expect((state.recordCount, state.version, state.etag, state.lastStatus) == (3, 1, "\"v1\"", 200))
     }
 
-    @Test("the same snapshot again changes nothing; a smaller one deletes, a new version", arguments: Kind.writable)
+    @Test("the same snapshot again changes nothing; a smaller one deletes, a new version", arguments: Kind.all)
     func resync(kind: Kind) async throws {
         let storage = try await kind.make(in: directory, open)
         _ = try await storage.applyCollection(try body([1, 2, 3], in: storage), run: users, facts: Self.facts())
@@ -127,7 +125,7 @@ struct StorageConformanceTests {
         #expect((smaller.outcome, smaller.deleted, smaller.version, smaller.records) == (.changed, 1, 2, 2))
     }
 
-    @Test("a refused snapshot (empty, or deleting past max_delete) stores nothing", arguments: Kind.writable)
+    @Test("a refused snapshot (empty, or deleting past max_delete) stores nothing", arguments: Kind.all)
     func refusals(kind: Kind) async throws {
         let storage = try await kind.make(in: directory, open)
         _ = try await storage.applyCollection(try body([1, 2, 3, 4], in: storage), run: users, facts: Self.facts())
@@ -141,7 +139,7 @@ struct StorageConformanceTests {
         #expect(try await storage.state(of: "users") == before)
     }
 
-    @Test("a 304 keeps the data and the version, and records the status", arguments: Kind.writable)
+    @Test("a 304 keeps the data and the version, and records the status", arguments: Kind.all)
     func notModified(kind: Kind) async throws {
         let storage = try await kind.make(in: directory, open)
         _ = try await storage.applyCollection(try body([1, 2], in: storage), run: users, facts: Self.facts())
@@ -151,7 +149,7 @@ struct StorageConformanceTests {
         #expect((state.recordCount, state.version, state.lastStatus) == (2, 1, 304))
     }
 
-    @Test("a failure keeps the data and counts, even from a cancelled task", arguments: Kind.writable)
+    @Test("a failure keeps the data and counts, even from a cancelled task", arguments: Kind.all)
     func failure(kind: Kind) async throws {
         let storage = try await kind.make(in: directory, open)
         _ = try await storage.applyCollection(try body([1, 2], in: storage), run: users, facts: Self.facts())
@@ -168,7 +166,7 @@ struct StorageConformanceTests {
         #expect(state.lastError == "users: HTTP 503")
     }
 
-    @Test("a document is stored when it differs, and only then", arguments: Kind.writable)
+    @Test("a document is stored when it differs, and only then", arguments: Kind.all)
     func document(kind: Kind) async throws {
         let storage = try await kind.make(in: directory, open)
         let first = try await storage.applyDocument(
@@ -181,7 +179,7 @@ struct StorageConformanceTests {
         #expect(try await storage.state(of: "flags")?.version == 2)
     }
 
-    @Test("next due times are stored and read back; nil is due at once", arguments: Kind.writable)
+    @Test("next due times are stored and read back; nil is due at once", arguments: Kind.all)
     func schedule(kind: Kind) async throws {
         let storage = try await kind.make(in: directory, open)
         _ = try await storage.applyCollection(try body([1], in: storage), run: users, facts: Self.facts())
@@ -194,7 +192,7 @@ struct StorageConformanceTests {
         #expect(schedule["users"]?.consecutiveFailures == 0)
     }
 
-    @Test("a cached resource is stored, replaced and touched under its key", arguments: Kind.writable)
+    @Test("a cached resource is stored, replaced and touched under its key", arguments: Kind.all)
     func resources(kind: Kind) async throws {
         let storage = try await kind.make(in: directory, open)
         let key = "https://example.com/people"
@@ -216,9 +214,9 @@ struct StorageConformanceTests {
 
     // MARK: - Reads
 
-    @Test("records come back in key order, as received, with the answer's tag and version", arguments: Kind.readable)
+    @Test("records come back in key order, as received, with the answer's tag and version", arguments: Kind.all)
     func records(kind: Kind) async throws {
-        let (storage, reads) = try kind.makeBoth(in: directory)
+        let (storage, reads) = try await kind.makeBoth(in: directory, open)
         _ = try await storage.applyCollection(try body([3, 1, 2], in: storage), run: users, facts: Self.facts())
         let endpoint = users.endpoint
         let page = try await reads.read { try $0.records(of: endpoint, RecordQuery()) }
@@ -235,9 +233,9 @@ struct StorageConformanceTests {
         #expect(try await reads.read { try $0.record(of: endpoint, key: ["9"]) } == nil)
     }
 
-    @Test("an endpoint never synced is refused by name; unknown columns too", arguments: Kind.readable)
+    @Test("an endpoint never synced is refused by name; unknown columns too", arguments: Kind.all)
     func unsynced(kind: Kind) async throws {
-        let (storage, reads) = try kind.makeBoth(in: directory)
+        let (storage, reads) = try await kind.makeBoth(in: directory, open)
         let endpoint = users.endpoint
         await #expect(throws: StoreError.notSynced) {
             try await reads.read { try $0.records(of: endpoint, RecordQuery()) }
@@ -252,9 +250,9 @@ struct StorageConformanceTests {
 
     @Test(
         "tables made before the first syncs: still unsynced until the first run stores into it; made twice, the same",
-        arguments: Kind.readable)
+        arguments: Kind.all)
     func preparedTables(kind: Kind) async throws {
-        let (storage, reads) = try kind.makeBoth(in: directory)
+        let (storage, reads) = try await kind.makeBoth(in: directory, open)
         let endpoint = users.endpoint
         try await storage.prepareTables(for: [endpoint, flags.endpoint])
         await #expect(throws: StoreError.notSynced) {
@@ -270,9 +268,9 @@ struct StorageConformanceTests {
     }
 
     @Test(
-        "the change feed: everything since 0, then what a later snapshot changed and deleted", arguments: Kind.readable)
+        "the change feed: everything since 0, then what a later snapshot changed and deleted", arguments: Kind.all)
     func changes(kind: Kind) async throws {
-        let (storage, reads) = try kind.makeBoth(in: directory)
+        let (storage, reads) = try await kind.makeBoth(in: directory, open)
         let endpoint = users.endpoint
         _ = try await storage.applyCollection(try body([1, 2, 3], in: storage), run: users, facts: Self.facts())
         let all = try await reads.read { try $0.changes(of: endpoint, since: 0) }
@@ -287,9 +285,9 @@ struct StorageConformanceTests {
         #expect(capped.next != nil)
     }
 
-    @Test("a document reads back with its media type and tag", arguments: Kind.readable)
+    @Test("a document reads back with its media type and tag", arguments: Kind.all)
     func documentRead(kind: Kind) async throws {
-        let (storage, reads) = try kind.makeBoth(in: directory)
+        let (storage, reads) = try await kind.makeBoth(in: directory, open)
         let endpoint = flags.endpoint
         #expect(try await reads.read { try $0.document(of: endpoint) } == nil)
         _ = try await storage.applyDocument(
@@ -301,9 +299,9 @@ struct StorageConformanceTests {
 
     @Test(
         "the generation moves with each commit; states, instance and stored endpoints read back",
-        arguments: Kind.readable)
+        arguments: Kind.all)
     func generationAndStates(kind: Kind) async throws {
-        let (storage, reads) = try kind.makeBoth(in: directory)
+        let (storage, reads) = try await kind.makeBoth(in: directory, open)
         let before = try reads.generation()
         #expect(try reads.generation() == before)
         _ = try await storage.applyCollection(try body([1, 2], in: storage), run: users, facts: Self.facts())

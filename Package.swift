@@ -13,6 +13,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "SyncCore", targets: ["SyncCore"]),
+        .library(name: "SyncPostgres", targets: ["SyncPostgres"]),
         .executable(name: "syncd", targets: ["syncd"]),
     ],
     dependencies: [
@@ -128,6 +129,7 @@ let package = Package(
                 "SyncServe",
                 "SyncSystemd",
                 "SyncInfer",
+                "SyncPostgres",
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 "SampleUpstream",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -164,7 +166,6 @@ let package = Package(
             dependencies: [
                 "SyncCore",
                 "SyncServe",
-                "SyncPostgres",
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
             path: "Fuzz/Sources/FuzzTargets",
@@ -177,6 +178,16 @@ let package = Package(
             path: "Fuzz/Sources/syncd-fuzz",
             swiftSettings: swiftSettings
         ),
+        // What the test targets share: a throwaway PostgreSQL cluster.
+        .target(
+            name: "SyncTestSupport",
+            dependencies: [
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/SyncTestSupport",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "SyncCoreTests",
             dependencies: [
@@ -185,6 +196,7 @@ let package = Package(
                 "SyncSystemd",
                 "SyncInfer",
                 "SyncPostgres",
+                "SyncTestSupport",
                 "SampleUpstream",
                 "FuzzTargets",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -203,6 +215,7 @@ let package = Package(
             dependencies: [
                 "syncd",
                 "SampleUpstream",
+                "SyncTestSupport",
             ],
             swiftSettings: swiftSettings
         ),

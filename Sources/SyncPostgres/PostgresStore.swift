@@ -57,6 +57,25 @@ package final class PostgresStore: Sendable {
         return PostgresStore(location, password: password, connections: connections, logger: logger)
     }
 
+    /// ``open(_:password:connections:logger:)`` for a caller that is not async (``Storage``'s openers): it waits on
+    /// this thread, which must not be an event loop's.
+    package static func openWaiting(
+        _ location: PostgresLocation, password: String?, connections: Int = 8, logger: Logger
+    ) throws -> PostgresStore {
+        do {
+            let connection = try PostgresConnection.connect(
+                on: PostgresConnection.defaultEventLoopGroup.any(),
+                configuration: try connectionConfiguration(location, password: password), id: 0, logger: logger
+            ).wait()
+            defer { try? connection.close().wait() }
+            try PostgresMigrator(migrations: PostgresMigrations.all).migrate(
+                PostgresSession(connection: connection, logger: logger))
+        } catch {
+            throw PostgresStoreError(location: location, error)
+        }
+        return PostgresStore(location, password: password, connections: connections, logger: logger)
+    }
+
     /// The TLS of a connection as `location`'s `sslmode` asks. Every mode that uses TLS verifies the certificate and
     /// the host name (NIOSSL's client default): see ``PostgresLocation``.
     private static func connectionConfiguration(_ location: PostgresLocation, password: String?) throws

@@ -7,12 +7,17 @@ import SyncSystemd
 enum DatabaseAccess {
     /// The stored data, read-only: for `query`, `get` and `status`, which read it as the read API does.
     static func openStorageForReading(_ path: String) throws -> any ReadStorage {
-        _ = try openForReading(path)
+        // PostgreSQL's store checks its migrations as it opens.
+        if Storage.kind(for: path) == nil { _ = try openForReading(path) }
         return try SyncCache(readingFrom: path, connections: 1).readStorage
     }
 
     /// Read-only: for `sql`, which reads SQLite itself, and the checks of the other readers.
     static func openForReading(_ path: String) throws -> Database {
+        if let kind = Storage.kind(for: path) {
+            throw CLIError(
+                "\(kind.describe(path)) is a \(kind.name) database: this command reads SQLite files only (use psql)")
+        }
         guard FileManager.default.fileExists(atPath: path) else {
             throw CLIError("there is no database at \(path) yet: run `syncd sync` first", exitCode: .notFound)
         }

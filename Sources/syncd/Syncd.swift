@@ -1,6 +1,7 @@
 import ArgumentParser
 import CMalloc
 import SyncCore
+import SyncPostgres
 
 @main
 struct Syncd: AsyncParsableCommand {
@@ -12,8 +13,8 @@ struct Syncd: AsyncParsableCommand {
             in plain SQLite tables and answers reads from that cache, online or not.
 
             Configuration: --config PATH, else /etc/syncd/syncd.toml when it exists, else ./syncd.toml.
-            Database: --database PATH, else `database` in the configuration, else $STATE_DIRECTORY/cache.db, \
-            else ./syncd.db.
+            Database: --database PATH (or a postgresql:// URL), else `database` in the configuration, else \
+            $STATE_DIRECTORY/cache.db, else ./syncd.db.
 
             Exit codes:
               0   success
@@ -31,9 +32,10 @@ struct Syncd: AsyncParsableCommand {
         ]
     )
 
-    /// The process-wide settings first (SQLite's, the allocator's), then the command.
+    /// The process-wide settings first (SQLite's, the allocator's, PostgreSQL URLs as storage), then the command.
     static func main() async {
         SyncCache.configureProcess()
+        PostgreSQLStorage.register()
         limitMallocArenas()
         await main(nil)
     }

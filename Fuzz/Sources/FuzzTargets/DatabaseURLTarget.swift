@@ -1,4 +1,4 @@
-import SyncPostgres
+import SyncCore
 
 /// The `database` setting's PostgreSQL URL parser (``PostgresLocation``).
 ///

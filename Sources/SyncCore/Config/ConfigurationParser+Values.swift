@@ -9,6 +9,21 @@ extension ConfigurationParser {
         return value
     }
 
+    /// `database`: the path of an SQLite file, made absolute against the configuration file's directory, or a
+    /// PostgreSQL URL (``PostgresLocation``), checked here and kept as written.
+    mutating func database(_ field: Field) -> String? {
+        let expected = "database must be a path to the database file, or a postgresql:// URL"
+        guard let text = string(field, what: expected) else { return nil }
+        guard PostgresLocation.isPostgres(text) else { return PathResolution.resolve(text, against: directory) }
+        do {
+            _ = try PostgresLocation(parsing: text)
+        } catch {
+            report("database: \(error)", at: field)
+            return nil
+        }
+        return text
+    }
+
     /// A path, made absolute against the configuration file's directory.
     mutating func path(_ field: Field, what expected: String) -> String? {
         string(field, what: expected).map { PathResolution.resolve($0, against: directory) }

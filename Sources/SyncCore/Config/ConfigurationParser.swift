@@ -103,7 +103,7 @@ struct ConfigurationParser {
         for field in rootFields {
             switch field.key {
             case "database":
-                configuration.database = path(field, what: "database must be a path to the database file")
+                configuration.database = database(field)
             case "server":
                 if let table = field.value.table {
                     configuration.server = parseServer(table)

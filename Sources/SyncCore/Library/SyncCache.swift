@@ -118,7 +118,7 @@ public final class SyncCache: Service, Sendable {
         do {
             written = try Storage.openForWriting(path)
         } catch {
-            throw .cannotOpen("\(path) cannot be used: \(error)")
+            throw .cannotOpen("\(Storage.describe(path)) cannot be used: \(error)")
         }
         self.path = path
         storage = try Self.openForReading(path, connections: connections)
@@ -131,7 +131,8 @@ public final class SyncCache: Service, Sendable {
     }
 
     private static func openForReading(_ path: String, connections: Int) throws(SyncError) -> any ReadStorage {
-        guard FileManager.default.fileExists(atPath: path) else {
+        let isFile = Storage.kind(for: path) == nil
+        guard !isFile || FileManager.default.fileExists(atPath: path) else {
             throw .cannotOpen("there is no database at \(path)")
         }
         do {
@@ -139,14 +140,14 @@ public final class SyncCache: Service, Sendable {
         } catch let error as SQLiteError {
             throw .cannotOpen("\(path) cannot be opened: \(error.message)")
         } catch {
-            throw .cannotOpen("\(path) cannot be opened: \(error)")
+            throw .cannotOpen("\(Storage.describe(path)) cannot be opened: \(error)")
         }
     }
 
     /// What writing needs, or the error that says the cache is read-only.
     func writable(_ action: String) throws(SyncError) -> Writer {
         guard let writer else {
-            throw .readOnly("\(path) was opened for reading only: it cannot \(action)")
+            throw .readOnly("\(Storage.describe(path)) was opened for reading only: it cannot \(action)")
         }
         return writer
     }

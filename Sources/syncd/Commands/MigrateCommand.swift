@@ -18,6 +18,13 @@ struct MigrateCommand: AsyncParsableCommand {
             let configuration =
                 options.database == nil ? try options.loadConfiguration() : try? options.loadConfiguration()
             let path = options.databasePath(configuration)
+            if let kind = Storage.kind(for: path) {
+                // Its store migrates as it opens (one node at a time), and refuses a newer database the same way.
+                let cache = try SyncRunner.open(configuration ?? Configuration(endpoints: []), at: path)
+                try await cache.shutdown()
+                Terminal.standardOutput.write("\(kind.describe(path)) is migrated to this version of syncd.\n")
+                return
+            }
             let queue = try DatabaseQueue(path: path, mode: .readWrite)
             let applied = try queue.performBlocking { database in
                 let applied = try Migrator.embedded.migrate(database)

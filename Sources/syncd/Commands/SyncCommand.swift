@@ -50,7 +50,7 @@ enum SyncRunner {
         environment: [String: String] = ProcessInfo.processInfo.environment, logger: Logger = LoggingSetup.logger
     ) throws -> SyncCache {
         let directory = (path as NSString).deletingLastPathComponent
-        if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
+        if Storage.kind(for: path) == nil, !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
             throw CLIError("the database's folder \(directory) does not exist")
         }
         return try SyncCache(

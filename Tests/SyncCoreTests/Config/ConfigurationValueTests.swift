@@ -186,8 +186,8 @@ struct ConfigurationValueTests {
 
     @Test("a top-level database must be a non-empty string")
     func badDatabase() {
-        #expect(configurationProblems("database = 1") == ["syncd.toml:1: database must be a path to the database file"])
-        #expect(
-            configurationProblems("database = \"\"") == ["syncd.toml:1: database must be a path to the database file"])
+        let expected = ["syncd.toml:1: database must be a path to the database file, or a postgresql:// URL"]
+        #expect(configurationProblems("database = 1") == expected)
+        #expect(configurationProblems("database = \"\"") == expected)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import NIOCore
+import SyncTestSupport
 import Testing
 
 @testable import SyncCore

@@ -1,5 +1,6 @@
 import Logging
 import PostgresNIO
+import SyncTestSupport
 import Testing
 
 @testable import SyncCore

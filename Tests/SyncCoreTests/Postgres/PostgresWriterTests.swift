@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import NIOCore
 import PostgresNIO
+import SyncTestSupport
 import Testing
 
 @testable import SyncCore

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import SyncPostgres
+@testable import SyncCore
 
 @Suite("PostgresLocation: the database URL")
 struct PostgresLocationTests {

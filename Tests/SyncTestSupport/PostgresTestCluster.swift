@@ -9,13 +9,13 @@ import Synchronization
 ///
 /// The cluster stops when the test process ends, however it ends: it runs under a shell that waits on a pipe from
 /// this process, and stops the server (`pg_ctl stop -m fast`) and removes the folder when the pipe closes.
-final class PostgresTestCluster: Sendable {
+package final class PostgresTestCluster: Sendable {
     /// Whether the tests that need PostgreSQL run: when its binaries are installed, and always in CI (`CI` set), so
     /// that a CI machine without them fails instead of skipping.
-    static let isAvailable = binDirectory != nil || ProcessInfo.processInfo.environment["CI"] != nil
+    package static let isAvailable = binDirectory != nil || ProcessInfo.processInfo.environment["CI"] != nil
 
     /// The cluster, started on first use.
-    static func shared() throws -> PostgresTestCluster {
+    package static func shared() throws -> PostgresTestCluster {
         try started.withLock { cluster in
             if let cluster { return cluster }
             let new = try PostgresTestCluster()
@@ -28,7 +28,7 @@ final class PostgresTestCluster: Sendable {
     private static let databaseCounter = Mutex(0)
 
     /// The folder of `initdb` and `pg_ctl`: /usr/lib/postgresql/VERSION/bin, the newest installed.
-    static var binDirectory: String? {
+    package static var binDirectory: String? {
         let root = "/usr/lib/postgresql"
         let versions = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
         guard let newest = versions.compactMap({ Int($0) }).max() else { return nil }
@@ -36,8 +36,8 @@ final class PostgresTestCluster: Sendable {
         return FileManager.default.isExecutableFile(atPath: "\(bin)/initdb") ? bin : nil
     }
 
-    let port: Int
-    let folder: String
+    package let port: Int
+    package let folder: String
     private let keeper: Process
     /// Held open for the cluster's life: its end closing is what stops the cluster.
     private let lifeline: FileHandle
@@ -87,7 +87,7 @@ final class PostgresTestCluster: Sendable {
     }
 
     /// A new, empty database in the cluster, and its URL (`postgresql://postgres@127.0.0.1:PORT/NAME`).
-    func makeDatabase() async throws -> String {
+    package func makeDatabase() async throws -> String {
         let name = Self.databaseCounter.withLock { counter in
             counter += 1
             return "test_\(getpid())_\(counter)"

@@ -1,0 +1,91 @@
+import Foundation
+import SampleUpstream
+import SyncTestSupport
+import Testing
+
+/// The `syncd` binary with `database = "postgresql://…"`: the commands work against a real PostgreSQL (the tests'
+/// own throwaway cluster) as they do against an SQLite file.
+@Suite("syncd CLI on PostgreSQL", .enabled(if: PostgresTestCluster.isAvailable))
+struct PostgresCLITests {
+    static func toml(database: String, baseURL: String) -> String {
+        CLITests.toml(baseURL).replacingOccurrences(of: #"database = "cache.db""#, with: #"database = "\#(database)""#)
+    }
+
+    @Test("sync, status, query, get, migrate; a second sync of the same data changes nothing; sql says it reads SQLite")
+    func commands() async throws {
+        let database = try await PostgresTestCluster.shared().makeDatabase()
+        let upstream = DemoUpstream(userCount: 20)
+        let server = try await LoopbackHTTPServer.start { upstream.handle($0) }
+        let workspace = try CLITests.Workspace(toml: Self.toml(database: database, baseURL: server.baseURL))
+        defer { workspace.remove() }
+
+        let sync = try await workspace.run(["sync"])
+        #expect(sync.status == 0, "\(sync.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: workspace.path + "/cache.db"), "no SQLite file made")
+
+        let status = try await workspace.run(["status", "--format", "json"])
+        #expect(status.status == 0, "\(status.standardError)")
+        let rows = try JSONSerialization.jsonObject(with: Data(status.standardOutput.utf8)) as? [[String: Any]]
+        let users = try #require(rows?.first { $0["endpoint"] as? String == "users" })
+        #expect(users["records"] as? Int == 20)
+        #expect(users["version"] as? Int == 1)
+
+        let json = try await workspace.run(["query", "users", "--limit", "3", "--format", "json"])
+        #expect(json.status == 0, "\(json.standardError)")
+        let array = try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [[String: Any]]
+        #expect(array?.compactMap { $0["id"] as? Int } == [1, 2, 3])
+        let csv = try await workspace.run(["query", "users", "--where", "id=3", "--format", "csv"])
+        #expect(csv.standardOutput.hasPrefix("id,name,city,lat\r\n3,"))
+
+        let get = try await workspace.run(["get", "users", "3"])
+        #expect(get.status == 0, "\(get.standardError)")
+        #expect(get.standardOutput.contains("\"id\": 3") || get.standardOutput.contains("\"id\":3"))
+        let missing = try await workspace.run(["get", "users", "999"])
+        #expect(missing.status == 4)
+
+        let again = try await workspace.run(["sync"])
+        #expect(again.status == 0, "\(again.standardError)")
+        let after = try await workspace.run(["status", "--format", "json"])
+        let rowsAfter = try JSONSerialization.jsonObject(with: Data(after.standardOutput.utf8)) as? [[String: Any]]
+        #expect(rowsAfter?.first { $0["endpoint"] as? String == "users" }?["version"] as? Int == 1)
+
+        let migrate = try await workspace.run(["migrate"])
+        #expect(migrate.status == 0, "\(migrate.standardError)")
+        #expect(migrate.standardOutput.contains("is migrated to this version of syncd"))
+
+        let sql = try await workspace.run(["sql", "SELECT 1"])
+        #expect(sql.status == 1)
+        #expect(sql.standardError.contains("is a PostgreSQL database: this command reads SQLite files only"))
+        try await server.shutdown()
+    }
+
+    @Test("a database URL that cannot be read is a configuration error naming the line and the key, not the password")
+    func brokenURL() async throws {
+        let workspace = try CLITests.Workspace(
+            toml: Self.toml(
+                database: "postgresql://syncd:hunter2@db.example/cache?sslmode=sometimes", baseURL: "http://127.0.0.1:1"
+            ))
+        defer { workspace.remove() }
+        let check = try await workspace.run(["check-config"])
+        #expect(check.status == 78)
+        #expect(
+            check.standardError.contains("syncd.toml:1: database: the PostgreSQL database URL"),
+            "\(check.standardError)")
+        #expect(check.standardError.contains("sslmode=sometimes"))
+        #expect(!check.standardError.contains("hunter2"))
+    }
+
+    @Test("a server that is not there: sync exits 1 with one sentence naming the database without its password")
+    func unreachable() async throws {
+        let workspace = try CLITests.Workspace(
+            toml: Self.toml(
+                database: "postgresql://syncd:hunter2@127.0.0.1:1/cache?connect_timeout=2",
+                baseURL: "http://127.0.0.1:1"))
+        defer { workspace.remove() }
+        let sync = try await workspace.run(["sync"])
+        #expect(sync.status == 1)
+        #expect(sync.standardError.contains("postgresql://syncd@127.0.0.1:1/cache"), "\(sync.standardError)")
+        #expect(!sync.standardError.contains("hunter2"))
+        #expect(sync.standardError.split(separator: "\n").count == 1, "\(sync.standardError)")
+    }
+}

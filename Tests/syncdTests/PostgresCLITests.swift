@@ -59,6 +59,35 @@ struct PostgresCLITests {
         try await server.shutdown()
     }
 
+    @Test("syncd run syncs into PostgreSQL and serves it: READY, a record with its ETag, a 304, a filtered list")
+    func daemon() async throws {
+        let database = try await PostgresTestCluster.shared().makeDatabase()
+        let upstream = DemoUpstream(userCount: 8)
+        let server = try await LoopbackHTTPServer.start { upstream.handle($0) }
+        let workspace = try CLITests.Workspace(toml: Self.toml(database: database, baseURL: server.baseURL))
+        defer { workspace.remove() }
+        let result = try await DaemonProcess.run(workspace) { notify, signal in
+            let messages = await notify.waitFor("READY=1", "STATUS=users: 200", "STATUS=flags: 200")
+            let address = try #require(ReadAPIDaemonTests.address(in: messages), "\(messages)")
+            let get = try await workspace.run(["get", "users", "3"])
+            let etag = try #require(
+                get.standardError.split(separator: "\n").first { $0.hasPrefix("ETag: ") }?.dropFirst(6))
+            let first = try await SyncdProcess.shell("curl -sS -D - http://\(address)/v1/endpoints/users/records/3")
+            #expect(first.standardOutput.hasPrefix("HTTP/1.1 200 OK\r\n"), "\(first.standardOutput)")
+            #expect(first.standardOutput.contains("ETag: \(etag)\r\n"))
+            let again = try await SyncdProcess.shell(
+                "curl -sS -o /dev/null -w '%{http_code}' -H 'If-None-Match: \(etag)' "
+                    + "http://\(address)/v1/endpoints/users/records/3")
+            #expect(again.standardOutput == "304")
+            let list = try await SyncdProcess.shell(
+                "curl -sS 'http://\(address)/v1/endpoints/users/records?select=id&id=lte.2'")
+            #expect(list.standardOutput == #"[{"id":1},{"id":2}]"#)
+            signal(SIGTERM)
+        }
+        try await server.shutdown()
+        #expect(result.status == 0, "\(result.standardError)")
+    }
+
     @Test("a database URL that cannot be read is a configuration error naming the line and the key, not the password")
     func brokenURL() async throws {
         let workspace = try CLITests.Workspace(

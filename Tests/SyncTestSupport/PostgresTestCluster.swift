@@ -141,3 +141,36 @@ extension FileHandle {
         }
     }
 }
+
+extension PostgresTestCluster {
+    /// Runs `sql` in the database at `url` (one of ``makeDatabase()``'s) and returns its rows, each value as text
+    /// (nil for NULL).
+    package func query(_ url: String, _ sql: String) async throws -> [[String?]] {
+        guard let name = url.split(separator: "/").last?.split(separator: "?").first else { return [] }
+        let connection = try await PostgresConnection.connect(
+            configuration: .init(
+                host: "127.0.0.1", port: port, username: "postgres", password: nil, database: String(name),
+                tls: .disable),
+            id: 2, logger: Self.logger)
+        do {
+            var rows: [[String?]] = []
+            for try await row in try await connection.query(PostgresQuery(unsafeSQL: sql), logger: Self.logger) {
+                rows.append(row.map(Self.text))
+            }
+            try await connection.close()
+            return rows
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+    }
+
+    /// A cell as text, whatever its type (PostgresNIO reads results in binary).
+    private static func text(_ cell: PostgresCell) -> String? {
+        guard cell.bytes != nil else { return nil }
+        if let integer = try? cell.decode(Int64.self) { return String(integer) }
+        if let real = try? cell.decode(Double.self) { return String(real) }
+        if let bool = try? cell.decode(Bool.self) { return String(bool) }
+        return try? cell.decode(String.self)
+    }
+}

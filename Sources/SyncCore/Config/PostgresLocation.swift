@@ -95,7 +95,11 @@ package struct PostgresLocation: Sendable, Hashable {
             guard let close = rest.firstIndex(of: "]") else {
                 throw PostgresLocationError("has an IPv6 host without its closing ]")
             }
-            host = String(rest[rest.index(after: rest.startIndex)..<close])
+            let literal = String(rest[rest.index(after: rest.startIndex)..<close])
+            guard Self.isIPv6(literal) else {
+                throw PostgresLocationError("has a bracketed host that is not an IPv6 address")
+            }
+            host = literal
             let after = rest[rest.index(after: close)...]
             if after.hasPrefix(":") {
                 port = try Self.port(after.dropFirst())
@@ -176,20 +180,25 @@ package struct PostgresLocation: Sendable, Hashable {
 
     /// The URL as logs and `syncd status` show it: without a password, and read back as the same location.
     package var redacted: String {
-        let shownHost = isUnixSocket ? "" : (host.contains(":") ? "[\(host)]" : Self.encode(host))
+        let shownHost = isUnixSocket ? "" : (Self.isIPv6(host) ? "[\(host)]" : Self.encode(host))
         var text = "postgresql://\(Self.encode(user))@\(shownHost):\(port)/\(Self.encode(database))"
-        if isUnixSocket { text += "?host=\(Self.encode(host))" }
+        if isUnixSocket { text += "?host=\(Self.encode(host, keeping: UInt8(ascii: "/")))" }
         return text
     }
 
-    /// Percent-encodes all but RFC 3986's unreserved characters (and `/`, for socket folders).
-    private static func encode(_ text: String) -> String {
+    /// Whether `host` is an IPv6 address, which a URL writes in brackets: hex digits, colons and dots only.
+    private static func isIPv6(_ host: String) -> Bool {
+        host.contains(":") && host.allSatisfy { $0.isHexDigit || $0 == ":" || $0 == "." }
+    }
+
+    /// Percent-encodes all but RFC 3986's unreserved characters and `kept`.
+    private static func encode(_ text: String, keeping kept: UInt8? = nil) -> String {
         var result = ""
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                UInt8(ascii: "~"), UInt8(ascii: "/"):
+                UInt8(ascii: "~"), kept:
                 result.unicodeScalars.append(Unicode.Scalar(byte))
             default:
                 let digits = Array("0123456789ABCDEF".unicodeScalars)

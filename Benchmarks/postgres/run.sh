@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# The PostgreSQL benchmark (issue 12): a first sync of 100k jsonplaceholder-shaped users (~57 MB) from a loopback
+# server into PostgreSQL, against the load a PostgreSQL user would write by hand, measured in the same run:
+#
+#   anchor   psql loading the same file: the records as JSON lines `\copy`'d into a staging table, then one
+#            INSERT … SELECT … ON CONFLICT DO UPDATE into a table of syncd's shape, in one transaction (the
+#            conversion of the JSON array into lines, by python3, is timed with it: syncd reads the array too)
+#   syncd    `syncd sync` with `database = "postgresql://…"`, process start to exit
+#
+# Both write into the same throwaway cluster (initdb in a temporary folder, as the postgres user, on a free loopback
+# port, fsync on), each into a database of its own made fresh for each run. Each figure is the median of RUNS runs
+# (default 3). Target (issue 12): syncd / anchor at most 1.0.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+ROOT=$(pwd)
+RUNS=${RUNS:-3}
+USERS=${USERS:-100000}
+
+. "$ROOT/Benchmarks/lib/setup.sh"
+install_missing time:time python3:python3
+if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null
+fi
+build_release
+PGBIN=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
+
+WORK=$(mktemp -d /tmp/syncd-pgbench-XXXXXX)
+chmod 0755 "$WORK"
+chown postgres: "$WORK"
+PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+runuser -u postgres -- "$PGBIN/initdb" --no-locale -E UTF8 --auth=trust -U postgres -D "$WORK/data" >/dev/null
+runuser -u postgres -- "$PGBIN/pg_ctl" -D "$WORK/data" -l "$WORK/server.log" -w \
+    -o "-p $PORT -k $WORK -c listen_addresses=127.0.0.1" start >/dev/null
+stop() {
+    exec {SERVER[1]}>&- 2>/dev/null || true
+    runuser -u postgres -- "$PGBIN/pg_ctl" -D "$WORK/data" -m fast stop >/dev/null 2>&1 || true
+    rm -rf "$WORK"
+}
+trap stop EXIT
+PSQL=(psql -h 127.0.0.1 -p "$PORT" -U postgres -X -q -v ON_ERROR_STOP=1)
+
+"$BIN/sample-upstream" write --users "$USERS" "$WORK/base.json" "$WORK/churned.json"
+BODY=$(stat -c %s "$WORK/base.json")
+coproc SERVER { "$BIN/sample-upstream" serve --users "$USERS"; }
+read -r URL <&"${SERVER[0]}"
+
+cat > "$WORK/lines.py" <<'PY'
+import json, sys
+for record in json.load(open(sys.argv[1])):
+    sys.stdout.write(json.dumps(record, separators=(",", ":")) + "\n")
+PY
+cat > "$WORK/load.sql" <<'SQL'
+CREATE TABLE users (id bigint NOT NULL, name text, username text, email text, city text, lat double precision,
+  lng double precision, company text, "_raw" text NOT NULL, "_version" bigint NOT NULL, "_changed_at" text NOT NULL,
+  "_created_version" bigint, "_row" bigint GENERATED ALWAYS AS IDENTITY, PRIMARY KEY (id),
+  UNIQUE ("_version", "_row"));
+CREATE TEMP TABLE staging (doc json);
+\copy staging (doc) FROM pstdin WITH (FORMAT csv, QUOTE e'\x01', DELIMITER e'\x02')
+BEGIN;
+INSERT INTO users (id, name, username, email, city, lat, lng, company, "_raw", "_version", "_changed_at",
+  "_created_version")
+SELECT (doc->>'id')::bigint, doc->>'name', doc->>'username', doc->>'email', doc->'address'->>'city',
+  (doc->'address'->'geo'->>'lat')::double precision, (doc->'address'->'geo'->>'lng')::double precision,
+  doc->'company'->>'name', doc::text, 1, to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 1
+FROM staging
+ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, username = EXCLUDED.username, email = EXCLUDED.email,
+  city = EXCLUDED.city, lat = EXCLUDED.lat, lng = EXCLUDED.lng, company = EXCLUDED.company, "_raw" = EXCLUDED."_raw",
+  "_version" = EXCLUDED."_version", "_changed_at" = EXCLUDED."_changed_at"
+WHERE users."_raw" IS DISTINCT FROM EXCLUDED."_raw";
+COMMIT;
+SQL
+cat > "$WORK/syncd.toml" <<TOML
+database = "postgresql://postgres@127.0.0.1:$PORT/syncd_db?sslmode=disable"
+[[endpoint]]
+name = "users"
+url = "$URL/users"
+records = "\$"
+primary_key = ["id"]
+timeout = "120s"
+max_body = "2GiB"
+$(users_columns)
+TOML
+
+# measure NAME COMMAND…: appends "microseconds kilobytes" to $WORK/NAME
+measure() {
+    local name=$1; shift
+    local start end
+    start=$(date +%s%N)
+    /usr/bin/time -f "%M" -o "$WORK/rss" "$@" >/dev/null
+    end=$(date +%s%N)
+    echo "$(( (end - start) / 1000 )) $(cat "$WORK/rss")" >> "$WORK/$name"
+}
+
+for _ in $(seq "$RUNS"); do
+    "${PSQL[@]}" -d postgres -c "DROP DATABASE IF EXISTS syncd_db" -c "DROP DATABASE IF EXISTS anchor_db" \
+        -c "CREATE DATABASE syncd_db" -c "CREATE DATABASE anchor_db" 2>/dev/null
+    # syncd migrates a new database first: done before the clock starts, as the anchor's cluster needs nothing.
+    "$BIN/syncd" migrate --config "$WORK/syncd.toml" >/dev/null
+    measure syncd_first "$BIN/syncd" sync --config "$WORK/syncd.toml"
+    measure anchor_first sh -c "python3 '$WORK/lines.py' '$WORK/base.json' | ${PSQL[*]} -d anchor_db -f '$WORK/load.sql'"
+    stored=$("${PSQL[@]}" -d syncd_db -At -c "SELECT count(*) FROM users")
+    anchored=$("${PSQL[@]}" -d anchor_db -At -c "SELECT count(*) FROM users")
+    [ "$stored" = "$USERS" ] && [ "$anchored" = "$USERS" ] \
+        || { echo "stored $stored and $anchored rows, expected $USERS" >&2; exit 1; }
+done
+
+median() { sort -n -k"${2:-1}" "$WORK/$1" | awk -v c="${2:-1}" '{ v[NR] = $c } END { print v[int((NR + 1) / 2)] }'; }
+ms() { awk -v u="$1" 'BEGIN { printf "%.0f ms", u / 1000 }'; }
+mb() { awk -v k="$1" 'BEGIN { printf "%.0f MB", k / 1024 }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+
+FIRST=$(median syncd_first); ANCHOR=$(median anchor_first)
+printf '\nsyncd PostgreSQL benchmark: %d users, %.1f MB body, median of %d runs (%s, PostgreSQL %s)\n\n' "$USERS" \
+    "$(awk -v b="$BODY" 'BEGIN { print b / 1048576 }')" "$RUNS" "$(date -u +%Y-%m-%d)" "$(basename "$(dirname "$PGBIN")")"
+printf '%-30s %16s %22s %8s\n' "" "syncd" "psql \\copy + upsert" "ratio"
+printf '%-30s %9s %6s %15s %6s %8s\n' "first sync (wall, client RSS)" "$(ms "$FIRST")" "$(mb "$(median syncd_first 2)")" \
+    "$(ms "$ANCHOR")" "$(mb "$(median anchor_first 2)")" "$(ratio "$FIRST" "$ANCHOR")"
+
+. "$ROOT/Benchmarks/lib/result.sh"
+result "PostgreSQL first sync, $((USERS / 1000))k users: wall vs psql \\copy + upsert" "$(ms "$FIRST")" \
+    "$(ms "$ANCHOR")" "$(ratio "$FIRST" "$ANCHOR")" "<= 1.0 (issue 12)"

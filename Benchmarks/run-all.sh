@@ -4,7 +4,7 @@
 # benchmark's own report goes to $OUT/NAME.txt (default: a new folder under /tmp), where the figures come from.
 #
 #   Benchmarks/run-all.sh                  # sync (100k), paged sync, read API, scheduler, 10k endpoints,
-#                                          # short commands on a 1 GB database
+#                                          # short commands on a 1 GB database, PostgreSQL first sync
 #   LARGE=1 Benchmarks/run-all.sh          # and the sync benchmark again with 1M users (about 430 MB; slow)
 #   ONLY="sync paged-sync" Benchmarks/run-all.sh
 #
@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 OUT=${OUT:-$(mktemp -d /tmp/syncd-benchmarks-XXXXXX)}
 export RESULTS="$OUT/results.tsv"
 : > "$RESULTS"
-ONLY=${ONLY:-sync paged-sync read-api scheduler many-endpoints short-commands}
+ONLY=${ONLY:-sync paged-sync read-api scheduler many-endpoints short-commands postgres}
 
 for name in $ONLY; do
     echo "running Benchmarks/$name/run.sh (report: $OUT/$name.txt)…" >&2

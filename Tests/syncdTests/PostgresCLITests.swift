@@ -49,6 +49,17 @@ struct PostgresCLITests {
         let rowsAfter = try JSONSerialization.jsonObject(with: Data(after.standardOutput.utf8)) as? [[String: Any]]
         #expect(rowsAfter?.first { $0["endpoint"] as? String == "users" }?["version"] as? Int == 1)
 
+        let check = try await workspace.run(["check-config"])
+        #expect(check.status == 0, "\(check.standardError)")
+        #expect(check.standardError.isEmpty, "\(check.standardError)")
+        let rekeyed = try CLITests.Workspace(
+            toml: Self.toml(database: database, baseURL: server.baseURL).replacingOccurrences(
+                of: #"id = { path = "id", type = "integer" }"#, with: #"id = "id""#))
+        defer { rekeyed.remove() }
+        let conflict = try await rekeyed.run(["check-config"])
+        #expect(conflict.status == 78)
+        #expect(conflict.standardError.contains("primary_key:"), "\(conflict.standardError)")
+
         let migrate = try await workspace.run(["migrate"])
         #expect(migrate.status == 0, "\(migrate.standardError)")
         #expect(migrate.standardOutput.contains("is migrated to this version of syncd"))
@@ -111,6 +122,10 @@ struct PostgresCLITests {
                 database: "postgresql://syncd:hunter2@127.0.0.1:1/cache?connect_timeout=2",
                 baseURL: "http://127.0.0.1:1"))
         defer { workspace.remove() }
+        let check = try await workspace.run(["check-config"])
+        #expect(check.status == 0)
+        #expect(check.standardError.contains("note: the database was not checked against the configuration"))
+        #expect(!check.standardError.contains("hunter2"))
         let sync = try await workspace.run(["sync"])
         #expect(sync.status == 1)
         #expect(sync.standardError.contains("postgresql://syncd@127.0.0.1:1/cache"), "\(sync.standardError)")

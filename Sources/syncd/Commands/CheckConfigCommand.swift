@@ -20,7 +20,14 @@ struct CheckConfigCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingErrors {
             let configuration = try options.loadConfiguration()
-            let storage = try existingStorage(configuration)
+            var unreachable: String?
+            var storage: (any ReadStorage)?
+            do {
+                storage = try existingStorage(configuration)
+            } catch  where Storage.kind(for: options.databasePath(configuration)) != nil {
+                // A database server that cannot be reached now leaves the configuration valid: said, not failed.
+                unreachable = "the database was not checked against the configuration: \(error)"
+            }
             let conflicts = serverTokenProblems(configuration) + (try await databaseConflicts(configuration, storage))
             guard conflicts.isEmpty else {
                 throw CLIError(lines: conflicts, exitCode: .configurationInvalid)
@@ -35,7 +42,7 @@ struct CheckConfigCommand: AsyncParsableCommand {
                     "  \(endpoint.name.name): \(kind), every \(DurationText.format(endpoint.interval)), \(endpoint.redactedURL)\n"
             }
             Terminal.standardOutput.write(text)
-            for note in try await notes(configuration, storage) {
+            for note in try await notes(configuration, storage) + (unreachable.map { [$0] } ?? []) {
                 Terminal.standardError.write("note: \(TerminalText.escaped(note))\n")
             }
         }
@@ -77,7 +84,7 @@ struct CheckConfigCommand: AsyncParsableCommand {
     /// The database, read-only and as it is (an older one is compared too), when it exists.
     private func existingStorage(_ configuration: Configuration) throws -> (any ReadStorage)? {
         let path = options.databasePath(configuration)
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        guard Storage.kind(for: path) != nil || FileManager.default.fileExists(atPath: path) else { return nil }
         return try SyncCache(readingFrom: path, connections: 1).readStorage
     }
 

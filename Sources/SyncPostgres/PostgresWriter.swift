@@ -31,10 +31,6 @@ struct PostgresWriter {
     func applyCollection(_ decoded: DecodedBody, facts startFacts: RunFacts, session: PostgresSession) throws
         -> SyncSummary
     {
-        if endpoint.incremental != nil {
-            throw PostgresStoreError(
-                "\(name): incremental endpoints are not stored in PostgreSQL yet; use an SQLite database for it")
-        }
         let table = PostgresTable(endpoint)
         let decoder = endpoint.recordDecoder
         return try session.transaction {
@@ -56,6 +52,10 @@ struct PostgresWriter {
             var seen = SeenKeys(keyColumns: endpoint.primaryKey)
             var pending = PendingRows(table: table, version: newVersion, now: now)
             var written = 0
+            var deleted = 0
+            var incremental = endpoint.incremental.map {
+                IncrementalProgress($0, endpoint: endpoint, now: startFacts.finishedAt)
+            }
             let pipeline = RecordPipeline(
                 decoder: decoder, spool: decoded.spool, pages: decoded.pages, feed: decoded.feed)
             defer { pipeline.stop() }
@@ -75,6 +75,22 @@ struct PostgresWriter {
                             _ = seen.insert(key: key)
                         }
                         continue
+                    }
+                    if incremental != nil {
+                        if let future = incremental?.observe(record.values), let applying = incremental,
+                            laterProblems.count < SyncWriter.storedProblemLimit
+                        {
+                            let key = keyColumns.map { record.values[$0] }
+                            laterProblems.append(
+                                applying.futureProblem(record, value: future, key: key, keyNames: table.keyNames))
+                        }
+                        if let flagged = incremental, flagged.isDeleted(record.values) {
+                            // What waits may hold the same key: stored first, then deleted, as the body has them.
+                            written += try pending.flush(session)
+                            let key = keyColumns.map { record.values[$0] }
+                            deleted += try deleteFlagged(session, table: table, key: key, version: newVersion, now: now)
+                            continue
+                        }
                     }
                     if !seen.insert(values: record.values) {
                         // The last one wins; one statement cannot write a row twice, so what waits goes first.
@@ -102,9 +118,8 @@ struct PostgresWriter {
             if endpoint.mode == .snapshot, isEmpty, before > 0, !endpoint.allowEmpty {
                 throw StoreError.emptySnapshot(endpoint: name, stored: before)
             }
-            var deleted = 0
             if endpoint.mode == .snapshot, before > 0 {
-                deleted = try deleteUnseen(
+                deleted += try deleteUnseen(
                     session, table: table, seen: seen, version: newVersion, now: now,
                     limitedTo: isEmpty ? nil : before)
             }
@@ -113,6 +128,11 @@ struct PostgresWriter {
             report.updated = max(0, written - report.inserted)
             report.deleted = deleted
             report.records = after
+            if let cursor = incremental?.cursorToStore(stored: state.cursor, storedColumn: state.cursorColumn) {
+                try session.query(
+                    "UPDATE syncd_endpoints SET cursor = $1, cursor_column = $2 WHERE name = $3",
+                    [.text(cursor), .text(incremental?.columnName ?? ""), .text(name)])
+            }
             let changed = written > 0 || deleted > 0 || schemaChanged
             report.version = changed ? newVersion : state.version
             report.outcome = changed ? .changed : .unchanged
@@ -236,6 +256,8 @@ struct PostgresWriter {
         var version: Int64
         var recordCount: Int
         var columnsSignature: String?
+        var cursor: String?
+        var cursorColumn: String?
 
         func nextVersion(endpoint: String) throws -> Int64 {
             let (next, overflow) = version.addingReportingOverflow(1)
@@ -250,7 +272,7 @@ struct PostgresWriter {
             """
             INSERT INTO syncd_endpoints (name, kind, url) VALUES ($1, $2, $3)
             ON CONFLICT (name) DO UPDATE SET kind = EXCLUDED.kind, url = EXCLUDED.url
-            RETURNING version, record_count, columns
+            RETURNING version, record_count, columns, cursor, cursor_column
             """,
             // The URL as URLRedaction shows it: a password or key written in it is never stored.
             [.text(name), .text(kind), .text(endpoint.redactedURL)]
@@ -259,7 +281,8 @@ struct PostgresWriter {
         return EndpointRow(
             version: try row?[0].decode(Int64.self) ?? 0,
             recordCount: Int(try row?[1].decode(Int64.self) ?? 0),
-            columnsSignature: try row?[2].decode(String?.self))
+            columnsSignature: try row?[2].decode(String?.self), cursor: try row?[3].decode(String?.self),
+            cursorColumn: try row?[4].decode(String?.self))
     }
 
     /// Creates the table, or brings an existing one to the configured columns: whether stored rows need re-reading
@@ -362,6 +385,28 @@ struct PostgresWriter {
                     + part.map { .text(ColumnValue.keyJSON($0.map(PostgresTable.value))) })
         }
         return unseen.count
+    }
+
+    /// Deletes the row of a record whose deleted flag is true, leaving a tombstone: 1 when there was a row, else 0.
+    func deleteFlagged(
+        _ session: PostgresSession, table: PostgresTable, key: [ColumnValue], version: Int64, now: String
+    )
+        throws -> Int
+    {
+        let types = table.table.keyColumns.map { table.table.columns[$0].type }
+        let match = table.keyNames.enumerated().map { "\(SQLIdentifier.quote($1)) = $\($0 + 1)" }
+            .joined(separator: " AND ")
+        let removed = try session.query(
+            "DELETE FROM \(table.quotedName) WHERE \(match)", zip(key, types).map { PostgresValue($0, as: $1) }
+        ).affected
+        guard removed > 0 else { return 0 }
+        try session.query(
+            """
+            INSERT INTO syncd_tombstones (endpoint, key, version, deleted_at) VALUES ($1, $2, $3, $4)
+            ON CONFLICT (endpoint, key) DO UPDATE SET version = EXCLUDED.version, deleted_at = EXCLUDED.deleted_at
+            """,
+            [.text(name), .text(ColumnValue.keyJSON(key)), .integer(version), .text(now)])
+        return removed
     }
 
     func finish(

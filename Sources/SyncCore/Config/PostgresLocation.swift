@@ -112,10 +112,6 @@ package struct PostgresLocation: Sendable, Hashable {
         } else if !rest.isEmpty {
             host = try Self.decode(rest, part: "the host")
         }
-        if host?.contains(",") == true {
-            throw PostgresLocationError(
-                "names several hosts; syncd connects to one (put a proxy or a service name before several)")
-        }
         var database = path.isEmpty ? nil : try Self.decode(path, part: "the database name")
 
         var sslMode: SSLMode?
@@ -168,6 +164,18 @@ package struct PostgresLocation: Sendable, Hashable {
         self.sslMode = sslMode ?? .prefer
         self.applicationName = applicationName
         self.connectTimeout = connectTimeout
+        if self.host.contains(",") {
+            throw PostgresLocationError(
+                "names several hosts; syncd connects to one (put a proxy or a service name before several)")
+        }
+        // A host name is at most 255 bytes (DNS); a socket folder leaves room for `/.s.PGSQL.PORT` in sun_path's 108.
+        let hostLimit = isUnixSocket ? 90 : 255
+        guard self.host.utf8.count <= hostLimit else {
+            throw PostgresLocationError("has a host longer than \(hostLimit) bytes")
+        }
+        guard self.applicationName.utf8.count <= Self.maxNameBytes else {
+            throw PostgresLocationError("has an application_name longer than \(Self.maxNameBytes) bytes")
+        }
         for (name, value) in [("user name", self.user), ("database name", self.database)] {
             guard !value.isEmpty, value.utf8.count <= Self.maxNameBytes, !value.utf8.contains(0) else {
                 throw PostgresLocationError("has a \(name) that is empty or longer than \(Self.maxNameBytes) bytes")

@@ -161,4 +161,41 @@ struct PostgresWriterTests {
             ])
         await store.close()
     }
+    @Test("incremental: the cursor is stored, a deleted flag deletes with a tombstone, a future time is kept and said")
+    func incremental() async throws {
+        let toml = """
+            mode = "incremental"
+            primary_key = "id"
+            incremental = { param = "since", column = "updated", deleted_flag = "deleted" }
+            [endpoint.columns]
+            id = { path = "id", type = "integer" }
+            updated = { path = "updated", type = "timestamp" }
+            """
+        let run = try Self.run(toml, in: directory)
+        // The same runs into SQLite, the reference.
+        let database = try DatabaseQueue(path: directory.file("cache.db"))
+        _ = try database.performBlocking { try Migrator.embedded.migrate($0) }
+        let sqlite = SQLiteSyncStorage(database: database)
+        let bodies = [
+            #"[{"id": 1, "updated": "2023-11-14T10:00:00Z"}, {"id": 2, "updated": "2023-11-14T11:00:00Z"}]"#,
+            #"[{"id": 2, "updated": "2023-11-14T12:00:00Z", "deleted": true}, {"id": 3, "updated": "9999-01-01T00:00:00Z"}]"#,
+        ]
+        for json in bodies {
+            let report = try await apply(json, run)
+            let spool = BodySpool(directory: directory.path)
+            try spool.append(ByteBuffer(string: json))
+            let reference = try await sqlite.applyCollection(DecodedBody(spool: spool), run: run, facts: Self.facts)
+            #expect(
+                (report.inserted, report.updated, report.deleted, report.version)
+                    == (reference.inserted, reference.updated, reference.deleted, reference.version))
+            #expect(report.recordProblems.map(\.found) == reference.recordProblems.map(\.found))
+        }
+        let state = try #require(try await storage.state(of: "users"))
+        let referenceState = try #require(try await sqlite.state(of: "users"))
+        #expect((state.cursor, state.cursorColumn) == (referenceState.cursor, referenceState.cursorColumn))
+        #expect(state.cursor == "2023-11-14T12:00:00.000Z")
+        #expect(try await rows(#"SELECT id FROM "users" ORDER BY id"#) == [[.integer(1)], [.integer(3)]])
+        #expect(try await rows("SELECT key, version FROM syncd_tombstones") == [[.text("2"), .integer(2)]])
+        await store.close()
+    }
 }

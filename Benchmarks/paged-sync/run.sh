@@ -18,6 +18,7 @@ LATENCY_MS=${LATENCY_MS:-0}
 PAGES=$(( (USERS + PAGE_SIZE - 1) / PAGE_SIZE ))
 
 . "$(pwd)/Benchmarks/lib/setup.sh"
+. "$(pwd)/Benchmarks/lib/figures.sh"  # median, ms, mb, ratio (its own measure follows)
 install_missing sqlite3:sqlite3 time:time
 build_release
 
@@ -65,10 +66,6 @@ done
 exec {SERVER[1]}>&-
 wait "$SERVER_PID" 2>/dev/null || true
 
-median() { sort -n -k"${2:-1}" "$WORK/$1" | awk -v c="${2:-1}" '{ v[NR] = $c } END { print v[int((NR + 1) / 2)] }'; }
-ms() { awk -v u="$1" 'BEGIN { printf "%.0f ms", u / 1000 }'; }
-mb() { awk -v k="$1" 'BEGIN { printf "%.0f MB", k / 1024 }'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 rate() { awk -v n="$1" -v u="$2" 'BEGIN { printf "%.0f", n / (u / 1000000) }'; }
 
 printf '\nsyncd paged sync benchmark: %d users in %d pages of %d (link, %d ms latency a page) vs one response, median of %d runs (%s)\n\n' \

@@ -17,6 +17,7 @@ RUNS=${RUNS:-3}
 USERS=${USERS:-100000}
 
 . "$ROOT/Benchmarks/lib/setup.sh"
+. "$ROOT/Benchmarks/lib/figures.sh"
 install_missing time:time python3:python3
 if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null
@@ -81,15 +82,6 @@ max_body = "2GiB"
 $(users_columns)
 TOML
 
-# measure NAME COMMAND…: appends "microseconds kilobytes" to $WORK/NAME
-measure() {
-    local name=$1; shift
-    local start end
-    start=$(date +%s%N)
-    /usr/bin/time -f "%M" -o "$WORK/rss" "$@" >/dev/null
-    end=$(date +%s%N)
-    echo "$(( (end - start) / 1000 )) $(cat "$WORK/rss")" >> "$WORK/$name"
-}
 
 for _ in $(seq "$RUNS"); do
     "${PSQL[@]}" -d postgres -c "DROP DATABASE IF EXISTS syncd_db" -c "DROP DATABASE IF EXISTS anchor_db" \
@@ -104,10 +96,6 @@ for _ in $(seq "$RUNS"); do
         || { echo "stored $stored and $anchored rows, expected $USERS" >&2; exit 1; }
 done
 
-median() { sort -n -k"${2:-1}" "$WORK/$1" | awk -v c="${2:-1}" '{ v[NR] = $c } END { print v[int((NR + 1) / 2)] }'; }
-ms() { awk -v u="$1" 'BEGIN { printf "%.0f ms", u / 1000 }'; }
-mb() { awk -v k="$1" 'BEGIN { printf "%.0f MB", k / 1024 }'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 
 FIRST=$(median syncd_first); ANCHOR=$(median anchor_first)
 printf '\nsyncd PostgreSQL benchmark: %d users, %.1f MB body, median of %d runs (%s, PostgreSQL %s)\n\n' "$USERS" \

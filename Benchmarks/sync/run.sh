@@ -17,6 +17,7 @@ RUNS=${RUNS:-3}
 USERS=${USERS:-100000}
 
 . "$ROOT/Benchmarks/lib/setup.sh"
+. "$ROOT/Benchmarks/lib/figures.sh"
 install_missing sqlite3:sqlite3 time:time
 build_release
 
@@ -74,15 +75,6 @@ $(users_columns)
 TOML
 }
 
-# measure NAME COMMAND…: appends "seconds kilobytes" to $WORK/NAME
-measure() {
-    local name=$1; shift
-    local start end
-    start=$(date +%s%N)
-    /usr/bin/time -f "%M" -o "$WORK/rss" "$@" >/dev/null
-    end=$(date +%s%N)
-    echo "$(( (end - start) / 1000 )) $(cat "$WORK/rss")" >> "$WORK/$name"
-}
 
 for _ in $(seq "$RUNS"); do
     rm -f "$WORK"/syncd.db* "$WORK"/anchor.db*
@@ -105,10 +97,6 @@ done
 exec {SERVER[1]}>&-
 wait "$SERVER_PID" 2>/dev/null || true
 
-median() { sort -n -k"${2:-1}" "$WORK/$1" | awk -v c="${2:-1}" '{ v[NR] = $c } END { print v[int((NR + 1) / 2)] }'; }
-ms() { awk -v u="$1" 'BEGIN { printf "%.0f ms", u / 1000 }'; }
-mb() { awk -v k="$1" 'BEGIN { printf "%.0f MB", k / 1024 }'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 
 printf '\nsyncd sync benchmark: %d users, %.1f MB body, median of %d runs (%s)\n\n' "$USERS" "$(awk -v b="$BODY" 'BEGIN { print b / 1048576 }')" "$RUNS" "$(date -u +%Y-%m-%d)"
 printf '%-26s %16s %16s %8s\n' "" "syncd" "sqlite3 shell" "ratio"

@@ -98,17 +98,15 @@ struct PostgresStorageReader: StorageReader {
             return "$\(arguments.count)"
         }
         for filter in query.filters {
-            let column = try Self.column(named: filter.column, of: endpoint)
+            let column = try RecordReader.column(named: filter.column, of: endpoint)
             let name = SQLIdentifier.quote(column.name)
             // Text compares byte by byte, as in SQLite, whatever the database's collation.
             let compared = Self.isText(column.type) ? "\(name) COLLATE \"C\"" : name
             var condition: String
             switch filter.op {
             case .eq, .neq, .gt, .gte, .lt, .lte:
-                let symbol =
-                    ["eq": "=", "neq": "<>", "gt": ">", "gte": ">=", "lt": "<", "lte": "<="][filter.op.rawValue] ?? "="
-                let value = try Self.value(filter.values.first ?? "", for: column, endpoint: endpoint)
-                condition = "\(compared) \(symbol) \(parameter(value))"
+                let value = try RecordReader.operand(filter.values.first ?? "", for: column, of: endpoint)
+                condition = "\(compared) \(filter.op.comparison) \(parameter(PostgresValue(value)))"
             case .like, .ilike:
                 // PostgREST's pattern as a LIKE pattern with `\` as its escape, PostgreSQL's default.
                 let pattern = parameter(.text(RecordReader.like(filter.values.first ?? "")))
@@ -116,7 +114,7 @@ struct PostgresStorageReader: StorageReader {
                 condition = "\(operand) \(filter.op == .like ? "LIKE" : "ILIKE") \(pattern)"
             case .in:
                 let values = try filter.values.map {
-                    parameter(try Self.value($0, for: column, endpoint: endpoint))
+                    parameter(PostgresValue(try RecordReader.operand($0, for: column, of: endpoint)))
                 }
                 condition = values.isEmpty ? "FALSE" : "\(compared) IN (\(values.joined(separator: ", ")))"
             case .is:
@@ -135,7 +133,7 @@ struct PostgresStorageReader: StorageReader {
             conditions.append(condition)
         }
         var order = try query.order.map { order in
-            let column = try Self.column(named: order.column, of: endpoint)
+            let column = try RecordReader.column(named: order.column, of: endpoint)
             let name = SQLIdentifier.quote(column.name) + (Self.isText(column.type) ? " COLLATE \"C\"" : "")
             let nulls = (order.nullsFirst ?? order.descending) ? " NULLS FIRST" : " NULLS LAST"
             return "\(name) \(order.descending ? "DESC" : "ASC")\(nulls)"
@@ -185,7 +183,7 @@ struct PostgresStorageReader: StorageReader {
                 expected: "\(keyColumns.count) values separated by commas (\(table.keyNames.joined(separator: ",")))")
         }
         let arguments = try zip(key, keyColumns).map { text, column in
-            try Self.value(text, for: column, endpoint: endpoint, isKey: true)
+            PostgresValue(try RecordReader.operand(text, for: column, of: endpoint, isKey: true))
         }
         let predicate = keyColumns.enumerated().map { "\(SQLIdentifier.quote($1.name)) = $\($0 + 1)" }
             .joined(separator: " AND ")
@@ -271,8 +269,7 @@ struct PostgresStorageReader: StorageReader {
             let nextRow = rowPosition.map { row in deletionPosition.map { row.precedes($0) } ?? true } ?? false
             guard let position = nextRow ? rowPosition : deletionPosition else { break }
             if let last, taken >= limit || bytes >= maxBytes {
-                changes.version = max(since, position.version > last.version ? last.version : last.version - 1)
-                changes.next = last
+                changes.stop(after: last, before: position, since: since)
                 break
             }
             if nextRow, let current = row {
@@ -352,47 +349,6 @@ struct PostgresStorageReader: StorageReader {
         switch type {
         case .text, .json, .timestamp: true
         case .integer, .boolean, .real: false
-        }
-    }
-
-    static func column(named name: String, of endpoint: EndpointConfiguration) throws -> ColumnSpec {
-        guard let column = endpoint.columns.first(where: { $0.name == name }) else {
-            throw StoreError.unknownColumn(name, endpoint: endpoint.name.name, known: endpoint.columns.map(\.name))
-        }
-        return column
-    }
-
-    /// A value as written by a reader, converted as the column stores it (as ``RecordReader`` does for SQLite).
-    static func value(_ text: String, for column: ColumnSpec, endpoint: EndpointConfiguration, isKey: Bool = false)
-        throws -> PostgresValue
-    {
-        func invalid(_ expected: String) -> StoreError {
-            isKey
-                ? .badKey(text, endpoint: endpoint.name.name, expected: "\(expected) for \(column.name)")
-                : .badValue(text, column: column.name, endpoint: endpoint.name.name, expected: expected)
-        }
-        switch column.type {
-        case .integer:
-            guard let integer = Int64(text) else { throw invalid("an integer") }
-            return .integer(integer)
-        case .boolean:
-            switch text.lowercased() {
-            case "true", "1": return .integer(1)
-            case "false", "0": return .integer(0)
-            default: throw invalid("true or false")
-            }
-        case .real:
-            guard let real = Double(text) else { throw invalid("a number") }
-            return .real(real)
-        case .timestamp:
-            guard let stored = RFC3339Timestamp.storedForm(ofOperand: text) else {
-                throw StoreError.badKey(
-                    text, endpoint: endpoint.name.name,
-                    expected: "an RFC 3339 timestamp or Unix seconds for \(column.name)")
-            }
-            return .text(stored)
-        case .text, .json:
-            return .text(text)
         }
     }
 }

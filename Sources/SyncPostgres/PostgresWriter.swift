@@ -49,56 +49,26 @@ struct PostgresWriter {
                 != nil
             var returning: Set<String> = []
 
-            var seen = SeenKeys(keyColumns: endpoint.primaryKey)
+            var intake = RecordIntake(endpoint: endpoint, keyNames: table.keyNames, now: startFacts.finishedAt)
             var pending = PendingRows(table: table, version: newVersion, now: now)
             var written = 0
             var deleted = 0
-            var incremental = endpoint.incremental.map {
-                IncrementalProgress($0, endpoint: endpoint, now: startFacts.finishedAt)
-            }
+            let keyColumns = endpoint.primaryKey
             let pipeline = RecordPipeline(
                 decoder: decoder, spool: decoded.spool, pages: decoded.pages, feed: decoded.feed)
             defer { pipeline.stop() }
-            var decodingProblems: [DecodingProblem] = []
-            var laterProblems: [DecodingProblem] = []
-            let keyColumns = endpoint.primaryKey
             while let batch = try pipeline.next() {
                 for record in batch.records {
-                    report.receivedRecords += 1
-                    if !record.problems.isEmpty, decodingProblems.count < SyncWriter.storedProblemLimit {
-                        decodingProblems.append(contentsOf: record.problems)
-                    }
-                    if record.isRejected {
-                        report.rejected += 1
-                        // Keep the stored version of a record that came back broken: a bad record loses nothing.
-                        if let key = record.problems.first(where: { $0.recordKey != nil })?.recordKey {
-                            _ = seen.insert(key: key)
-                        }
-                        continue
-                    }
-                    if incremental != nil {
-                        if let future = incremental?.observe(record.values), let applying = incremental,
-                            laterProblems.count < SyncWriter.storedProblemLimit
-                        {
-                            let key = keyColumns.map { record.values[$0] }
-                            laterProblems.append(
-                                applying.futureProblem(record, value: future, key: key, keyNames: table.keyNames))
-                        }
-                        if let flagged = incremental, flagged.isDeleted(record.values) {
-                            // What waits may hold the same key: stored first, then deleted, as the body has them.
-                            written += try pending.flush(session)
-                            let key = keyColumns.map { record.values[$0] }
-                            deleted += try deleteFlagged(session, table: table, key: key, version: newVersion, now: now)
-                            continue
-                        }
-                    }
-                    if !seen.insert(values: record.values) {
-                        // The last one wins; one statement cannot write a row twice, so what waits goes first.
+                    switch intake.take(record) {
+                    case .skip: continue
+                    case .delete(let key):
+                        // What waits may hold the same key: stored first, then deleted, as the body has them.
                         written += try pending.flush(session)
-                        if laterProblems.count < SyncWriter.storedProblemLimit {
-                            let key = keyColumns.map { record.values[$0] }
-                            laterProblems.append(SyncWriter.duplicate(record, key: key, keyNames: table.keyNames))
-                        }
+                        deleted += try deleteFlagged(session, table: table, key: key, version: newVersion, now: now)
+                        continue
+                    case .store(let isDuplicate):
+                        // The last one wins; one statement cannot write a row twice, so what waits goes first.
+                        if isDuplicate { written += try pending.flush(session) }
                     }
                     if hasTombstones { returning.insert(ColumnValue.keyJSON(keyColumns.map { record.values[$0] })) }
                     pending.append(record, raw: batch.bytes[record.raw])
@@ -106,15 +76,15 @@ struct PostgresWriter {
                 }
             }
             written += try pending.flush(session)
-
-            decodingProblems = Array(decodingProblems.prefix(SyncWriter.storedProblemLimit))
-            report.recordProblems =
-                decodingProblems + laterProblems.prefix(SyncWriter.storedProblemLimit - decodingProblems.count)
+            report.receivedRecords = intake.received
+            report.rejected = intake.rejected
+            report.recordProblems = intake.problems
+            let seen = intake.seen
             let facts = decoded.feed?.finalFacts ?? startFacts
             report.httpStatus = facts.httpStatus
             report.bytes = facts.bytes
             report.pages = facts.pageCount
-            let isEmpty = report.receivedRecords - report.rejected == 0
+            let isEmpty = intake.isEmpty
             if endpoint.mode == .snapshot, isEmpty, before > 0, !endpoint.allowEmpty {
                 throw StoreError.emptySnapshot(endpoint: name, stored: before)
             }
@@ -128,10 +98,10 @@ struct PostgresWriter {
             report.updated = max(0, written - report.inserted)
             report.deleted = deleted
             report.records = after
-            if let cursor = incremental?.cursorToStore(stored: state.cursor, storedColumn: state.cursorColumn) {
+            if let cursor = intake.incremental?.cursorToStore(stored: state.cursor, storedColumn: state.cursorColumn) {
                 try session.query(
                     "UPDATE syncd_endpoints SET cursor = $1, cursor_column = $2 WHERE name = $3",
-                    [.text(cursor), .text(incremental?.columnName ?? ""), .text(name)])
+                    [.text(cursor), .text(intake.incremental?.columnName ?? ""), .text(name)])
             }
             let changed = written > 0 || deleted > 0 || schemaChanged
             report.version = changed ? newVersion : state.version

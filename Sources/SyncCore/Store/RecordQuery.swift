@@ -20,6 +20,18 @@ package struct RecordQuery: Sendable, Hashable {
 public struct RecordFilter: Sendable, Hashable {
     package enum Operator: String, Sendable, Hashable, CaseIterable {
         case eq, neq, gt, gte, lt, lte, like, ilike, `in`, `is`
+
+        /// The SQL operator of a comparison (`=`, `<>`, `>`, `>=`, `<`, `<=`); `=` for the others.
+        package var comparison: String {
+            switch self {
+            case .neq: "<>"
+            case .gt: ">"
+            case .gte: ">="
+            case .lt: "<"
+            case .lte: "<="
+            case .eq, .like, .ilike, .in, .is: "="
+            }
+        }
     }
 
     package var column: String

@@ -74,10 +74,7 @@ extension RecordReader {
             let nextRow = rowPosition.map { row in deletionPosition.map { row.precedes($0) } ?? true } ?? false
             guard let position = nextRow ? rowPosition : deletionPosition else { break }
             if let last, taken >= limit || bytes >= maxBytes {
-                // Capped: versions below the next change's are whole; the last one is whole only if the next
-                // change is of a later version.
-                changes.version = max(since, position.version > last.version ? last.version : last.version - 1)
-                changes.next = last
+                changes.stop(after: last, before: position, since: since)
                 break
             }
             if nextRow {

@@ -51,15 +51,13 @@ package struct RecordReader {
         var conditions: [String] = []
         var arguments: [SQLiteValue] = []
         for filter in query.filters {
-            let column = try column(named: filter.column)
+            let column = try Self.column(named: filter.column, of: endpoint)
             let name = SQLIdentifier.quote(column.name)
             var condition: String
             switch filter.op {
             case .eq, .neq, .gt, .gte, .lt, .lte:
-                let symbol =
-                    ["eq": "=", "neq": "<>", "gt": ">", "gte": ">=", "lt": "<", "lte": "<="][filter.op.rawValue] ?? "="
-                condition = "\(name) \(symbol) ?"
-                arguments.append(try value(filter.values.first ?? "", for: column))
+                condition = "\(name) \(filter.op.comparison) ?"
+                arguments.append(SQLiteValue(try Self.operand(filter.values.first ?? "", for: column, of: endpoint)))
             case .like:
                 condition = "\(name) GLOB ?"
                 arguments.append(.text(Self.glob(filter.values.first ?? "")))
@@ -68,7 +66,9 @@ package struct RecordReader {
                 arguments.append(.text(Self.like(filter.values.first ?? "")))
             case .in:
                 condition = "\(name) IN (\(Array(repeating: "?", count: filter.values.count).joined(separator: ", ")))"
-                for text in filter.values { arguments.append(try value(text, for: column)) }
+                for text in filter.values {
+                    arguments.append(SQLiteValue(try Self.operand(text, for: column, of: endpoint)))
+                }
             case .is:
                 switch filter.values.first?.lowercased() {
                 case "null": condition = "\(name) IS NULL"
@@ -87,7 +87,7 @@ package struct RecordReader {
             // PostgreSQL's default, which PostgREST clients expect: NULLs sort as if larger than any value.
             let nulls = (order.nullsFirst ?? order.descending) ? " NULLS FIRST" : " NULLS LAST"
             return
-                "\(SQLIdentifier.quote(try column(named: order.column).name)) \(order.descending ? "DESC" : "ASC")\(nulls)"
+                "\(SQLIdentifier.quote(try Self.column(named: order.column, of: endpoint).name)) \(order.descending ? "DESC" : "ASC")\(nulls)"
         }
         order += table.keyNames.map { "\(SQLIdentifier.quote($0)) ASC" }
         let selected = endpoint.columns.map { SQLIdentifier.quote($0.name) }.joined(separator: ", ")
@@ -139,7 +139,9 @@ package struct RecordReader {
                 key.joined(separator: ","), endpoint: endpoint.name.name,
                 expected: "\(keyColumns.count) values separated by commas (\(table.keyNames.joined(separator: ",")))")
         }
-        let arguments = try zip(key, keyColumns).map { text, column in try value(text, for: column, isKey: true) }
+        let arguments = try zip(key, keyColumns).map { text, column in
+            SQLiteValue(try Self.operand(text, for: column, of: endpoint, isKey: true))
+        }
         let rows = try database.rows(
             "SELECT \"_raw\", \"_version\", \"_changed_at\" FROM \(table.quotedName) WHERE \(table.keyPredicate)",
             arguments)
@@ -175,17 +177,24 @@ package struct RecordReader {
             endpointVersion: try EndpointState.named(endpoint.name.name, database)?.version ?? version)
     }
 
-    private func column(named name: String) throws -> ColumnSpec {
+    /// The configured column a reader names.
+    ///
+    /// - Throws: ``StoreError/unknownColumn(_:endpoint:known:)``.
+    package static func column(named name: String, of endpoint: EndpointConfiguration) throws -> ColumnSpec {
         guard let column = endpoint.columns.first(where: { $0.name == name }) else {
             throw StoreError.unknownColumn(name, endpoint: endpoint.name.name, known: endpoint.columns.map(\.name))
         }
         return column
     }
 
-    /// A value as written by a reader, converted as the column stores it.
+    /// A value as written by a reader (a filter's operand, a key in a URL), converted as the column stores it: an
+    /// integer, a boolean's 1 or 0, a number, a timestamp at its stored width, or text. Every store binds it.
+    ///
     /// - Parameter isKey: Whether the text is part of a record's key (`get`, `/records/{id}`) rather than a filter's
     ///   value; the message says which.
-    private func value(_ text: String, for column: ColumnSpec, isKey: Bool = false) throws -> SQLiteValue {
+    package static func operand(
+        _ text: String, for column: ColumnSpec, of endpoint: EndpointConfiguration, isKey: Bool = false
+    ) throws -> ColumnValue {
         func invalid(_ expected: String) -> StoreError {
             isKey
                 ? .badKey(text, endpoint: endpoint.name.name, expected: "\(expected) for \(column.name)")

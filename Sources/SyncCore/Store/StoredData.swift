@@ -91,6 +91,14 @@ package struct ChangeBatch: Sendable {
     /// ``version``.
     package var next: ChangePosition?
 
+    /// Ends a capped answer after the change at `last`, the next one being at `following`: ``next`` is `last`, and
+    /// ``version`` the highest version whose every change the walk has handed out (versions below the next change's
+    /// are whole; the last one only if the next change is of a later version).
+    package mutating func stop(after last: ChangePosition, before following: ChangePosition, since: Int64) {
+        version = max(since, following.version > last.version ? last.version : last.version - 1)
+        next = last
+    }
+
     package init(
         version: Int64, endpointVersion: Int64, changed: [String], changedKeys: [String], inserted: [Bool],
         deleted: [String], etag: String, changedAt: String?, next: ChangePosition? = nil

@@ -1,23 +1,12 @@
-/// What an incremental run does besides upserting, inside the run's transaction: it follows the highest value of
-/// the cursor column among the records applied, deletes the records whose deleted flag is true (each leaving a
-/// tombstone), and stores the new cursor with the rows, so that the cursor never runs ahead of the data.
-///
-/// A timestamp cursor value later than the sync's time plus ``futureTolerance`` is not adopted: one record dated
-/// 9999 would otherwise freeze the cursor for good. The record is stored all the same, and the run reports it.
+/// What an incremental run writes in SQLite besides upserting, inside the run's transaction: it deletes the records
+/// whose deleted flag is true (each leaving a tombstone), and stores the new cursor with the rows, so that the cursor
+/// never runs ahead of the data (``IncrementalProgress`` follows it).
 struct IncrementalApply {
-    /// What follows the cursor and the deleted flag, whatever the store.
-    private(set) var progress: IncrementalProgress
     private let delete: Statement
     private let tombstone: Statement
     private let endpointName: String
 
-    init(
-        _ configuration: IncrementalConfiguration, endpoint: EndpointConfiguration, table: RecordTable,
-        database: Database, now: Double
-    )
-        throws
-    {
-        progress = IncrementalProgress(configuration, endpoint: endpoint, now: now)
+    init(table: RecordTable, database: Database, endpoint: EndpointConfiguration) throws {
         self.endpointName = endpoint.name.name
         let match = table.keyNames.map { "\(SQLIdentifier.quote($0)) IS ?" }.joined(separator: " AND ")
         delete = try database.makeStatement(
@@ -28,23 +17,6 @@ struct IncrementalApply {
             ON CONFLICT (endpoint, key) DO UPDATE SET version = excluded.version, deleted_at = excluded.deleted_at
             """
         )
-    }
-
-    /// ``IncrementalProgress/observe(_:)``.
-    mutating func observe(_ values: [ColumnValue]) -> String? {
-        progress.observe(values)
-    }
-
-    /// ``IncrementalProgress/futureProblem(_:value:key:keyNames:)``.
-    func futureProblem(_ record: borrowing DecodedRecord, value: String, key: [ColumnValue], keyNames: [String])
-        -> DecodingProblem
-    {
-        progress.futureProblem(record, value: value, key: key, keyNames: keyNames)
-    }
-
-    /// ``IncrementalProgress/isDeleted(_:)``.
-    func isDeleted(_ values: [ColumnValue]) -> Bool {
-        progress.isDeleted(values)
     }
 
     /// Deletes the row with the record's key, leaving a tombstone.
@@ -62,12 +34,11 @@ struct IncrementalApply {
         return keys.count
     }
 
-    /// Stores the cursor when it moved past the stored one (or the stored one was another column's).
-    func storeCursor(_ database: Database, stored: String?, storedColumn: String?) throws {
-        guard let cursor = progress.cursorToStore(stored: stored, storedColumn: storedColumn) else { return }
+    /// Stores the cursor (``IncrementalProgress/cursorToStore(stored:storedColumn:)`` says when).
+    func storeCursor(_ cursor: String, column: String, _ database: Database) throws {
         try database.execute(
             "UPDATE syncd_endpoints SET cursor = ?, cursor_column = ? WHERE name = ?",
-            [.text(cursor), .text(progress.columnName), .text(endpointName)])
+            [.text(cursor), .text(column), .text(endpointName)])
     }
 }
 

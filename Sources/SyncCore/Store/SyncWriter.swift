@@ -44,7 +44,7 @@ package struct SyncWriter: Sendable {
             if schemaChanged { _ = try table.refill(database, decoder: decoder) }
             let before = try count(database, table)
 
-            var seen = SeenKeys(keyColumns: endpoint.primaryKey)
+            var intake = RecordIntake(endpoint: endpoint, keyNames: table.keyNames, now: startFacts.finishedAt)
             let valueCount = endpoint.columns.count
             let upsert = try database.makeStatement(table.upsertSQL)
             // Every row of the run has the same version and time: bound once, kept across resets.
@@ -52,51 +52,22 @@ package struct SyncWriter: Sendable {
             try upsert.bind(SQLiteValue.text(now), at: Int32(valueCount + 3))
             var written = 0
             var deleted = 0
-            var incremental = try endpoint.incremental.map {
-                try IncrementalApply(
-                    $0, endpoint: endpoint, table: table, database: database, now: startFacts.finishedAt)
+            let incremental = try endpoint.incremental.map { _ in
+                try IncrementalApply(table: table, database: database, endpoint: endpoint)
             }
-            let keyColumns = endpoint.primaryKey
             // The records are decoded on a second thread while this one stores them (RecordPipeline).
             let pipeline = RecordPipeline(
                 decoder: decoder, spool: decoded.spool, pages: decoded.pages, feed: decoded.feed)
             defer { pipeline.stop() }
-            // The decoding problems come first, as the records brought them; duplicates and future cursors after.
-            var decodingProblems: [DecodingProblem] = []
-            var laterProblems: [DecodingProblem] = []
             while let batch = try pipeline.next() {
                 try batch.bytes.withUnsafeBytes { bytes in
                     for record in batch.records {
-                        report.receivedRecords += 1
-                        if !record.problems.isEmpty, decodingProblems.count < Self.storedProblemLimit {
-                            decodingProblems.append(contentsOf: record.problems)
-                        }
-                        if record.isRejected {
-                            report.rejected += 1
-                            // Keep the stored version of a record that came back broken: a bad record loses nothing.
-                            if let key = record.problems.first(where: { $0.recordKey != nil })?.recordKey {
-                                _ = seen.insert(key: key)
-                            }
+                        switch intake.take(record) {
+                        case .skip: continue
+                        case .delete(let key):
+                            deleted += try incremental?.delete(key: key, version: newVersion, now: now) ?? 0
                             continue
-                        }
-                        if incremental != nil {
-                            if let future = incremental?.observe(record.values), let applying = incremental,
-                                laterProblems.count < Self.storedProblemLimit
-                            {
-                                let key = keyColumns.map { record.values[$0] }
-                                laterProblems.append(
-                                    applying.futureProblem(record, value: future, key: key, keyNames: table.keyNames))
-                            }
-                            if let flagged = incremental, flagged.isDeleted(record.values) {
-                                let key = keyColumns.map { record.values[$0] }
-                                deleted += try flagged.delete(key: key, version: newVersion, now: now)
-                                continue
-                            }
-                        }
-                        // Capped like every problem list: one key repeated millions of times keeps memory flat.
-                        if !seen.insert(values: record.values), laterProblems.count < Self.storedProblemLimit {
-                            let key = keyColumns.map { record.values[$0] }
-                            laterProblems.append(Self.duplicate(record, key: key, keyNames: table.keyNames))
+                        case .store: break
                         }
                         for index in 0..<valueCount {
                             try upsert.bind(record.values[index], at: Int32(index + 1))
@@ -112,16 +83,16 @@ package struct SyncWriter: Sendable {
                 }
             }
 
-            decodingProblems = Array(decodingProblems.prefix(Self.storedProblemLimit))
-            report.recordProblems =
-                decodingProblems
-                + laterProblems.prefix(Self.storedProblemLimit - decodingProblems.count)
+            report.receivedRecords = intake.received
+            report.rejected = intake.rejected
+            report.recordProblems = intake.problems
+            let seen = intake.seen
             // A streamed body's facts are known once its fetch ended (which the last batch waited for).
             let facts = decoded.feed?.finalFacts ?? startFacts
             report.httpStatus = facts.httpStatus
             report.bytes = facts.bytes
             report.pages = facts.pageCount
-            let isEmpty = report.receivedRecords - report.rejected == 0
+            let isEmpty = intake.isEmpty
             if endpoint.mode == .snapshot, isEmpty, before > 0, !endpoint.allowEmpty {
                 throw StoreError.emptySnapshot(endpoint: endpoint.name.name, stored: before)
             }
@@ -137,7 +108,9 @@ package struct SyncWriter: Sendable {
             report.deleted = deleted
             report.records = after
 
-            try incremental?.storeCursor(database, stored: state.cursor, storedColumn: state.cursorColumn)
+            if let cursor = intake.incremental?.cursorToStore(stored: state.cursor, storedColumn: state.cursorColumn) {
+                try incremental?.storeCursor(cursor, column: intake.incremental?.columnName ?? "", database)
+            }
             let changed = written > 0 || deleted > 0 || schemaChanged
             report.version = changed ? newVersion : state.version
             report.outcome = changed ? .changed : .unchanged

@@ -222,22 +222,8 @@ struct PostgresWriter {
 
     // MARK: - Shared steps
 
-    struct EndpointRow {
-        var version: Int64
-        var recordCount: Int
-        var columnsSignature: String?
-        var cursor: String?
-        var cursorColumn: String?
-
-        func nextVersion(endpoint: String) throws -> Int64 {
-            let (next, overflow) = version.addingReportingOverflow(1)
-            guard !overflow else { throw StoreError.versionExhausted(endpoint: endpoint) }
-            return next
-        }
-    }
-
     /// Makes sure the endpoint has its row, locks it for this transaction, and reads it.
-    func prepareEndpoint(_ session: PostgresSession, kind: String) throws -> EndpointRow {
+    func prepareEndpoint(_ session: PostgresSession, kind: String) throws -> SyncWriter.EndpointRow {
         let rows = try session.query(
             """
             INSERT INTO syncd_endpoints (name, kind, url) VALUES ($1, $2, $3)
@@ -248,7 +234,7 @@ struct PostgresWriter {
             [.text(name), .text(kind), .text(endpoint.redactedURL)]
         ).rows
         let row = rows.first
-        return EndpointRow(
+        return SyncWriter.EndpointRow(
             version: try row?[0].decode(Int64.self) ?? 0,
             recordCount: Int(try row?[1].decode(Int64.self) ?? 0),
             columnsSignature: try row?[2].decode(String?.self), cursor: try row?[3].decode(String?.self),

@@ -80,19 +80,7 @@ struct PostgresCLITests {
         let result = try await DaemonProcess.run(workspace) { notify, signal in
             let messages = await notify.waitFor("READY=1", "STATUS=users: 200", "STATUS=flags: 200")
             let address = try #require(ReadAPIDaemonTests.address(in: messages), "\(messages)")
-            let get = try await workspace.run(["get", "users", "3"])
-            let etag = try #require(
-                get.standardError.split(separator: "\n").first { $0.hasPrefix("ETag: ") }?.dropFirst(6))
-            let first = try await SyncdProcess.shell("curl -sS -D - http://\(address)/v1/endpoints/users/records/3")
-            #expect(first.standardOutput.hasPrefix("HTTP/1.1 200 OK\r\n"), "\(first.standardOutput)")
-            #expect(first.standardOutput.contains("ETag: \(etag)\r\n"))
-            let again = try await SyncdProcess.shell(
-                "curl -sS -o /dev/null -w '%{http_code}' -H 'If-None-Match: \(etag)' "
-                    + "http://\(address)/v1/endpoints/users/records/3")
-            #expect(again.standardOutput == "304")
-            let list = try await SyncdProcess.shell(
-                "curl -sS 'http://\(address)/v1/endpoints/users/records?select=id&id=lte.2'")
-            #expect(list.standardOutput == #"[{"id":1},{"id":2}]"#)
+            try await ReadAPIDaemonTests.readWithCurl(workspace, at: address)
             signal(SIGTERM)
         }
         try await server.shutdown()

@@ -14,6 +14,25 @@ struct ReadAPIDaemonTests {
         return nil
     }
 
+    /// curl reads record 3 with the ETag `syncd get` prints, then revalidates it to a 304, then a filtered list.
+    static func readWithCurl(_ workspace: CLITests.Workspace, at address: String) async throws {
+        let get = try await workspace.run(["get", "users", "3"])
+        let etag = try #require(get.standardError.split(separator: "\n").first { $0.hasPrefix("ETag: ") }?.dropFirst(6))
+        let first = try await SyncdProcess.shell("curl -sS -D - http://\(address)/v1/endpoints/users/records/3")
+        #expect(first.status == 0, "\(first.standardError)")
+        #expect(first.standardOutput.hasPrefix("HTTP/1.1 200 OK\r\n"))
+        #expect(first.standardOutput.contains("ETag: \(etag)\r\n"))
+        #expect(first.standardOutput.contains("Cache-Status: syncd; hit; ttl="))
+        #expect(first.standardOutput.hasSuffix(get.standardOutput.trimmingCharacters(in: .newlines)))
+        let again = try await SyncdProcess.shell(
+            "curl -sS -o /dev/null -w '%{http_code}' -H 'If-None-Match: \(etag)' "
+                + "http://\(address)/v1/endpoints/users/records/3")
+        #expect(again.standardOutput == "304")
+        let list = try await SyncdProcess.shell(
+            "curl -sS 'http://\(address)/v1/endpoints/users/records?select=id&id=lte.2'")
+        #expect(list.standardOutput == #"[{"id":1},{"id":2}]"#)
+    }
+
     /// Whether the `postgrest` client can be imported (`.ci/run` installs it with pip).
     static let hasPythonClient: Bool = {
         let check = try? ChildProcess.spawn("/bin/sh", ["-c", "python3 -c 'import postgrest' 2>/dev/null"])
@@ -31,25 +50,7 @@ struct ReadAPIDaemonTests {
         let result = try await DaemonProcess.run(workspace) { notify, signal in
             let messages = await notify.waitFor("READY=1", "STATUS=users: 200", "STATUS=flags: 200")
             let address = try #require(Self.address(in: messages), "\(messages)")
-            let get = try await workspace.run(["get", "users", "3"])
-            let etag = try #require(
-                get.standardError.split(separator: "\n").first { $0.hasPrefix("ETag: ") }?.dropFirst(6))
-
-            let first = try await SyncdProcess.shell(
-                "curl -sS -D - http://\(address)/v1/endpoints/users/records/3")
-            #expect(first.status == 0, "\(first.standardError)")
-            #expect(first.standardOutput.hasPrefix("HTTP/1.1 200 OK\r\n"))
-            #expect(first.standardOutput.contains("ETag: \(etag)\r\n"))
-            #expect(first.standardOutput.contains("Cache-Status: syncd; hit; ttl="))
-            #expect(first.standardOutput.hasSuffix(get.standardOutput.trimmingCharacters(in: .newlines)))
-
-            let again = try await SyncdProcess.shell(
-                "curl -sS -o /dev/null -w '%{http_code}' -H 'If-None-Match: \(etag)' "
-                    + "http://\(address)/v1/endpoints/users/records/3")
-            #expect(again.standardOutput == "304")
-            let list = try await SyncdProcess.shell(
-                "curl -sS 'http://\(address)/v1/endpoints/users/records?select=id&id=lte.2'")
-            #expect(list.standardOutput == #"[{"id":1},{"id":2}]"#)
+            try await Self.readWithCurl(workspace, at: address)
             let metrics = try await SyncdProcess.shell("curl -sS http://\(address)/metrics")
             #expect(metrics.standardOutput.contains(#"syncd_syncs_total{endpoint="users",outcome="changed"} 1"#))
             signal(SIGTERM)

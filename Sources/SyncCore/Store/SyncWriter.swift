@@ -166,17 +166,28 @@ package struct SyncWriter: Sendable {
 
     // MARK: - Shared steps
 
-    struct EndpointRow {
-        var version: Int64
-        var recordCount: Int
-        var columnsSignature: String?
-        var cursor: String?
-        var cursorColumn: String?
+    /// What a run reads of its endpoint's row before it writes, in any store.
+    package struct EndpointRow {
+        package var version: Int64
+        package var recordCount: Int
+        package var columnsSignature: String?
+        package var cursor: String?
+        package var cursorColumn: String?
+
+        package init(
+            version: Int64, recordCount: Int, columnsSignature: String?, cursor: String?, cursorColumn: String?
+        ) {
+            self.version = version
+            self.recordCount = recordCount
+            self.columnsSignature = columnsSignature
+            self.cursor = cursor
+            self.cursorColumn = cursorColumn
+        }
 
         /// The version a change makes: one more than the stored one.
         ///
         /// - Throws: ``StoreError`` when the stored version is at its limit (an edited database file).
-        func nextVersion(endpoint: String) throws(StoreError) -> Int64 {
+        package func nextVersion(endpoint: String) throws(StoreError) -> Int64 {
             let (next, overflow) = version.addingReportingOverflow(1)
             guard !overflow else { throw StoreError.versionExhausted(endpoint: endpoint) }
             return next

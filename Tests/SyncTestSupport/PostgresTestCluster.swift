@@ -15,16 +15,29 @@ package final class PostgresTestCluster: Sendable {
     package static let isAvailable = binDirectory != nil || ProcessInfo.processInfo.environment["CI"] != nil
 
     /// The cluster, started on first use.
-    package static func shared() throws -> PostgresTestCluster {
-        try started.withLock { cluster in
-            if let cluster { return cluster }
-            let new = try PostgresTestCluster()
-            cluster = new
+    ///
+    /// Starting it waits for `initdb` and `pg_ctl` (a second, more on a loaded machine): that wait happens on a thread
+    /// of its own, and callers suspend meanwhile. Blocking the cooperative pool's threads (two on two cores) would
+    /// stall every other test's loopback servers and clients for as long.
+    package static func shared() async throws -> PostgresTestCluster {
+        let start = started.withLock { start in
+            if let start { return start }
+            let new = Task<PostgresTestCluster, any Error> {
+                try await withCheckedThrowingContinuation { continuation in
+                    let thread = Thread {
+                        continuation.resume(with: Result { try PostgresTestCluster() })
+                    }
+                    thread.name = "syncd-tests-postgres"
+                    thread.start()
+                }
+            }
+            start = new
             return new
         }
+        return try await start.value
     }
 
-    private static let started = Mutex<PostgresTestCluster?>(nil)
+    private static let started = Mutex<Task<PostgresTestCluster, any Error>?>(nil)
     private static let databaseCounter = Mutex(0)
 
     /// The folder of `initdb` and `pg_ctl`: /usr/lib/postgresql/VERSION/bin, the newest installed.
@@ -163,6 +176,26 @@ extension PostgresTestCluster {
             try? await connection.close()
             throw error
         }
+    }
+
+    /// Runs `sql` in the database at `url` again and again, on one connection, until its first value is `expected`
+    /// or `deadline` passes: whether it was seen.
+    package func waitFor(_ url: String, _ sql: String, toBe expected: String, until deadline: ContinuousClock.Instant)
+        async throws -> Bool
+    {
+        guard let name = url.split(separator: "/").last?.split(separator: "?").first else { return false }
+        let connection = try await PostgresConnection.connect(
+            configuration: .init(
+                host: "127.0.0.1", port: port, username: "postgres", password: nil, database: String(name),
+                tls: .disable),
+            id: 3, logger: Self.logger)
+        defer { Task { try? await connection.close() } }
+        while ContinuousClock.now < deadline {
+            for try await row in try await connection.query(PostgresQuery(unsafeSQL: sql), logger: Self.logger) {
+                if row.first.flatMap(Self.text) == expected { return true }
+            }
+        }
+        return false
     }
 
     /// A cell as text, whatever its type (PostgresNIO reads results in binary).

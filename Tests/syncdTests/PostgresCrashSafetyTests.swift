@@ -9,7 +9,7 @@ import Testing
 struct PostgresCrashSafetyTests {
     @Test("SIGKILL while a sync's transaction holds half the new rows: the old set stays, whole and alone")
     func sigkillMidTransaction() async throws {
-        let cluster = try PostgresTestCluster.shared()
+        let cluster = try await PostgresTestCluster.shared()
         let database = try await cluster.makeDatabase()
         let count = 5_000
         let generation = Mutex(0)
@@ -45,18 +45,12 @@ struct PostgresCrashSafetyTests {
             pid.withLock { $0 = started }
         }
         // Waits (by asking PostgreSQL, not by the clock) for syncd's transaction to be open and waiting for bytes.
-        let deadline = ContinuousClock.now + .seconds(60)
-        var open = false
-        while !open, ContinuousClock.now < deadline {
-            let waiting = try await cluster.query(
-                database,
-                """
-                SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()
-                AND application_name = 'syncd' AND state = 'idle in transaction'
-                AND backend_xid IS NOT NULL
-                """)
-            open = waiting.first?.first == "1"
-        }
+        let open = try await cluster.waitFor(
+            database,
+            """
+            SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()
+            AND application_name = 'syncd' AND state = 'idle in transaction' AND backend_xid IS NOT NULL
+            """, toBe: "1", until: .now + .seconds(60))
         #expect(open, "syncd's transaction was never seen open")
         kill(pid.withLock { $0 }, SIGKILL)
         let result = try await killed

@@ -28,6 +28,11 @@ struct SyncFixture {
     let database: DatabaseQueue
     let clock = TestClock()
     let sleeps = SleepRecorder()
+    /// An HTTP client of the fixture's own. With one client shared by every test, a run now and then waited its
+    /// whole timeout (30 s) for a redirect's next answer, in about one whole suite in eight, only with the other
+    /// suites running: the suspicion is a pooled connection to a port whose test server had shut down and whose
+    /// number another test's server then took. Each fixture's own pool cannot meet another test's ports.
+    let http = HTTPTransport()
     var configuration: Configuration
     var environment: [String: String] = [:]
     /// Whether the engine's sleep moves the test clock on by what it was asked to wait, as real time would.
@@ -50,7 +55,7 @@ struct SyncFixture {
         let sleeps = self.sleeps
         let advances = sleepAdvancesClock
         return SyncEngine(
-            storage: SQLiteSyncStorage(database: database), transport: SchemeTransport(http: SharedTransport.http),
+            storage: SQLiteSyncStorage(database: database), transport: SchemeTransport(http: http),
             environment: environment,
             logger: Logger(label: "test"), now: { clock.now },
             sleep: { duration in

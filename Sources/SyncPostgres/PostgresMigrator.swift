@@ -1,0 +1,95 @@
+internal import Foundation
+internal import PostgresNIO
+internal import SyncCore
+
+/// Applies migrations/postgres/ to a database, as ``Migrator`` does for SQLite: each in its transaction, recorded
+/// in syncd_migrations with its checksum; a database newer than this binary, or with an edited migration, is
+/// refused. Nodes that start together migrate one at a time (a transaction-scoped advisory lock).
+struct PostgresMigrator {
+    var migrations: [Migrator.Migration]
+
+    /// The advisory lock key: "syncd" in ASCII.
+    static let lockKey: Int64 = 0x73_79_6e_63_64
+
+    func migrate(_ session: PostgresSession) throws {
+        try session.transaction {
+            try session.query("SELECT pg_advisory_xact_lock($1)", [.integer(Self.lockKey)])
+            try session.query(
+                """
+                CREATE TABLE IF NOT EXISTS syncd_migrations (
+                    version    INTEGER PRIMARY KEY NOT NULL,
+                    name       TEXT NOT NULL,
+                    checksum   TEXT NOT NULL,
+                    applied_at TEXT NOT NULL
+                        DEFAULT (to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+                )
+                """)
+            let known = Dictionary(uniqueKeysWithValues: migrations.map { ($0.version, $0) })
+            var applied: Set<Int> = []
+            for row in try session.query("SELECT version, checksum FROM syncd_migrations").rows {
+                let version = Int(try row[0].decode(Int32.self))
+                guard let migration = known[version] else {
+                    throw PostgresStoreError(
+                        "the database was written by a newer syncd (it has migration \(version), this binary knows up "
+                            + "to \(migrations.last?.version ?? 0)); upgrade syncd")
+                }
+                guard try row[1].decode(String.self) == migration.checksum else {
+                    throw PostgresStoreError(
+                        "migration \(migration.version) (\(migration.name)) applied to the database differs from this "
+                            + "binary's: it was edited after it shipped")
+                }
+                applied.insert(version)
+            }
+            for migration in migrations where !applied.contains(migration.version) {
+                // One statement at a time: PostgresNIO's extended protocol takes one per message.
+                for statement in Self.statements(migration.sql) { try session.query(statement) }
+                try session.query(
+                    "INSERT INTO syncd_migrations (version, name, checksum) VALUES ($1, $2, $3)",
+                    [.integer(Int64(migration.version)), .text(migration.name), .text(migration.checksum)])
+            }
+        }
+    }
+}
+
+extension PostgresMigrator {
+    /// The statements of a migration file, split at each `;` outside a string, a quoted name or a comment (the
+    /// migrations hold no dollar-quoted bodies). Comments are dropped; empty statements too.
+    static func statements(_ sql: String) -> [String] {
+        var statements: [String] = []
+        var current: [UInt8] = []
+        var quote: UInt8?
+        var inComment = false
+        let bytes = Array(sql.utf8)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            defer { index += 1 }
+            if inComment {
+                if byte == UInt8(ascii: "\n") {
+                    inComment = false
+                    current.append(byte)
+                }
+                continue
+            }
+            if let open = quote {
+                current.append(byte)
+                if byte == open { quote = nil }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "'"), UInt8(ascii: "\""):
+                quote = byte
+                current.append(byte)
+            case UInt8(ascii: "-") where index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "-"):
+                inComment = true
+            case UInt8(ascii: ";"):
+                statements.append(String(decoding: current, as: UTF8.self))
+                current.removeAll(keepingCapacity: true)
+            default:
+                current.append(byte)
+            }
+        }
+        statements.append(String(decoding: current, as: UTF8.self))
+        return statements.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+    }
+}

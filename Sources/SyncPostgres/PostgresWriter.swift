@@ -76,14 +76,9 @@ struct PostgresWriter {
                 }
             }
             written += try pending.flush(session)
-            report.receivedRecords = intake.received
-            report.rejected = intake.rejected
-            report.recordProblems = intake.problems
             let seen = intake.seen
             let facts = decoded.feed?.finalFacts ?? startFacts
-            report.httpStatus = facts.httpStatus
-            report.bytes = facts.bytes
-            report.pages = facts.pageCount
+            report.record(intake, facts: facts)
             let isEmpty = intake.isEmpty
             if endpoint.mode == .snapshot, isEmpty, before > 0, !endpoint.allowEmpty {
                 throw StoreError.emptySnapshot(endpoint: name, stored: before)

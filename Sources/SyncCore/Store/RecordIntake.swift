@@ -86,3 +86,16 @@ package struct RecordIntake {
         keyColumns.map { record.values[$0] }
     }
 }
+
+extension SyncSummary {
+    /// Takes what a run's records and its fetch came to: counts and problems from `intake`, status, bytes and pages
+    /// from `facts`.
+    package mutating func record(_ intake: RecordIntake, facts: RunFacts) {
+        receivedRecords = intake.received
+        rejected = intake.rejected
+        recordProblems = intake.problems
+        httpStatus = facts.httpStatus
+        bytes = facts.bytes
+        pages = facts.pageCount
+    }
+}

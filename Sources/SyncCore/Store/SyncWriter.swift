@@ -83,15 +83,10 @@ package struct SyncWriter: Sendable {
                 }
             }
 
-            report.receivedRecords = intake.received
-            report.rejected = intake.rejected
-            report.recordProblems = intake.problems
             let seen = intake.seen
             // A streamed body's facts are known once its fetch ended (which the last batch waited for).
             let facts = decoded.feed?.finalFacts ?? startFacts
-            report.httpStatus = facts.httpStatus
-            report.bytes = facts.bytes
-            report.pages = facts.pageCount
+            report.record(intake, facts: facts)
             let isEmpty = intake.isEmpty
             if endpoint.mode == .snapshot, isEmpty, before > 0, !endpoint.allowEmpty {
                 throw StoreError.emptySnapshot(endpoint: endpoint.name.name, stored: before)

@@ -56,6 +56,8 @@ package enum PostgresValue: Sendable, Hashable {
     case real(Double)
     case text(String)
     case bytes(ByteBuffer)
+    /// A `text[]`, for `= ANY($n)` and `unnest($n)`.
+    case texts([String])
 
     func append(to bindings: inout PostgresBindings) {
         switch self {
@@ -64,6 +66,7 @@ package enum PostgresValue: Sendable, Hashable {
         case .real(let value): bindings.append(value)
         case .text(let value): bindings.append(value)
         case .bytes(let value): bindings.append(value)
+        case .texts(let value): bindings.append(value)
         }
     }
 }

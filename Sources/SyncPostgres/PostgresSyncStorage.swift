@@ -30,7 +30,7 @@ package struct PostgresSyncStorage: SyncStorage {
 
     static let stateColumns = """
         name, kind, version, record_count, changed_at, last_attempt_at, last_success_at, last_status,
-        last_error, consecutive_failures, etag, last_modified, next_due_at, cursor, cursor_column
+        last_error, consecutive_failures, etag, last_modified, next_due_at, cursor, cursor_column, last_node
         """
 
     static func state(of endpoint: String, _ session: PostgresSession) throws -> EndpointState? {
@@ -47,7 +47,7 @@ package struct PostgresSyncStorage: SyncStorage {
             lastError: try row[8].decode(String?.self), consecutiveFailures: Int(try row[9].decode(Int32.self)),
             etag: try row[10].decode(String?.self), lastModified: try row[11].decode(String?.self),
             nextDueAt: try row[12].decode(String?.self), cursor: try row[13].decode(String?.self),
-            cursorColumn: try row[14].decode(String?.self))
+            cursorColumn: try row[14].decode(String?.self), lastNode: try row[15].decode(String?.self))
     }
 
     package func applyCollection(
@@ -120,29 +120,31 @@ package struct PostgresSyncStorage: SyncStorage {
         _ rows: [(name: String, nextDue: Double?)], completion: @escaping @Sendable ((any Error)?) -> Void
     ) {
         let storage = self
-        let values = rows.map { ($0.name, $0.nextDue.map(Timestamp.format)) }
+        let names = rows.map(\.name)
+        let dues = rows.map { $0.nextDue.map(Timestamp.format) ?? "" }
         Task.detached {
             do {
                 try await storage.write { session in
-                    // One statement for the batch: UPDATE … FROM a VALUES list.
-                    for part in values.chunks(of: PostgresWriter.keysPerStatement) {
-                        var binds: [PostgresValue] = []
-                        let tuples = part.map { name, due in
-                            binds += [.text(name), due.map(PostgresValue.text) ?? .null]
-                            return "($\(binds.count - 1), $\(binds.count)::text)"
-                        }
-                        try session.query(
-                            """
-                            UPDATE syncd_endpoints AS e SET next_due_at = v.due
-                            FROM (VALUES \(tuples.joined(separator: ", "))) AS v(name, due) WHERE e.name = v.name
-                            """, binds)
-                    }
+                    try Self.storeNextDue(names: names, dues: dues, node: nil, session)
                 }
                 completion(nil)
             } catch {
                 completion(error)
             }
         }
+    }
+
+    /// Stores next due times (`""` for none: due at once) in one statement, and the node that polled them, if any.
+    static func storeNextDue(names: [String], dues: [String], node: String?, _ session: PostgresSession) throws {
+        try session.query(
+            """
+            UPDATE syncd_endpoints AS e SET next_due_at = NULLIF(v.due, ''), last_node = COALESCE($3, e.last_node)
+            FROM unnest($1::text[], $2::text[]) AS v(name, due) WHERE e.name = v.name
+            """, [.texts(names), .texts(dues), node.map(PostgresValue.text) ?? .null])
+    }
+
+    package func leasing(node: String, lease: Double) -> (any EndpointLeasing)? {
+        PostgresLeases(store: store, node: node, lease: lease)
     }
 
     package func resource(_ key: String) async throws -> StoredResource? {

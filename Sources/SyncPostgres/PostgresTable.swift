@@ -123,7 +123,7 @@ package struct PostgresTable: Sendable {
     /// A column's value as read back from PostgreSQL, as the decoder made it.
     static func value(_ cell: PostgresValue) -> ColumnValue {
         switch cell {
-        case .null, .bytes: .null
+        case .null, .bytes, .texts: .null
         case .integer(let integer): .integer(integer)
         case .real(let real): .real(real)
         case .text(let text): .text(text)

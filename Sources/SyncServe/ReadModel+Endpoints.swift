@@ -11,7 +11,7 @@ extension ReadModel {
     /// [{"name":"users","kind":"collection","url":"https://…","version":3,"records":300,"fresh":true,
     ///   "stale_reason":null,"age":12,"ttl":48,"changed_at":"…","last_success_at":"…","last_attempt_at":"…",
     ///   "last_status":200,"last_error":null,"consecutive_failures":0,"next_due_at":"…",
-    ///   "etag":"\"9f2c….3\""}]
+    ///   "node":null,"etag":"\"9f2c….3\""}]
     /// ```
     func endpointsList() async throws(ReadAPIError) -> Response {
         let snapshot = try await currentSnapshot()
@@ -41,6 +41,7 @@ extension ReadModel {
                     ("last_error", optional(state.lastError)),
                     ("consecutive_failures", String(state.consecutiveFailures)),
                     ("next_due_at", optional(state.nextDueAt)),
+                    ("node", optional(state.lastNode)),
                     ("etag", string(served.etag)),
                 ]
             } else {

@@ -110,6 +110,12 @@ struct ConfigurationParser {
                 } else {
                     report("server must be a table: write [server]", at: field)
                 }
+            case "cluster":
+                if let table = field.value.table {
+                    configuration.cluster = parseCluster(table)
+                } else {
+                    report("cluster must be a table: write [cluster]", at: field)
+                }
             case "defaults":
                 break
             case "endpoint":
@@ -119,6 +125,26 @@ struct ConfigurationParser {
             }
         }
         return configuration
+    }
+
+    private mutating func parseCluster(_ table: TOMLTable) -> ClusterConfiguration {
+        var cluster = ClusterConfiguration()
+        for field in fields(of: table, in: Scope(path: [.key("cluster")], context: "[cluster]")) {
+            switch field.key {
+            case "node":
+                guard let name = string(field, what: "node must be a name such as \"syncd-1\"") else { continue }
+                if let problem = ClusterConfiguration.problem(withName: name) {
+                    report(problem, at: field)
+                } else {
+                    cluster.node = name
+                }
+            case "lease":
+                if let lease = duration(field, in: ConfigurationBounds.lease) { cluster.lease = lease }
+            default:
+                reportUnknownKey(field)
+            }
+        }
+        return cluster
     }
 
     private mutating func parseServer(_ table: TOMLTable) -> ServerConfiguration {

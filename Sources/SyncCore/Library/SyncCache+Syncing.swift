@@ -62,6 +62,9 @@ extension SyncCache {
             let scheduler = SyncScheduler(
                 configuration: live.configuration, engine: writer.engine, clock: ContinuousClock(),
                 persisted: persisted,
+                leasing: writer.storage.leasing(
+                    node: live.configuration.cluster.nodeName,
+                    lease: live.configuration.cluster.lease.scheduleSeconds),
                 onReport: { [signal] report in
                     signal.changed()
                     onSync(report)

@@ -26,6 +26,8 @@ package struct Configuration: Sendable, Equatable {
     package var database: String?
     /// The read API. The default listens on 127.0.0.1:8787.
     package var server: ServerConfiguration
+    /// How `syncd run` shares a PostgreSQL database with other nodes (`[cluster]`).
+    package var cluster: ClusterConfiguration
     /// How many endpoints are fetched at once (`[defaults] concurrency`). The default is 4; 1...64.
     package var concurrency: Int
     /// The endpoints, in file order. The default is none, which is valid: there is nothing to sync.
@@ -35,12 +37,14 @@ package struct Configuration: Sendable, Equatable {
         sourcePath: String = "",
         database: String? = nil,
         server: ServerConfiguration = ServerConfiguration(),
+        cluster: ClusterConfiguration = ClusterConfiguration(),
         concurrency: Int = Configuration.defaultConcurrency,
         endpoints: [EndpointConfiguration] = []
     ) {
         self.sourcePath = sourcePath
         self.database = database
         self.server = server
+        self.cluster = cluster
         self.concurrency = concurrency
         self.endpoints = endpoints
     }

@@ -17,11 +17,14 @@ package struct EndpointState: Sendable, Hashable {
     /// An incremental endpoint's highest cursor value applied so far, and the column it was read from.
     package var cursor: String?
     package var cursorColumn: String?
+    /// The `syncd run` node that polled the endpoint last, where nodes share the database (PostgreSQL); nil on SQLite.
+    package var lastNode: String?
 
     package init(
         name: String, kind: String, version: Int64, recordCount: Int, changedAt: String?, lastAttemptAt: String?,
         lastSuccessAt: String?, lastStatus: Int?, lastError: String?, consecutiveFailures: Int, etag: String?,
-        lastModified: String?, nextDueAt: String?, cursor: String?, cursorColumn: String?
+        lastModified: String?, nextDueAt: String?, cursor: String?, cursorColumn: String?,
+        lastNode: String? = nil
     ) {
         self.name = name
         self.kind = kind
@@ -38,6 +41,7 @@ package struct EndpointState: Sendable, Hashable {
         self.nextDueAt = nextDueAt
         self.cursor = cursor
         self.cursorColumn = cursorColumn
+        self.lastNode = lastNode
     }
 
     private static let columns = """

@@ -58,6 +58,10 @@ package protocol SyncStorage: Sendable {
     func storeNextDue(
         _ rows: [(name: String, nextDue: Double?)], completion: @escaping @Sendable ((any Error)?) -> Void)
 
+    /// The claims through which the `syncd run` nodes sharing this storage take turns at its endpoints, for a node
+    /// of this name holding each claim for `lease` seconds; nil for storage that one process owns (SQLite).
+    func leasing(node: String, lease: Double) -> (any EndpointLeasing)?
+
     // MARK: Cached resources (`SyncCache.fetch`)
 
     /// The resource cached under `key` (a URL without its secrets); nil when there is none.
@@ -84,6 +88,9 @@ package struct SyncRun: Sendable {
 }
 
 extension SyncStorage {
+    /// One process owns the storage: there is nothing to share.
+    package func leasing(node: String, lease: Double) -> (any EndpointLeasing)? { nil }
+
     /// Stores next due times (`nil`: due at once) together, and returns once they are stored.
     package func storeNextDue(_ rows: [(name: String, nextDue: Double?)]) async throws {
         let error = await withCheckedContinuation { continuation in

@@ -14,6 +14,11 @@ package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duratio
         /// A batch of next due times is stored: its reports can go out.
         case stored([SyncSummary])
         case timer
+        /// A claim on endpoints the schedule started came back (see ``EndpointLeasing``).
+        case claimed([String], LeaseClaims)
+        case claimFailed([String], String)
+        /// Time to renew the claims of the running syncs.
+        case renew
         case reload(Configuration)
         case shutdown
         case graceExpired
@@ -25,6 +30,10 @@ package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duratio
     /// Timers fire on a grid of this many seconds, 0 at each due time: see the initializer.
     private let timerResolution: Double
     private let onReport: @Sendable (SyncSummary) -> Void
+    /// The claims shared with other nodes; nil when this process owns the storage.
+    private let leasing: (any EndpointLeasing)?
+    /// Whether the last claim failed: said once, not at every retry.
+    private var claimsFailing = false
     private var machine: ScheduleStateMachine
     private var endpoints: [String: EndpointConfiguration]
     private var pendingTimer: Double?
@@ -41,6 +50,8 @@ package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duratio
     ///     that runs due close together start together, on one wake-up. With 10,000 endpoints every 10 seconds
     ///     something is due every millisecond, and a timer each time was a fifth of the daemon's thread wake-ups; the
     ///     default (10 ms) starts a run at most that much late. 0 wakes at each due time.
+    ///   - leasing: Claims shared with the other nodes of the storage: each endpoint the schedule starts is claimed
+    ///     first, and runs only if the claim is had (``SyncStorage/leasing(node:lease:)``).
     ///   - onReport: Called after each sync, once its next due time is stored.
     package init(
         configuration: Configuration,
@@ -49,6 +60,7 @@ package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duratio
         persisted: [String: ScheduleStateMachine.PersistedState] = [:],
         shutdownGrace: Duration = .seconds(10),
         timerResolution: Double = 0.01,
+        leasing: (any EndpointLeasing)? = nil,
         onReport: @escaping @Sendable (SyncSummary) -> Void = { _ in }
     ) {
         self.engine = engine
@@ -56,6 +68,7 @@ package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duratio
         self.shutdownGrace = shutdownGrace
         self.timerResolution = timerResolution
         self.onReport = onReport
+        self.leasing = leasing
         self.endpoints = Dictionary(
             configuration.endpoints.map { ($0.name.name, $0) }, uniquingKeysWith: { first, _ in first })
         self.machine = ScheduleStateMachine(
@@ -84,6 +97,7 @@ package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duratio
         // Discarding: finished syncs and timers must not pile up as results nobody awaits.
         await withDiscardingTaskGroup { group in
             var stopping = false
+            if let leasing { renewEvery(leasing.lease / 3, &group) }
             schedule(&group)
             for await event in wakes {
                 switch event {
@@ -103,6 +117,41 @@ package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duratio
                     store()
                 case .timer:
                     pendingTimer = nil
+                case .claimed(let names, let claims):
+                    claimsFailing = false
+                    let now = engine.now()
+                    for name in names {
+                        if !stopping, let failures = claims.claimed[name] {
+                            machine.adoptFailures(name, failures)
+                            start(name, &group)
+                        } else {
+                            // Stopping, a claim had is handed back with the others when the loop ends.
+                            machine.postpone(name, until: retryTime(for: name, claims.refused[name], now: now))
+                        }
+                    }
+                case .claimFailed(let names, let message):
+                    if !claimsFailing {
+                        engine.logger.warning(
+                            "Could not claim endpoints; retrying", metadata: ["error": "\(message)"])
+                    }
+                    claimsFailing = true
+                    let now = engine.now()
+                    for name in names {
+                        machine.postpone(name, until: now + min(machine.interval(of: name) ?? 5, 5))
+                    }
+                case .renew:
+                    if let leasing {
+                        // The running syncs, and those whose next due time (which hands the claim back) waits to
+                        // be stored; a claim handed back meanwhile is not taken again.
+                        let held = Array(machine.running) + unstored.map(\.name)
+                        group.addTask { [engine] in
+                            do {
+                                try await leasing.renew(held)
+                            } catch {
+                                engine.logger.warning("Could not renew claims", metadata: ["error": "\(error)"])
+                            }
+                        }
+                    }
                 case .reload(let configuration):
                     endpoints = Dictionary(
                         configuration.endpoints.map { ($0.name.name, $0) }, uniquingKeysWith: { first, _ in first })
@@ -128,6 +177,51 @@ package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duratio
             // Timers (and, after the grace period or a cancellation, syncs) must not outlive the scheduler.
             group.cancelAll()
         }
+        // What this node still holds, the others may take at once.
+        if let leasing {
+            do {
+                try await leasing.releaseAll()
+            } catch {
+                engine.logger.warning("Could not hand back claims", metadata: ["error": "\(error)"])
+            }
+        }
+    }
+
+    /// Claims `names` before they start; the answer wakes the loop.
+    private func claim(_ names: [String], _ leasing: any EndpointLeasing, _ group: inout DiscardingTaskGroup) {
+        group.addTask { [engine, wake] in
+            do {
+                wake.yield(.claimed(names, try await leasing.claim(names, now: engine.now())))
+            } catch {
+                wake.yield(.claimFailed(names, "\(error)"))
+            }
+        }
+    }
+
+    /// When to try again an endpoint this node could not claim: when its holder's lease runs out (sooner, an interval
+    /// from now, to see whether the holder has handed it back with a time that comes first), when it is next due,
+    /// or, when another node was claiming it that moment, in a second.
+    private func retryTime(for name: String, _ refusal: LeaseClaims.Refusal?, now: Double) -> Double {
+        let interval = machine.interval(of: name) ?? 1
+        switch refusal {
+        case .held(let seconds): return now + min(seconds + 0.05, max(interval, 0.1))
+        case .notDue(let due): return due
+        case .contended, nil: return now + min(1, max(interval, 0.1))
+        }
+    }
+
+    /// Wakes the loop every `seconds` to renew the running syncs' claims.
+    private func renewEvery(_ seconds: Double, _ group: inout DiscardingTaskGroup) {
+        group.addTask { [clock, wake] in
+            while !Task.isCancelled {
+                do {
+                    try await clock.sleep(for: .nanoseconds(clampingSeconds: seconds), tolerance: nil)
+                } catch {
+                    return
+                }
+                wake.yield(.renew)
+            }
+        }
     }
 
     /// Starts what is due and arms a timer for what is next.
@@ -135,16 +229,10 @@ package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duratio
         while true {
             switch machine.nextAction(now: engine.now()) {
             case .run(let names):
-                for name in names {
-                    guard let endpoint = endpoints[name] else { continue }
-                    let due = machine.state(of: name)?.nextDue
-                    // On the thread where its answers arrive (see EventLoopTaskExecutor).
-                    group.addTask(executorPreference: engine.transport.nextRunExecutor()) { [engine, wake] in
-                        let started = engine.now()
-                        var report = await engine.sync(endpoint, dueAt: due)
-                        report.duration = .seconds(engine.now() - started)
-                        wake.yield(.finished(name, report))
-                    }
+                if let leasing {
+                    claim(names, leasing, &group)
+                } else {
+                    for name in names { start(name, &group) }
                 }
                 continue
             case .sleep(let due):
@@ -166,6 +254,23 @@ package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duratio
         }
     }
 
+    /// Starts a sync of `name`, which the machine counts as running.
+    private func start(_ name: String, _ group: inout DiscardingTaskGroup) {
+        guard let endpoint = endpoints[name] else {
+            // Removed by a reload while its claim was out: no longer running, and its claim runs out.
+            _ = machine.postpone(name, until: engine.now())
+            return
+        }
+        let due = machine.state(of: name)?.nextDue
+        // On the thread where its answers arrive (see EventLoopTaskExecutor).
+        group.addTask(executorPreference: engine.transport.nextRunExecutor()) { [engine, wake] in
+            let started = engine.now()
+            var report = await engine.sync(endpoint, dueAt: due)
+            report.duration = .seconds(engine.now() - started)
+            wake.yield(.finished(name, report))
+        }
+    }
+
     /// The first point of the timer grid at or after `due`, never before it: a timer that fired early would find
     /// nothing due and set itself again for the same instant.
     private func timerDeadline(_ due: Double) -> Double {
@@ -184,7 +289,7 @@ package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duratio
         let batch = unstored
         unstored = []
         let rows = batch.map { (name: $0.name, nextDue: $0.nextDue) }
-        engine.storage.storeNextDue(rows) { [engine, wake] error in
+        let completion: @Sendable ((any Error)?) -> Void = { [engine, wake] error in
             if error != nil {
                 // The schedule in memory is right; a restart would only run these endpoints early.
                 engine.logger.info(
@@ -192,6 +297,12 @@ package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duratio
                     metadata: ["endpoints": "\(batch.map(\.name).joined(separator: ","))"])
             }
             wake.yield(.stored(batch.map(\.report)))
+        }
+        // With other nodes, storing the next due time hands the claim back, in one transaction.
+        if let leasing {
+            leasing.finish(rows, completion: completion)
+        } else {
+            engine.storage.storeNextDue(rows, completion: completion)
         }
     }
 

@@ -19,22 +19,24 @@ struct StatusCommand: AsyncParsableCommand {
             let states = Dictionary(
                 try await storage.read { try $0.states() }.map { ($0.name, $0) },
                 uniquingKeysWith: { first, _ in first })
-            let columns = [
-                "endpoint", "kind", "records", "version", "last_success", "last_status", "failures", "last_error",
-            ]
+            // Where `syncd run` nodes share the database, which of them polled each endpoint last.
+            let clustered = states.values.contains { $0.lastNode != nil }
+            let columns =
+                ["endpoint", "kind", "records", "version", "last_success", "last_status", "failures", "last_error"]
+                + (clustered ? ["node"] : [])
             let rows: [[SQLiteValue]] = configuration.endpoints.map { endpoint in
                 let name = endpoint.name.name
                 guard let state = states[name] else {
                     return [
                         .text(name), .text(endpoint.isDocument ? "document" : "collection"), 0, 0, .text("never"),
                         .null, 0, .null,
-                    ]
+                    ] + (clustered ? [.null] : [])
                 }
                 return [
                     .text(name), .text(state.kind), .integer(Int64(state.recordCount)), .integer(state.version),
                     .text(state.lastSuccessAt ?? "never"), state.lastStatus.map { .integer(Int64($0)) } ?? .null,
                     .integer(Int64(state.consecutiveFailures)), state.lastError.map(SQLiteValue.text) ?? .null,
-                ]
+                ] + (clustered ? [state.lastNode.map(SQLiteValue.text) ?? .null] : [])
             }
             switch format {
             case .table: Terminal.standardOutput.write(TableText.table(columns: columns, rows: rows))

@@ -46,7 +46,7 @@ struct Daemon {
             syncing,
             ReloadService(
                 options: options, cache: cache, model: model, running: configuration.server,
-                notifier: notifier, logger: logger),
+                cluster: configuration.cluster, notifier: notifier, logger: logger),
         ]
         let server = ReadServer(
             model: model, registry: registry, syncMetrics: metrics, token: readToken, logger: logger)
@@ -63,8 +63,12 @@ struct Daemon {
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
                 services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
-        logger.info(
-            "Started", metadata: ["endpoints": "\(configuration.endpoints.count)", "config": "\(options.configPath)"])
+        var started: Logger.Metadata = [
+            "endpoints": "\(configuration.endpoints.count)", "config": "\(options.configPath)",
+        ]
+        // Where nodes share the database, the name this one's claims go by.
+        if Storage.kind(for: databasePath) != nil { started["node"] = "\(configuration.cluster.nodeName)" }
+        logger.info("Started", metadata: started)
         // With a read API, READY=1 waits until it listens; without one, the migrated database is enough.
         if api == nil { notifier.ready(status: "\(readyStatus); read API off") }
         do {

@@ -13,6 +13,8 @@ struct ReloadService: Service {
     var model: ReadModel
     /// The `[server]` the read API started with: where it listens and its token change only on a restart.
     var running: ServerConfiguration
+    /// The `[cluster]` the scheduler started with: its node name and lease change only on a restart.
+    var cluster: ClusterConfiguration
     var notifier: SystemdNotifier
     var logger: Logger
 
@@ -27,6 +29,9 @@ struct ReloadService: Service {
                     model.reload(configuration)
                     if configuration.server != running {
                         logger.warning("The [server] section changed: restart syncd for it to take effect")
+                    }
+                    if configuration.cluster != cluster {
+                        logger.warning("The [cluster] section changed: restart syncd for it to take effect")
                     }
                     logger.info(
                         "Reloaded the configuration", metadata: ["endpoints": "\(configuration.endpoints.count)"])

@@ -10,11 +10,20 @@
 # Both write into the same throwaway cluster (initdb in a temporary folder, as the postgres user, on a free loopback
 # port, fsync on), each into a database of its own made fresh for each run. Each figure is the median of RUNS runs
 # (default 3). Target (issue 12): syncd / anchor at most 1.0.
+#
+# Then the cluster: 1, 2 and 3 `syncd run` nodes ([cluster], leases) on one database polling ENDPOINTS (default 300)
+# endpoints every second, each answer LATENCY ms late (default 100: a real API's, which loopback lacks), each node
+# with concurrency 4. Polls per second are counted in syncd_runs over WINDOW seconds (default 10) after a warm-up;
+# the anchor is what the nodes could do at most (nodes × concurrency / latency), and the figure should grow with
+# the nodes (issue 12).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$(pwd)
 RUNS=${RUNS:-3}
 USERS=${USERS:-100000}
+ENDPOINTS=${ENDPOINTS:-300}
+LATENCY=${LATENCY:-100}
+WINDOW=${WINDOW:-10}
 
 . "$ROOT/Benchmarks/lib/setup.sh"
 . "$ROOT/Benchmarks/lib/figures.sh"
@@ -34,6 +43,8 @@ runuser -u postgres -- "$PGBIN/pg_ctl" -D "$WORK/data" -l "$WORK/server.log" -w 
     -o "-p $PORT -k $WORK -c listen_addresses=127.0.0.1" start >/dev/null
 stop() {
     exec {SERVER[1]}>&- 2>/dev/null || true
+    exec {SLOW[1]}>&- 2>/dev/null || true
+    for pid in ${NODES:-}; do kill -KILL "$pid" 2>/dev/null || true; done
     runuser -u postgres -- "$PGBIN/pg_ctl" -D "$WORK/data" -m fast stop >/dev/null 2>&1 || true
     rm -rf "$WORK"
 }
@@ -107,3 +118,49 @@ printf '%-30s %9s %6s %15s %6s %8s\n' "first sync (wall, client RSS)" "$(ms "$FI
 . "$ROOT/Benchmarks/lib/result.sh"
 result "PostgreSQL first sync, $((USERS / 1000))k users: wall vs psql \\copy + upsert" "$(ms "$FIRST")" \
     "$(ms "$ANCHOR")" "$(ratio "$FIRST" "$ANCHOR")" "<= 1.0 (issue 12)"
+
+# The cluster. A slow upstream of its own: /users-paged?page=1 is one page of 10 users, LATENCY ms late.
+exec {SERVER[1]}>&-
+wait "$SERVER_PID" 2>/dev/null || true
+coproc SLOW { "$BIN/sample-upstream" serve --users 10 --page-size 10 --latency "$LATENCY"; }
+read -r SLOW_URL <&"${SLOW[0]}"
+cluster_config() {  # NODE
+    printf 'database = "postgresql://postgres@127.0.0.1:%s/cluster_db?sslmode=disable"\n' "$PORT"
+    printf '[server]\nlisten = "off"\n[cluster]\nnode = "%s"\nlease = "10s"\n' "$1"
+    printf '[defaults]\nconcurrency = 4\ninterval = "1s"\njitter = 0\n'
+    for i in $(seq "$ENDPOINTS"); do
+        printf '[[endpoint]]\nname = "e%d"\nurl = "%s/users-paged?page=1&e=%d"\nrecords = "$"\nprimary_key = ["id"]\n' \
+            "$i" "$SLOW_URL" "$i"
+        printf 'columns = { id = { path = "id", type = "integer" }, name = "name" }\n'
+    done
+}
+runs() { "${PSQL[@]}" -d cluster_db -At -c "SELECT count(*) FROM syncd_runs WHERE outcome <> 'failed'"; }
+declare -A POLLS
+for nodes in 1 2 3; do
+    "${PSQL[@]}" -d postgres -c "DROP DATABASE IF EXISTS cluster_db" -c "CREATE DATABASE cluster_db" 2>/dev/null
+    cluster_config n1 > "$WORK/n1.toml"
+    "$BIN/syncd" migrate --config "$WORK/n1.toml" >/dev/null
+    NODES=""
+    for n in $(seq "$nodes"); do
+        cluster_config "n$n" > "$WORK/n$n.toml"
+        "$BIN/syncd" run --config "$WORK/n$n.toml" 2>"$WORK/n$n.log" &
+        NODES="$NODES $!"
+    done
+    sleep 5  # the warm-up: the first pass over every endpoint, which creates their rows
+    before=$(runs); sleep "$WINDOW"; after=$(runs)
+    for pid in $NODES; do kill -TERM "$pid"; done
+    for pid in $NODES; do wait "$pid" || { echo "node $pid failed: $(cat "$WORK"/n*.log | tail -5)" >&2; exit 1; }; done
+    NODES=""
+    POLLS[$nodes]=$(awk -v a="$before" -v b="$after" -v w="$WINDOW" 'BEGIN { printf "%.1f", (b - a) / w }')
+done
+
+printf '\nThe cluster: %d endpoints every 1 s, answers %d ms late, concurrency 4 a node, %d s window\n\n' \
+    "$ENDPOINTS" "$LATENCY" "$WINDOW"
+printf '%-10s %12s %22s %8s %14s\n' "nodes" "polls/s" "most possible (n×4/lat)" "ratio" "vs 1 node"
+for nodes in 1 2 3; do
+    ideal=$(awk -v n="$nodes" -v l="$LATENCY" 'BEGIN { printf "%.1f", n * 4 * 1000 / l }')
+    printf '%-10s %12s %22s %8s %14s\n' "$nodes" "${POLLS[$nodes]}" "$ideal" "$(ratio "${POLLS[$nodes]}" "$ideal")" \
+        "$(ratio "${POLLS[$nodes]}" "${POLLS[1]}")"
+    result "PostgreSQL cluster, $nodes node(s), $ENDPOINTS endpoints: polls/s vs the most possible" \
+        "${POLLS[$nodes]}/s" "$ideal/s" "$(ratio "${POLLS[$nodes]}" "$ideal")" "grows with nodes (issue 12)"
+done

@@ -42,8 +42,8 @@ runuser -u postgres -- "$PGBIN/initdb" --no-locale -E UTF8 --auth=trust -U postg
 runuser -u postgres -- "$PGBIN/pg_ctl" -D "$WORK/data" -l "$WORK/server.log" -w \
     -o "-p $PORT -k $WORK -c listen_addresses=127.0.0.1" start >/dev/null
 stop() {
-    exec {SERVER[1]}>&- 2>/dev/null || true
-    exec {SLOW[1]}>&- 2>/dev/null || true
+    if [ -n "${SERVER[1]:-}" ]; then exec {SERVER[1]}>&-; fi
+    if [ -n "${SLOW[1]:-}" ]; then exec {SLOW[1]}>&-; fi
     for pid in ${NODES:-}; do kill -KILL "$pid" 2>/dev/null || true; done
     runuser -u postgres -- "$PGBIN/pg_ctl" -D "$WORK/data" -m fast stop >/dev/null 2>&1 || true
     rm -rf "$WORK"

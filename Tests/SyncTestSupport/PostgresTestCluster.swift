@@ -118,7 +118,7 @@ package final class PostgresTestCluster: Sendable {
     private static let logger = Logger(label: "syncd.tests.postgres")
 
     /// A port nothing listens on now: bound with port 0, read back, closed.
-    private static func freePort() throws -> Int {
+    static func freePort() throws -> Int {
         let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw ClusterError("socket() failed") }
         defer { close(socket) }
@@ -144,7 +144,7 @@ package final class PostgresTestCluster: Sendable {
 
 extension FileHandle {
     /// One line read up to its newline, byte by byte (without the newline); nil at the end before any byte.
-    fileprivate func readLine() -> String? {
+    func readLine() -> String? {
         var bytes: [UInt8] = []
         while true {
             let data = readData(ofLength: 1)
@@ -156,13 +156,20 @@ extension FileHandle {
 }
 
 extension PostgresTestCluster {
+    /// The port of a URL of ``makeDatabase()``'s, or of ``PostgresTestStandby/url(of:)``'s.
+    static func port(in url: String) -> Int? {
+        guard let host = url.range(of: "@127.0.0.1:") else { return nil }
+        return Int(url[host.upperBound...].prefix { $0.isNumber })
+    }
+
     /// Runs `sql` in the database at `url` (one of ``makeDatabase()``'s) and returns its rows, each value as text
     /// (nil for NULL).
     package func query(_ url: String, _ sql: String) async throws -> [[String?]] {
         guard let name = url.split(separator: "/").last?.split(separator: "?").first else { return [] }
         let connection = try await PostgresConnection.connect(
             configuration: .init(
-                host: "127.0.0.1", port: port, username: "postgres", password: nil, database: String(name),
+                host: "127.0.0.1", port: Self.port(in: url) ?? port, username: "postgres", password: nil,
+                database: String(name),
                 tls: .disable),
             id: 2, logger: Self.logger)
         do {
@@ -186,7 +193,8 @@ extension PostgresTestCluster {
         guard let name = url.split(separator: "/").last?.split(separator: "?").first else { return false }
         let connection = try await PostgresConnection.connect(
             configuration: .init(
-                host: "127.0.0.1", port: port, username: "postgres", password: nil, database: String(name),
+                host: "127.0.0.1", port: Self.port(in: url) ?? port, username: "postgres", password: nil,
+                database: String(name),
                 tls: .disable),
             id: 3, logger: Self.logger)
         defer { Task { try? await connection.close() } }

@@ -24,6 +24,23 @@ extension ConfigurationParser {
         return text
     }
 
+    /// `[server] read_database`: a PostgreSQL URL (a streaming replica of `database`), checked here and kept as written.
+    mutating func readDatabase(_ field: Field) -> String? {
+        let expected = "read_database must be a postgresql:// URL: a streaming replica of the database"
+        guard let text = string(field, what: expected) else { return nil }
+        guard PostgresLocation.isPostgres(text) else {
+            report(expected, at: field)
+            return nil
+        }
+        do {
+            _ = try PostgresLocation(parsing: text)
+        } catch {
+            report("read_database: \(error)", at: field)
+            return nil
+        }
+        return text
+    }
+
     /// A path, made absolute against the configuration file's directory.
     mutating func path(_ field: Field, what expected: String) -> String? {
         string(field, what: expected).map { PathResolution.resolve($0, against: directory) }

@@ -157,6 +157,8 @@ struct ConfigurationParser {
                 if let listen = listen(field) { server.listen = listen }
             case "allow_remote":
                 if let allow = bool(field) { server.allowRemote = allow }
+            case "read_database":
+                server.readDatabase = readDatabase(field)
             case "token_file":
                 server.tokenFile = path(field, what: "token_file must be a path to a file holding the token")
                 server.tokenLine = document.line(of: field.path)

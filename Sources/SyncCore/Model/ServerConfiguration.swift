@@ -30,6 +30,9 @@ package struct ServerConfiguration: Sendable, Hashable {
     /// The most records one answer of a list (`/records`, `/rest`) or of the change feed holds; a larger `limit` is
     /// clamped to it. The default is 1000; 1...100,000.
     package var maxRows: Int
+    /// A PostgreSQL URL the read API reads from instead of `database`: a streaming replica (hot standby), so that
+    /// readers scale with PostgreSQL's own replicas. The default is nil: the read API reads `database`.
+    package var readDatabase: String?
 
     package init(
         listen: Listen = ServerConfiguration.defaultListen, tokenFile: String? = nil, tokenCredential: String? = nil,
@@ -50,8 +53,8 @@ package struct ServerConfiguration: Sendable, Hashable {
     }
 
     package static func == (lhs: ServerConfiguration, rhs: ServerConfiguration) -> Bool {
-        (lhs.listen, lhs.tokenFile, lhs.tokenCredential, lhs.allowRemote, lhs.maxRows)
-            == (rhs.listen, rhs.tokenFile, rhs.tokenCredential, rhs.allowRemote, rhs.maxRows)
+        (lhs.listen, lhs.tokenFile, lhs.tokenCredential, lhs.allowRemote, lhs.maxRows, lhs.readDatabase)
+            == (rhs.listen, rhs.tokenFile, rhs.tokenCredential, rhs.allowRemote, rhs.maxRows, rhs.readDatabase)
     }
 
     package func hash(into hasher: inout Hasher) {
@@ -60,5 +63,6 @@ package struct ServerConfiguration: Sendable, Hashable {
         hasher.combine(tokenCredential)
         hasher.combine(allowRemote)
         hasher.combine(maxRows)
+        hasher.combine(readDatabase)
     }
 }

@@ -27,6 +27,8 @@ struct Daemon {
         let onReport = self.onReport
         let databasePath = options.databasePath(configuration)
         let readToken = try Self.readToken(configuration.server, environment: environment)
+        // Checked before the database is opened: a read_database that cannot be used creates nothing.
+        try Self.checkReadDatabase(configuration.server, database: databasePath)
         // The front door every embedder uses: the daemon keeps it fresh and reloads it; the read API reads through it.
         let cache = try SyncRunner.open(
             configuration, at: databasePath, connections: ReadConnectionPool.defaultCount, environment: environment,
@@ -38,8 +40,11 @@ struct Daemon {
             DaemonReports.log(summary, logger: logger, notifier: notifier)
             onReport(summary)
         }
+        // After the database: a standby of a new one has the tables once it replayed the migrations.
+        let replica = try Self.readStorage(configuration.server)
         let model = ReadModel(
-            storage: cache.readStorage, configuration: configuration,
+            storage: replica ?? cache.readStorage,
+            configuration: configuration,
             now: { Date().timeIntervalSince1970 })
         let readyStatus = "syncing \(configuration.endpoints.count) endpoints"
         var services: [any Service] = [
@@ -79,6 +84,26 @@ struct Daemon {
         }
         try await cache.shutdown()
         logger.info("Stopped")
+    }
+
+    /// A `[server] read_database` is a replica of a PostgreSQL database: with an SQLite one it is refused.
+    static func checkReadDatabase(_ server: ServerConfiguration, database: String) throws {
+        guard server.readDatabase != nil, Storage.kind(for: database) == nil else { return }
+        throw CLIError(
+            "[server] read_database names a replica of a PostgreSQL database, and the database is the SQLite file "
+                + database,
+            exitCode: .configurationInvalid)
+    }
+
+    /// The storage of `[server] read_database`, a streaming replica the read API reads instead of the database; nil
+    /// when there is none.
+    static func readStorage(_ server: ServerConfiguration) throws -> (any ReadStorage)? {
+        guard let replica = server.readDatabase else { return nil }
+        do {
+            return try SyncCache(readingFrom: replica, connections: ReadConnectionPool.defaultCount).readStorage
+        } catch {
+            throw CLIError("[server] read_database: \(error)")
+        }
     }
 
     /// The read API's bearer token, read once at start; one sentence naming its source when it cannot be read.

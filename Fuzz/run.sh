@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fuzz/run.sh TARGET|all SECONDS — runs a fuzz target (decoder, config, query, headers, database-url) under libFuzzer for SECONDS,
+# Fuzz/run.sh TARGET|all SECONDS — runs a fuzz target (decoder, config, query, headers, database-url, postgres-sql) under libFuzzer for SECONDS,
 # or each in turn for `all`, on a copy of its seed corpus in Fuzz/corpus/TARGET with the words of
 # Fuzz/dictionaries/TARGET.dict (README "Fuzzing").
 #
@@ -10,8 +10,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-targets=(decoder config query headers database-url)
-usage="usage: Fuzz/run.sh decoder|config|query|headers|database-url|all SECONDS"
+targets=(decoder config query headers database-url postgres-sql)
+usage="usage: Fuzz/run.sh decoder|config|query|headers|database-url|postgres-sql|all SECONDS"
 [ $# -eq 2 ] || { echo "$usage" >&2; exit 64; }
 target=$1
 seconds=$2

@@ -113,7 +113,9 @@ package final class PostgresStore: Sendable {
         self.logger = logger
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.client = client
-        runner = Task { await client.run() }
+        // Started at once, on this thread, up to its first wait: the client counts as running before any lease (a
+        // lease before that is served too, but warns that run() was not called).
+        runner = Task.immediate { await client.run() }
         threads = NIOThreadPool(numberOfThreads: max(1, connections))
         threads.start()
     }

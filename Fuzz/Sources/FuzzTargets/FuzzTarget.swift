@@ -13,6 +13,8 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     case headers
     /// The PostgreSQL `database` URL parser: ``DatabaseURLTarget``.
     case databaseURL = "database-url"
+    /// `syncd sql`'s reading of a PostgreSQL script: ``PostgresSQLTarget``.
+    case postgresSQL = "postgres-sql"
 
     /// Runs the target on one input.
     ///
@@ -25,6 +27,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         case .query: try QueryTarget.run(bytes)
         case .headers: try HeadersTarget.run(bytes)
         case .databaseURL: try DatabaseURLTarget.run(bytes)
+        case .postgresSQL: try PostgresSQLTarget.run(bytes)
         }
     }
 

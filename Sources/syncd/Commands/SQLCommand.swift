@@ -8,8 +8,10 @@ struct SQLCommand: AsyncParsableCommand {
         discussion: """
             The database is opened read-only and every statement that would write, change the schema, \
             ATTACH a file, set a PRAGMA or call a function outside syncd's list (load_extension, fts3_tokenizer…) \
-            is refused (exit 2). Record tables are named \
-            after their endpoints; syncd's own tables start with syncd_.
+            is refused (exit 2). On PostgreSQL the statements run in a read-only transaction that is rolled back; \
+            only SELECT, WITH, VALUES, TABLE, SHOW and EXPLAIN are sent, and functions that act outside the \
+            transaction (pg_read_file, pg_terminate_backend, set_config, lo_*…) are refused (exit 2). Record tables \
+            are named after their endpoints; syncd's own tables start with syncd_.
             """
     )
 
@@ -34,7 +36,12 @@ struct SQLCommand: AsyncParsableCommand {
                 // Without a readable configuration the database cannot be located: say why.
                 _ = try options.loadConfiguration()
             }
-            let database = try DatabaseAccess.openForReading(options.databasePath(configuration))
+            let path = options.databasePath(configuration)
+            if Storage.kind(for: path) != nil {
+                try await runScript(path)
+                return
+            }
+            let database = try DatabaseAccess.openForReading(path)
             try database.restrictToReading()
             var output = ""
             var objects: [String] = []
@@ -70,12 +77,50 @@ struct SQLCommand: AsyncParsableCommand {
                 throw CLIError("the SQL failed: \(error.message)", exitCode: .failure)
             }
             flush()
-            switch format {
-            case .json: output = TableText.jsonArray(objects)
-            case .ndjson: output = objects.map { $0 + "\n" }.joined()
-            case .table, .csv: break
-            }
-            Terminal.standardOutput.write(output)
+            write(output, objects)
         }
+    }
+
+    /// The rows of each statement, as `format` prints them.
+    private func write(_ output: String, _ objects: [String]) {
+        switch format {
+        case .json: Terminal.standardOutput.write(TableText.jsonArray(objects))
+        case .ndjson: Terminal.standardOutput.write(objects.map { $0 + "\n" }.joined())
+        case .table, .csv: Terminal.standardOutput.write(output)
+        }
+    }
+
+    /// A database other than SQLite's (PostgreSQL) runs the script itself, in a read-only transaction.
+    private func runScript(_ path: String) async throws {
+        let script: PostgresScript
+        do {
+            script = try PostgresScript(sql)
+        } catch {
+            throw CLIError("the SQL failed: \(error)", exitCode: .failure)
+        }
+        if let refusal = script.statements.lazy.compactMap(\.refusal).first {
+            throw CLIError(refusal, exitCode: .refused)
+        }
+        let storage = try DatabaseAccess.openStorageForReading(path)
+        let results: [SQLResult]
+        do {
+            results = try await storage.runScript(script)
+        } catch let error as SQLScriptError {
+            switch error {
+            case .refused(let sentence): throw CLIError(sentence, exitCode: .refused)
+            case .failed(let sentence): throw CLIError(sentence, exitCode: .failure)
+            }
+        }
+        var output = ""
+        var objects: [String] = []
+        // As on SQLite: a statement that returned no rows prints nothing.
+        for result in results where !result.rows.isEmpty {
+            switch format {
+            case .table: output += TableText.table(columns: result.columns, rows: result.rows)
+            case .csv: output += TableText.csv(columns: result.columns, rows: result.rows)
+            case .json, .ndjson: objects += TableText.jsonObjects(columns: result.columns, rows: result.rows)
+            }
+        }
+        write(output, objects)
     }
 }

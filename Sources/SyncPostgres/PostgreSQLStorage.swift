@@ -39,12 +39,12 @@ final class PostgresStorageKind: StorageKind {
         (try? PostgresLocation(parsing: location))?.redacted ?? "the PostgreSQL database"
     }
 
-    func openForWriting(_ location: String) throws -> any SyncStorage {
-        PostgresSyncStorage(store: try store(location), spoolDirectory: Self.spoolDirectory)
+    func openForWriting(_ location: String, passwordFile: String?) throws -> any SyncStorage {
+        PostgresSyncStorage(store: try store(location, passwordFile: passwordFile), spoolDirectory: Self.spoolDirectory)
     }
 
-    func openForReading(_ location: String, connections: Int) throws -> any ReadStorage {
-        PostgresReadStorage(store: try store(location))
+    func openForReading(_ location: String, connections: Int, passwordFile: String?) throws -> any ReadStorage {
+        PostgresReadStorage(store: try store(location, passwordFile: passwordFile))
     }
 
     /// Where fetched bodies wait for their transaction: systemd's `CACHE_DIRECTORY`, else the temporary folder.
@@ -56,13 +56,13 @@ final class PostgresStorageKind: StorageKind {
         return NSTemporaryDirectory()
     }
 
-    private func store(_ text: String) throws -> PostgresStore {
+    private func store(_ text: String, passwordFile: String?) throws -> PostgresStore {
         if let store = stores.withLock({ $0[text] }) { return store }
         let environment = ProcessInfo.processInfo.environment
         let location = try PostgresLocation(
             parsing: text, environment: environment, processUser: ProcessInfo.processInfo.userName)
         let store = try PostgresStore.openWaiting(
-            location, password: PostgresStore.password(environment: environment),
+            location, password: try PostgresStore.password(file: passwordFile, environment: environment),
             logger: Logger(label: "syncd.postgres"))
         return stores.withLock { stores in
             if let earlier = stores[text] { return earlier }

@@ -181,9 +181,25 @@ package final class PostgresStore: Sendable {
         }
     }
 
-    /// The password for a URL without one: the file `$CREDENTIALS_DIRECTORY/postgres-password` (systemd's
-    /// `LoadCredential=postgres-password:…`), else libpq's `PGPASSWORD`.
-    package static func password(environment: [String: String]) -> String? {
+    /// The password for a URL without one: `file` (`password_file`), else the file
+    /// `$CREDENTIALS_DIRECTORY/postgres-password` (systemd's `LoadCredential=postgres-password:…`), else libpq's
+    /// `PGPASSWORD`. A file's first line is the password.
+    ///
+    /// - Throws: ``PostgresStoreError`` when `file` cannot be read, or is larger than ``maxPasswordFileBytes``: one
+    ///   sentence naming it, never showing what it holds.
+    package static func password(file: String? = nil, environment: [String: String]) throws -> String? {
+        if let file {
+            guard let handle = FileHandle(forReadingAtPath: file) else {
+                throw PostgresStoreError("cannot read the password file \(file)")
+            }
+            defer { try? handle.close() }
+            let data = (try? handle.read(upToCount: maxPasswordFileBytes + 1)) ?? Data()
+            guard data.count <= maxPasswordFileBytes else {
+                throw PostgresStoreError(
+                    "the password file \(file) is larger than \(maxPasswordFileBytes) bytes: it should hold one line")
+            }
+            return String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+        }
         if let directory = environment["CREDENTIALS_DIRECTORY"],
             let text = try? String(contentsOfFile: directory + "/postgres-password", encoding: .utf8)
         {
@@ -191,6 +207,9 @@ package final class PostgresStore: Sendable {
         }
         return environment["PGPASSWORD"]
     }
+
+    /// The largest password file read.
+    package static let maxPasswordFileBytes = 4096
 }
 
 /// The store could not be opened: one sentence that names the database (without a password) and the cause.

@@ -6,10 +6,10 @@ import SyncSystemd
 /// Opening the database the way each kind of command needs it.
 enum DatabaseAccess {
     /// The stored data, read-only: for `query`, `get` and `status`, which read it as the read API does.
-    static func openStorageForReading(_ path: String) throws -> any ReadStorage {
+    static func openStorageForReading(_ path: String, passwordFile: String?) throws -> any ReadStorage {
         // PostgreSQL's store checks its migrations as it opens.
         if Storage.kind(for: path) == nil { _ = try openForReading(path) }
-        return try SyncCache(readingFrom: path, connections: 1).readStorage
+        return try SyncCache(readingFrom: path, connections: 1, passwordFile: passwordFile).readStorage
     }
 
     /// Read-only: for `sql`, which reads SQLite itself, and the checks of the other readers.

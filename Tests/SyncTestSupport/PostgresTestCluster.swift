@@ -49,6 +49,10 @@ package final class PostgresTestCluster: Sendable {
         return FileManager.default.isExecutableFile(atPath: "\(bin)/initdb") ? bin : nil
     }
 
+    /// The one user that must give a password (scram-sha-256); every other is trusted. Tests of `password_file` make it
+    /// (``makePasswordUser(owning:password:)``).
+    package static let passwordUser = "syncd_password"
+
     package let port: Int
     package let folder: String
     private let keeper: Process
@@ -69,6 +73,7 @@ package final class PostgresTestCluster: Sendable {
             set -e
             cd "$0"
             \(bin)/initdb --no-locale -E UTF8 --auth=trust -U postgres -D "$0/data" >"$0/initdb.log" 2>&1
+            sed -i "1i host all \(Self.passwordUser) 127.0.0.1/32 scram-sha-256" "$0/data/pg_hba.conf"
             \(bin)/pg_ctl -D "$0/data" -l "$0/server.log" -w -o "-p $1 -k $0 -c listen_addresses=127.0.0.1 \
             -c fsync=off -c max_connections=200" start >/dev/null
             echo ready
@@ -113,6 +118,24 @@ package final class PostgresTestCluster: Sendable {
         defer { Task { try? await connection.close() } }
         try await connection.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"), logger: Self.logger)
         return "postgresql://postgres@127.0.0.1:\(port)/\(name)?sslmode=disable"
+    }
+
+    /// Makes ``passwordUser`` with `password` (once per cluster; again, its password changes) the owner of the
+    /// database at `url`, and returns that URL for it, without the password.
+    package func makePasswordUser(owning url: String, password: String) async throws -> String {
+        let name = url.split(separator: "/").last?.split(separator: "?").first.map(String.init) ?? ""
+        _ = try await query(
+            url,
+            """
+            DO $$ BEGIN
+                IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '\(Self.passwordUser)') THEN
+                    CREATE ROLE \(Self.passwordUser) LOGIN;
+                END IF;
+            END $$
+            """)
+        _ = try await query(url, "ALTER ROLE \(Self.passwordUser) PASSWORD '\(password)'")
+        _ = try await query(url, "ALTER DATABASE \(name) OWNER TO \(Self.passwordUser)")
+        return url.replacingOccurrences(of: "postgresql://postgres@", with: "postgresql://\(Self.passwordUser)@")
     }
 
     private static let logger = Logger(label: "syncd.tests.postgres")

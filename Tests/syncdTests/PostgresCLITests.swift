@@ -83,6 +83,34 @@ struct PostgresCLITests {
         #expect(result.status == 0, "\(result.standardError)")
     }
 
+    @Test("a password from password_file reaches a server that asks for one; a wrong one or no file is one sentence")
+    func passwordFile() async throws {
+        let cluster = try await PostgresTestCluster.shared()
+        let database = try await cluster.makePasswordUser(
+            owning: try await cluster.makeDatabase(), password: "s3cret-pw")
+        let upstream = DemoUpstream(userCount: 5)
+        let server = try await LoopbackHTTPServer.start { upstream.handle($0) }
+        let toml = Self.toml(database: database, baseURL: server.baseURL)
+            .replacingOccurrences(of: "[server]\n", with: "password_file = \"pg.pass\"\n\n[server]\n")
+        let workspace = try CLITests.Workspace(toml: toml)
+        defer { workspace.remove() }
+        let missing = try await workspace.run(["sync"])
+        #expect(missing.status == 1)
+        #expect(missing.standardError.contains("cannot read the password file \(workspace.path)/pg.pass"))
+        try Data("wrong\n".utf8).write(to: URL(fileURLWithPath: workspace.path + "/pg.pass"))
+        let wrong = try await workspace.run(["sync"])
+        #expect(wrong.status == 1)
+        #expect(wrong.standardError.contains("password authentication failed"), "\(wrong.standardError)")
+        #expect(!wrong.standardError.contains("wrong"))
+        try Data("s3cret-pw\n".utf8).write(to: URL(fileURLWithPath: workspace.path + "/pg.pass"))
+        let sync = try await workspace.run(["sync"])
+        #expect(sync.status == 0, "\(sync.standardError)")
+        let status = try await workspace.run(["status", "--format", "csv"])
+        #expect(status.status == 0, "\(status.standardError)")
+        #expect(status.standardOutput.contains("users,collection,5,1,"))
+        try await server.shutdown()
+    }
+
     @Test("a database URL that cannot be read is a configuration error naming the line and the key, not the password")
     func brokenURL() async throws {
         let workspace = try CLITests.Workspace(

@@ -100,10 +100,15 @@ struct ConfigurationParser {
                 report("defaults must be a table: write [defaults]", at: field)
             }
         }
+        var passwordFileField: Field?
         for field in rootFields {
             switch field.key {
             case "database":
                 configuration.database = database(field)
+            case "password_file":
+                configuration.passwordFile = path(
+                    field, what: "password_file must be a path to a file holding the PostgreSQL database's password")
+                passwordFileField = field
             case "server":
                 if let table = field.value.table {
                     configuration.server = parseServer(table)
@@ -123,6 +128,11 @@ struct ConfigurationParser {
             default:
                 reportUnknownKey(field)
             }
+        }
+        if let passwordFileField, let database = configuration.database, !PostgresLocation.isPostgres(database) {
+            report(
+                "password_file is the PostgreSQL database's password, and database is an SQLite file",
+                at: passwordFileField)
         }
         return configuration
     }

@@ -98,10 +98,12 @@ public final class SyncCache: Service, Sendable {
     /// - Parameters:
     ///   - path: The database file, as `database` in syncd.toml names it.
     ///   - connections: Read-only connections kept open for concurrent reads.
+    ///   - passwordFile: For a PostgreSQL URL without a password, the file holding it (`password_file` in
+    ///     syncd.toml).
     /// - Throws: ``SyncError/Code/cannotOpen`` when the file is missing or is not a database.
-    public init(readingFrom path: String, connections: Int = 2) throws(SyncError) {
+    public init(readingFrom path: String, connections: Int = 2, passwordFile: String? = nil) throws(SyncError) {
         self.path = path
-        storage = try Self.openForReading(path, connections: connections)
+        storage = try Self.openForReading(path, connections: connections, passwordFile: passwordFile)
         writer = nil
         live = Mutex(Live(configuration: Configuration(endpoints: [])))
     }
@@ -116,12 +118,12 @@ public final class SyncCache: Service, Sendable {
     ) throws(SyncError) {
         let written: any SyncStorage
         do {
-            written = try Storage.openForWriting(path)
+            written = try Storage.openForWriting(path, passwordFile: configuration.passwordFile)
         } catch {
             throw .cannotOpen("\(Storage.describe(path)) cannot be used: \(error)")
         }
         self.path = path
-        storage = try Self.openForReading(path, connections: connections)
+        storage = try Self.openForReading(path, connections: connections, passwordFile: configuration.passwordFile)
         live = Mutex(Live(configuration: configuration))
         writer = Writer(
             storage: written,
@@ -130,13 +132,15 @@ public final class SyncCache: Service, Sendable {
             transport: transport, http: http, now: now)
     }
 
-    private static func openForReading(_ path: String, connections: Int) throws(SyncError) -> any ReadStorage {
+    private static func openForReading(_ path: String, connections: Int, passwordFile: String?) throws(SyncError)
+        -> any ReadStorage
+    {
         let isFile = Storage.kind(for: path) == nil
         guard !isFile || FileManager.default.fileExists(atPath: path) else {
             throw .cannotOpen("there is no database at \(path)")
         }
         do {
-            return try Storage.openForReading(path, connections: connections)
+            return try Storage.openForReading(path, connections: connections, passwordFile: passwordFile)
         } catch let error as SQLiteError {
             throw .cannotOpen("\(path) cannot be opened: \(error.message)")
         } catch {

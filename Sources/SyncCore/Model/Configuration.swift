@@ -24,6 +24,9 @@ package struct Configuration: Sendable, Equatable {
     /// The database file, absolute: a relative `database` is resolved against the configuration file's
     /// directory. The default is nil: the caller picks `$STATE_DIRECTORY/cache.db`, else `./syncd.db`.
     package var database: String?
+    /// The file holding the PostgreSQL database's password, absolute, when its URL holds none (`password_file`). The
+    /// default is nil: `$CREDENTIALS_DIRECTORY/postgres-password`, else `PGPASSWORD`.
+    package var passwordFile: String?
     /// The read API. The default listens on 127.0.0.1:8787.
     package var server: ServerConfiguration
     /// How `syncd run` shares a PostgreSQL database with other nodes (`[cluster]`).

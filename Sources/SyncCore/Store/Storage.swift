@@ -8,8 +8,10 @@ package enum Storage {
     /// For syncs: opened, created if need be, and brought to this version of syncd.
     ///
     /// - Throws: ``SQLiteError`` when it cannot be opened or migrated; the registered kind's error for its own.
-    package static func openForWriting(_ location: String) throws -> any SyncStorage {
-        if let kind = kind(for: location) { return try kind.openForWriting(location) }
+    /// - Parameter passwordFile: For a server that asks for a password the location holds none of: the file holding
+    ///   it (`password_file`).
+    package static func openForWriting(_ location: String, passwordFile: String? = nil) throws -> any SyncStorage {
+        if let kind = kind(for: location) { return try kind.openForWriting(location, passwordFile: passwordFile) }
         if let refusal = unregistered(location) { throw refusal }
         return try SQLiteSyncStorage.open(path: location)
     }
@@ -17,10 +19,12 @@ package enum Storage {
     /// For reads of existing storage, with `connections` reads at once; it is never written.
     ///
     /// - Throws: ``SQLiteError`` when it cannot be opened; the registered kind's error for its own.
-    package static func openForReading(_ location: String, connections: Int = ReadConnectionPool.defaultCount)
-        throws -> any ReadStorage
-    {
-        if let kind = kind(for: location) { return try kind.openForReading(location, connections: connections) }
+    package static func openForReading(
+        _ location: String, connections: Int = ReadConnectionPool.defaultCount, passwordFile: String? = nil
+    ) throws -> any ReadStorage {
+        if let kind = kind(for: location) {
+            return try kind.openForReading(location, connections: connections, passwordFile: passwordFile)
+        }
         if let refusal = unregistered(location) { throw refusal }
         return try SQLiteReadStorage(path: location, count: connections)
     }
@@ -61,8 +65,9 @@ package protocol StorageKind: Sendable {
     func handles(_ location: String) -> Bool
     /// `location` as messages and logs show it: without a secret.
     func describe(_ location: String) -> String
-    func openForWriting(_ location: String) throws -> any SyncStorage
-    func openForReading(_ location: String, connections: Int) throws -> any ReadStorage
+    /// `passwordFile`: the file holding the password, when the location holds none (`password_file`).
+    func openForWriting(_ location: String, passwordFile: String?) throws -> any SyncStorage
+    func openForReading(_ location: String, connections: Int, passwordFile: String?) throws -> any ReadStorage
 }
 
 /// Storage that cannot be opened, in one sentence.

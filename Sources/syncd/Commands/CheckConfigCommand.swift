@@ -85,7 +85,7 @@ struct CheckConfigCommand: AsyncParsableCommand {
     private func existingStorage(_ configuration: Configuration) throws -> (any ReadStorage)? {
         let path = options.databasePath(configuration)
         guard Storage.kind(for: path) != nil || FileManager.default.fileExists(atPath: path) else { return nil }
-        return try SyncCache(readingFrom: path, connections: 1).readStorage
+        return try SyncCache(readingFrom: path, connections: 1, passwordFile: configuration.passwordFile).readStorage
     }
 
     private func notes(_ configuration: Configuration, _ storage: (any ReadStorage)?) async throws -> [String] {

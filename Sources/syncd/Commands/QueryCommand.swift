@@ -50,7 +50,8 @@ struct QueryCommand: AsyncParsableCommand {
             guard let endpoint = configuration.endpoint(named: endpoint) else {
                 throw CLIError(StoreError.unknownEndpoint(self.endpoint).description, exitCode: .usage)
             }
-            let storage = try DatabaseAccess.openStorageForReading(options.databasePath(configuration))
+            let storage = try DatabaseAccess.openStorageForReading(
+                options.databasePath(configuration), passwordFile: configuration.passwordFile)
             var query = RecordQuery(limit: limit)
             for condition in conditions {
                 let parts = condition.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)

@@ -38,7 +38,7 @@ struct SQLCommand: AsyncParsableCommand {
             }
             let path = options.databasePath(configuration)
             if Storage.kind(for: path) != nil {
-                try await runScript(path)
+                try await runScript(path, passwordFile: configuration?.passwordFile)
                 return
             }
             let database = try DatabaseAccess.openForReading(path)
@@ -91,7 +91,7 @@ struct SQLCommand: AsyncParsableCommand {
     }
 
     /// A database other than SQLite's (PostgreSQL) runs the script itself, in a read-only transaction.
-    private func runScript(_ path: String) async throws {
+    private func runScript(_ path: String, passwordFile: String?) async throws {
         let script: PostgresScript
         do {
             script = try PostgresScript(sql)
@@ -101,7 +101,7 @@ struct SQLCommand: AsyncParsableCommand {
         if let refusal = script.statements.lazy.compactMap(\.refusal).first {
             throw CLIError(refusal, exitCode: .refused)
         }
-        let storage = try DatabaseAccess.openStorageForReading(path)
+        let storage = try DatabaseAccess.openStorageForReading(path, passwordFile: passwordFile)
         let results: [SQLResult]
         do {
             results = try await storage.runScript(script)

@@ -41,7 +41,7 @@ struct Daemon {
             onReport(summary)
         }
         // After the database: a standby of a new one has the tables once it replayed the migrations.
-        let replica = try Self.readStorage(configuration.server)
+        let replica = try Self.readStorage(configuration.server, passwordFile: configuration.passwordFile)
         let model = ReadModel(
             storage: replica ?? cache.readStorage,
             configuration: configuration,
@@ -97,10 +97,13 @@ struct Daemon {
 
     /// The storage of `[server] read_database`, a streaming replica the read API reads instead of the database; nil
     /// when there is none.
-    static func readStorage(_ server: ServerConfiguration) throws -> (any ReadStorage)? {
+    /// The replica's users are its primary's: the same `password_file` serves.
+    static func readStorage(_ server: ServerConfiguration, passwordFile: String?) throws -> (any ReadStorage)? {
         guard let replica = server.readDatabase else { return nil }
         do {
-            return try SyncCache(readingFrom: replica, connections: ReadConnectionPool.defaultCount).readStorage
+            return try SyncCache(
+                readingFrom: replica, connections: ReadConnectionPool.defaultCount, passwordFile: passwordFile
+            ).readStorage
         } catch {
             throw CLIError("[server] read_database: \(error)")
         }

@@ -110,15 +110,19 @@ package struct PostgresLeases: EndpointLeasing {
         Task.detached {
             do {
                 _ = try await leases.store.withSession { session in
-                    try session.transaction {
-                        try PostgresSyncStorage.storeNextDue(names: names, dues: dues, node: leases.node, session)
-                        try session.query(
-                            """
+                    // One statement: the claims still this process's are handed back with their next due times, and
+                    // only their endpoints' schedule is stored (an endpoint another node took is that node's).
+                    try session.query(
+                        """
+                        WITH released AS (
                             UPDATE syncd_leases AS l SET expires_at = '-infinity', due_at = NULLIF(v.due, '')
                             FROM unnest($1::text[], $2::text[]) AS v(name, due)
                             WHERE l.endpoint = v.name AND l.holder = $3
-                            """, [.texts(names), .texts(dues), .text(leases.holder)])
-                    }
+                            RETURNING l.endpoint, l.due_at
+                        )
+                        UPDATE syncd_endpoints AS e SET next_due_at = r.due_at, last_node = $4
+                        FROM released AS r WHERE e.name = r.endpoint
+                        """, [.texts(names), .texts(dues), .text(leases.holder), .text(leases.node)])
                 }
                 leases.store.noteCommit()
                 completion(nil)

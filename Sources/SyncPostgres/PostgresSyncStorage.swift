@@ -125,22 +125,17 @@ package struct PostgresSyncStorage: SyncStorage {
         Task.detached {
             do {
                 try await storage.write { session in
-                    try Self.storeNextDue(names: names, dues: dues, node: nil, session)
+                    try session.query(
+                        """
+                        UPDATE syncd_endpoints AS e SET next_due_at = NULLIF(v.due, '')
+                        FROM unnest($1::text[], $2::text[]) AS v(name, due) WHERE e.name = v.name
+                        """, [.texts(names), .texts(dues)])
                 }
                 completion(nil)
             } catch {
                 completion(error)
             }
         }
-    }
-
-    /// Stores next due times (`""` for none: due at once) in one statement, and the node that polled them, if any.
-    static func storeNextDue(names: [String], dues: [String], node: String?, _ session: PostgresSession) throws {
-        try session.query(
-            """
-            UPDATE syncd_endpoints AS e SET next_due_at = NULLIF(v.due, ''), last_node = COALESCE($3, e.last_node)
-            FROM unnest($1::text[], $2::text[]) AS v(name, due) WHERE e.name = v.name
-            """, [.texts(names), .texts(dues), node.map(PostgresValue.text) ?? .null])
     }
 
     package func leasing(node: String, lease: Double) -> (any EndpointLeasing)? {

@@ -7,6 +7,13 @@ internal import SyncCore
 extension PostgresWriter {
     /// Makes sure the endpoint has its row, locks it for this transaction, and reads it.
     func prepareEndpoint(_ session: PostgresSession, kind: String) throws -> SyncWriter.EndpointRow {
+        // A run under a claim stores only while the claim is its own; the lease's row stays locked until the
+        // transaction ends, so that no other node takes it in between (their claims skip a locked row).
+        if let claim {
+            let holder = try session.scalar(
+                String.self, "SELECT holder FROM syncd_leases WHERE endpoint = $1 FOR UPDATE", [.text(name)])
+            guard holder == claim else { throw StoreError.claimLost(endpoint: name, holder: holder) }
+        }
         let rows = try session.query(
             """
             INSERT INTO syncd_endpoints (name, kind, url) VALUES ($1, $2, $3)

@@ -18,10 +18,12 @@ struct PostgresWriter {
 
     var endpoint: EndpointConfiguration
     var dueAt: Double?
+    var claim: String?
 
     init(_ run: SyncRun) {
         endpoint = run.endpoint
         dueAt = run.dueAt
+        claim = run.claim
     }
 
     var name: String { endpoint.name.name }
@@ -186,10 +188,24 @@ struct PostgresWriter {
         }
     }
 
-    /// Records a run that stored nothing: the data stays exactly as it was.
+    /// Records a run that stored nothing: the data stays exactly as it was. A run whose claim another node has taken
+    /// records nothing: the endpoint's state is that node's now.
     func recordFailure(_ error: String, outcome: SyncSummary.Outcome, facts: RunFacts, session: PostgresSession)
         throws -> SyncSummary
     {
+        do {
+            return try recordFailureUnderClaim(error, outcome: outcome, facts: facts, session: session)
+        } catch let lost as StoreError where lost == .claimLost {
+            var report = SyncSummary(endpoint: name, outcome: outcome)
+            report.error = error
+            report.httpStatus = facts.httpStatus
+            return report
+        }
+    }
+
+    private func recordFailureUnderClaim(
+        _ error: String, outcome: SyncSummary.Outcome, facts: RunFacts, session: PostgresSession
+    ) throws -> SyncSummary {
         try session.transaction {
             let state = try prepareEndpoint(session, kind: endpoint.isDocument ? "document" : "collection")
             var report = SyncSummary(endpoint: name, outcome: outcome)

@@ -6,7 +6,8 @@ import Testing
 
 /// Three `syncd run` processes on one PostgreSQL database (issue 12's cluster test): every endpoint is polled, never
 /// by two nodes at once; a SIGKILLed node's endpoints go on at the others once its leases run out; a SIGTERMed
-/// node hands its leases back as it exits.
+/// node hands its leases back as it exits. The interval (3 s for 300 endpoints: 100 polls a second) keeps the
+/// three debug daemons from taking the machine from the suites that run beside them.
 @Suite("syncd run nodes sharing PostgreSQL", .enabled(if: PostgresTestCluster.isAvailable))
 struct PostgresClusterTests {
     static let endpoints = 300
@@ -43,7 +44,11 @@ struct PostgresClusterTests {
                 return ready
             }
             for waiter in ready { waiter.resume.resume() }
-            return .json(Array(#"[{"id":\#(index)}]"#.utf8))
+            // The same record each time, with its ETag: after the first poll, a 304 (the lightest run there is).
+            if request.header("If-None-Match") == "\"v1\"" {
+                return UpstreamResponse(status: 304, headers: [(name: "ETag", value: "\"v1\"")])
+            }
+            return .json(Array(#"[{"id":\#(index)}]"#.utf8), headers: [(name: "ETag", value: "\"v1\"")])
         }
 
         /// Returns once `check` holds for the poll counts (checked at each answer), or throws after `seconds`.
@@ -89,8 +94,8 @@ struct PostgresClusterTests {
             lease = "3s"
 
             [defaults]
-            concurrency = 8
-            interval = "1s"
+            concurrency = 4
+            interval = "3s"
 
             """
         for index in 0..<endpoints {
@@ -127,7 +132,7 @@ struct PostgresClusterTests {
             let address = try #require(ReadAPIDaemonTests.address(in: await notify1.waitFor("READY=1")))
             let result2 = try await DaemonProcess.run(workspaces[1]) { _, signal2 in
                 let result3 = try await DaemonProcess.run(workspaces[2]) { _, signal3 in
-                    try await tally.wait("every endpoint is polled 3 times") { $0.allSatisfy { $0 >= 3 } }
+                    try await tally.wait("every endpoint is polled twice") { $0.allSatisfy { $0 >= 2 } }
                     // The nodes shared the work.
                     let nodes = try await cluster.query(
                         database, "SELECT DISTINCT last_node FROM syncd_endpoints ORDER BY 1")
@@ -139,8 +144,8 @@ struct PostgresClusterTests {
                 let held = try await cluster.query(
                     database, "SELECT endpoint FROM syncd_leases WHERE node = 'n3' AND expires_at > now()")
                 let before = tally.polls
-                try await tally.wait("every endpoint is polled twice more without n3") { polls in
-                    zip(polls, before).allSatisfy { $0 >= $1 + 2 }
+                try await tally.wait("every endpoint is polled again without n3") { polls in
+                    zip(polls, before).allSatisfy { $0 >= $1 + 1 }
                 }
                 for row in held {
                     let last = try await cluster.query(

@@ -8,6 +8,8 @@
 package protocol EndpointLeasing: Sendable {
     /// The node's name, as `syncd status` shows it.
     var node: String { get }
+    /// This process's claims' holder: each run's ``SyncRun/claim``, which the storage checks as it stores the result.
+    var holder: String { get }
     /// How long a claim lasts without renewal, in seconds.
     var lease: Double { get }
 

@@ -13,6 +13,7 @@ package struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         case notDocument = "not_document"
         case notSynced = "not_synced"
         case versionExhausted = "version_exhausted"
+        case claimLost = "claim_lost"
         case busy
     }
 
@@ -42,8 +43,20 @@ package struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     package static let notDocument = StoreError(.notDocument, "")
     package static let notSynced = StoreError(.notSynced, "")
     package static let versionExhausted = StoreError(.versionExhausted, "")
+    package static let claimLost = StoreError(.claimLost, "")
     /// Too many reads wait already: the read is refused at once rather than queued without end.
     package static let busy = StoreError(.busy, "too many reads are waiting for the database; try again in a moment")
+
+    /// The run's claim on its endpoint ran out while it ran, and another node took it (see ``EndpointLeasing``).
+    package static func claimLost(endpoint: String, holder: String?) -> StoreError {
+        StoreError(
+            .claimLost,
+            "\(endpoint): this node's claim ran out during the run and "
+                + (holder.map { "another node (\($0.split(separator: "/").first ?? "")) holds it now" }
+                    ?? "it was taken")
+                + "; dropped the run's result, the data stays as the holder writes it",
+            endpoint: endpoint)
+    }
 
     package static func notSyncdTable(_ table: String) -> StoreError {
         StoreError(.notSyncdTable, "table \"\(table)\" exists but was not created by syncd (it has no _raw column)")

@@ -80,10 +80,14 @@ package struct SyncRun: Sendable {
     /// When the scheduler wanted the run to start, in seconds since 1970; `nil` for a run nobody scheduled
     /// (`syncd sync`, a library's sync).
     package var dueAt: Double?
+    /// The claim the run holds on its endpoint (``EndpointLeasing/holder``), when nodes share the storage: the run
+    /// stores its result only while the claim is still its own.
+    package var claim: String?
 
-    package init(endpoint: EndpointConfiguration, dueAt: Double? = nil) {
+    package init(endpoint: EndpointConfiguration, dueAt: Double? = nil, claim: String? = nil) {
         self.endpoint = endpoint
         self.dueAt = dueAt
+        self.claim = claim
     }
 }
 

@@ -73,9 +73,13 @@ package struct SyncEngine: Sendable {
     ///
     /// - Parameter dueAt: When the scheduler wanted the run to start, for syncd_runs.due_at and the report's
     ///   ``SyncSummary/lateSeconds``; `nil` when nobody scheduled it.
-    package func sync(_ endpoint: EndpointConfiguration, dueAt: Double? = nil) async -> SyncSummary {
+    /// - Parameter claim: The claim the scheduler holds on the endpoint, when nodes share the storage.
+    package func sync(_ endpoint: EndpointConfiguration, dueAt: Double? = nil, claim: String? = nil) async
+        -> SyncSummary
+    {
         let startedAt = now()
-        var report = await sync(endpoint, run: SyncRun(endpoint: endpoint, dueAt: dueAt), startedAt: startedAt)
+        var report = await sync(
+            endpoint, run: SyncRun(endpoint: endpoint, dueAt: dueAt, claim: claim), startedAt: startedAt)
         report.lateSeconds = dueAt.map { max(0, startedAt - $0) }
         return report
     }

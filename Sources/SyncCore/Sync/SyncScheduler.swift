@@ -263,9 +263,10 @@ package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duratio
         }
         let due = machine.state(of: name)?.nextDue
         // On the thread where its answers arrive (see EventLoopTaskExecutor).
+        let claim = leasing?.holder
         group.addTask(executorPreference: engine.transport.nextRunExecutor()) { [engine, wake] in
             let started = engine.now()
-            var report = await engine.sync(endpoint, dueAt: due)
+            var report = await engine.sync(endpoint, dueAt: due, claim: claim)
             report.duration = .seconds(engine.now() - started)
             wake.yield(.finished(name, report))
         }

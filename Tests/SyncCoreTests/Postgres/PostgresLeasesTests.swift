@@ -95,6 +95,37 @@ struct PostgresLeasesTests {
         #expect(rows == [["two", nil, "true"]])
     }
 
+    @Test("a run whose claim another node took stores nothing, records nothing and schedules nothing")
+    func fenced() async throws {
+        let nodes = try await nodes()
+        defer { Task { await nodes.store.close() } }
+        let storage = PostgresSyncStorage(store: nodes.store, spoolDirectory: NSTemporaryDirectory())
+        _ = try await nodes.one.claim(["a"], now: Self.now)
+        _ = try await PostgresTestCluster.shared().query(
+            nodes.url, "UPDATE syncd_leases SET expires_at = now() - interval '1 second'")
+        _ = try await nodes.two.claim(["a"], now: Self.now)
+        let facts = RunFacts(startedAt: Self.now, finishedAt: Self.now + 1, httpStatus: 304)
+        let late = SyncRun(endpoint: try Self.endpoint("a"), claim: nodes.one.holder)
+        let error = await #expect(throws: StoreError.self) {
+            try await storage.applyNotModified(run: late, facts: { facts })
+        }
+        #expect(error?.description.contains("another node (two) holds it now") == true, "\(String(describing: error))")
+        let failed = try await storage.recordFailure("a: upstream down", outcome: .failed, run: late, facts: facts)
+        #expect(failed.runID == nil)
+        try await finish(nodes.one, [("a", Self.now + 3600)])
+        let own = SyncRun(endpoint: try Self.endpoint("a"), claim: nodes.two.holder)
+        let stored = try await storage.applyNotModified(run: own, facts: { facts })
+        #expect(stored.outcome == .notModified)
+        let rows = try await PostgresTestCluster.shared().query(
+            nodes.url,
+            """
+            SELECT (SELECT count(*) FROM syncd_runs WHERE endpoint = 'a'), e.next_due_at, e.last_node, e.last_status
+            FROM syncd_endpoints AS e WHERE e.name = 'a'
+            """)
+        // The first failure (from the fixture) and node two's 304; nothing of node one's late run.
+        #expect(rows == [["2", nil, nil, "304"]])
+    }
+
     @Test("a claim handed back is not taken again by a renewal that comes after it")
     func renewAfterFinish() async throws {
         let nodes = try await nodes()

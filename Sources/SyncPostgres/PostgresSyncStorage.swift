@@ -124,7 +124,7 @@ package struct PostgresSyncStorage: SyncStorage {
         let dues = rows.map { $0.nextDue.map(Timestamp.format) ?? "" }
         Task.detached {
             do {
-                try await storage.write { session in
+                _ = try await storage.write { session in
                     try session.query(
                         """
                         UPDATE syncd_endpoints AS e SET next_due_at = NULLIF(v.due, '')

@@ -14,27 +14,9 @@ package final class PostgresTestCluster: Sendable {
     /// that a CI machine without them fails instead of skipping.
     package static let isAvailable = binDirectory != nil || ProcessInfo.processInfo.environment["CI"] != nil
 
-    /// The cluster, started on first use.
-    ///
-    /// Starting it waits for `initdb` and `pg_ctl` (a second, more on a loaded machine): that wait happens on a thread
-    /// of its own, and callers suspend meanwhile. Blocking the cooperative pool's threads (two on two cores) would
-    /// stall every other test's loopback servers and clients for as long.
+    /// The cluster, started on first use (on a thread of its own: see ``ServerKeeper/once(_:thread:_:)``).
     package static func shared() async throws -> PostgresTestCluster {
-        let start = started.withLock { start in
-            if let start { return start }
-            let new = Task<PostgresTestCluster, any Error> {
-                try await withCheckedThrowingContinuation { continuation in
-                    let thread = Thread {
-                        continuation.resume(with: Result { try PostgresTestCluster() })
-                    }
-                    thread.name = "syncd-tests-postgres"
-                    thread.start()
-                }
-            }
-            start = new
-            return new
-        }
-        return try await start.value
+        try await ServerKeeper.once(started, thread: "syncd-tests-postgres") { try PostgresTestCluster() }
     }
 
     private static let started = Mutex<Task<PostgresTestCluster, any Error>?>(nil)
@@ -55,9 +37,7 @@ package final class PostgresTestCluster: Sendable {
 
     package let port: Int
     package let folder: String
-    private let keeper: Process
-    /// Held open for the cluster's life: its end closing is what stops the cluster.
-    private let lifeline: FileHandle
+    private let keeper: ServerKeeper
 
     private init() throws {
         guard let bin = Self.binDirectory else {
@@ -80,27 +60,14 @@ package final class PostgresTestCluster: Sendable {
             read -r _ || true
             \(bin)/pg_ctl -D "$0/data" -m fast stop >/dev/null 2>&1 || true
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        // The outer shell outlives the cluster's, to remove the folder once it stopped.
-        process.arguments = [
-            "-c",
-            "chown postgres: \(folder) && runuser -u postgres -- /bin/sh -c '\(script)' \(folder) \(port);"
-                + " rm -rf \(folder)",
-        ]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        keeper = process
-        lifeline = input.fileHandleForWriting
-        let line = output.fileHandleForReading.readLine()
-        guard line == "ready" else {
+        let folder = folder
+        keeper = try ServerKeeper(
+            script: script, arguments: [folder, "\(port)"], before: "chown postgres: \(folder)",
+            cleanup: "rm -rf \(folder)"
+        ) {
             let log = (try? String(contentsOfFile: "\(folder)/server.log", encoding: .utf8)) ?? ""
             let initdb = (try? String(contentsOfFile: "\(folder)/initdb.log", encoding: .utf8)) ?? ""
-            throw ClusterError("the test cluster did not start: \(initdb) \(log)")
+            return ClusterError("the test cluster did not start: \(initdb) \(log)")
         }
     }
 

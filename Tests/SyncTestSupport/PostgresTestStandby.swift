@@ -7,27 +7,15 @@ import Synchronization
 package final class PostgresTestStandby: Sendable {
     package let port: Int
     private let primaryPort: Int
-    private let keeper: Process
-    private let lifeline: FileHandle
+    private let keeper: ServerKeeper
 
-    /// The standby, started on first use (after the cluster), on a thread of its own while callers suspend.
+    /// The standby, started on first use, after the cluster (on a thread of its own: see
+    /// ``ServerKeeper/once(_:thread:_:)``).
     package static func shared() async throws -> PostgresTestStandby {
         let primary = try await PostgresTestCluster.shared()
-        let start = started.withLock { start in
-            if let start { return start }
-            let new = Task<PostgresTestStandby, any Error> {
-                try await withCheckedThrowingContinuation { continuation in
-                    let thread = Thread {
-                        continuation.resume(with: Result { try PostgresTestStandby(primary: primary) })
-                    }
-                    thread.name = "syncd-tests-postgres-standby"
-                    thread.start()
-                }
-            }
-            start = new
-            return new
+        return try await ServerKeeper.once(started, thread: "syncd-tests-postgres-standby") {
+            try PostgresTestStandby(primary: primary)
         }
-        return try await start.value
     }
 
     private static let started = Mutex<Task<PostgresTestStandby, any Error>?>(nil)
@@ -55,24 +43,12 @@ package final class PostgresTestStandby: Sendable {
             read -r _ || true
             \(bin)/pg_ctl -D "$0/data" -m fast stop >/dev/null 2>&1 || true
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = [
-            "-c",
-            "runuser -u postgres -- /bin/sh -c '\(script)' \(folder) \(port) \(primary.port); rm -rf \(folder)",
-        ]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        keeper = process
-        lifeline = input.fileHandleForWriting
-        guard output.fileHandleForReading.readLine() == "ready" else {
+        keeper = try ServerKeeper(
+            script: script, arguments: [folder, "\(port)", "\(primary.port)"], cleanup: "rm -rf \(folder)"
+        ) {
             let log = (try? String(contentsOfFile: "\(folder)/server.log", encoding: .utf8)) ?? ""
             let backup = (try? String(contentsOfFile: "\(folder)/basebackup.log", encoding: .utf8)) ?? ""
-            throw PostgresTestCluster.ClusterError("the standby did not start: \(backup) \(log)")
+            return PostgresTestCluster.ClusterError("the standby did not start: \(backup) \(log)")
         }
     }
 }

@@ -15,13 +15,7 @@ extension ConfigurationParser {
         let expected = "database must be a path to the database file, or a postgresql:// URL"
         guard let text = string(field, what: expected) else { return nil }
         guard PostgresLocation.isPostgres(text) else { return PathResolution.resolve(text, against: directory) }
-        do {
-            _ = try PostgresLocation(parsing: text)
-        } catch {
-            report("database: \(error)", at: field)
-            return nil
-        }
-        return text
+        return postgresURL(text, field)
     }
 
     /// `[server] read_database`: a PostgreSQL URL (a streaming replica of `database`), checked here and kept as written.
@@ -32,13 +26,18 @@ extension ConfigurationParser {
             report(expected, at: field)
             return nil
         }
+        return postgresURL(text, field)
+    }
+
+    /// `text` when it reads as a ``PostgresLocation``; else nil, with why, under the field's key.
+    private mutating func postgresURL(_ text: String, _ field: Field) -> String? {
         do {
             _ = try PostgresLocation(parsing: text)
+            return text
         } catch {
-            report("read_database: \(error)", at: field)
+            report("\(field.key): \(error)", at: field)
             return nil
         }
-        return text
     }
 
     /// A path, made absolute against the configuration file's directory.

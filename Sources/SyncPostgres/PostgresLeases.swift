@@ -107,29 +107,22 @@ package struct PostgresLeases: EndpointLeasing {
         let names = rows.map(\.name)
         // "" stands for NULL: an array of optionals is not something the driver binds.
         let dues = rows.map { $0.nextDue.map(Timestamp.format) ?? "" }
-        Task.detached {
-            do {
-                _ = try await leases.store.withSession { session in
-                    // One statement: the claims still this process's are handed back with their next due times, and
-                    // only their endpoints' schedule is stored (an endpoint another node took is that node's).
-                    try session.query(
-                        """
-                        WITH released AS (
-                            UPDATE syncd_leases AS l SET expires_at = '-infinity', due_at = NULLIF(v.due, '')
-                            FROM unnest($1::text[], $2::text[]) AS v(name, due)
-                            WHERE l.endpoint = v.name AND l.holder = $3
-                            RETURNING l.endpoint, l.due_at
-                        )
-                        UPDATE syncd_endpoints AS e SET next_due_at = r.due_at, last_node = $4
-                        FROM released AS r WHERE e.name = r.endpoint
-                        """, [.texts(names), .texts(dues), .text(leases.holder), .text(leases.node)])
-                }
-                leases.store.noteCommit()
-                completion(nil)
-            } catch {
-                completion(error)
-            }
-        }
+        store.write(
+            { session in
+                // One statement: the claims still this process's are handed back with their next due times, and only
+                // their endpoints' schedule is stored (an endpoint another node took is that node's).
+                try session.query(
+                    """
+                    WITH released AS (
+                        UPDATE syncd_leases AS l SET expires_at = '-infinity', due_at = NULLIF(v.due, '')
+                        FROM unnest($1::text[], $2::text[]) AS v(name, due)
+                        WHERE l.endpoint = v.name AND l.holder = $3
+                        RETURNING l.endpoint, l.due_at
+                    )
+                    UPDATE syncd_endpoints AS e SET next_due_at = r.due_at, last_node = $4
+                    FROM released AS r WHERE e.name = r.endpoint
+                    """, [.texts(names), .texts(dues), .text(leases.holder), .text(leases.node)])
+            }, completion: completion)
     }
 
     package func releaseAll() async throws {

@@ -15,7 +15,7 @@ extension PostgresReadStorage {
     /// (numeric, dates and times, intervals, arrays…) the statement runs again in the same snapshot with that column
     /// cast to text, so that it reads as psql shows it.
     package func runScript(_ script: PostgresScript) async throws -> [SQLResult] {
-        if let refusal = script.statements.lazy.compactMap(\.refusal).first { throw SQLScriptError.refused(refusal) }
+        if let refusal = script.refusal { throw SQLScriptError.refused(refusal) }
         let logger = store.logger
         return try await store.client.withConnection { connection in
             _ = try await connection.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)

@@ -172,6 +172,29 @@ package final class PostgresStore: Sendable {
         try? await threads.shutdownGracefully()
     }
 
+    /// Runs a transaction that writes, then moves ``generation`` for readers.
+    package func write<T: Sendable>(_ body: @escaping @Sendable (PostgresSession) throws -> T) async throws -> T {
+        let result = try await withSession(body)
+        noteCommit()
+        return result
+    }
+
+    /// ``write(_:)`` in a task of its own, then `completion` with the error, if any: for a caller that does not wait
+    /// (the scheduler storing next due times).
+    package func write(
+        _ body: @escaping @Sendable (PostgresSession) throws -> Void,
+        completion: @escaping @Sendable ((any Error)?) -> Void
+    ) {
+        Task.detached {
+            do {
+                try await self.write(body)
+                completion(nil)
+            } catch {
+                completion(error)
+            }
+        }
+    }
+
     /// Runs `body` on one of the store's threads with a connection of its own.
     package func withSession<T: Sendable>(_ body: @escaping @Sendable (PostgresSession) throws -> T) async throws -> T {
         let logger = logger

@@ -19,9 +19,7 @@ package struct PostgresSyncStorage: SyncStorage {
 
     /// Runs a transaction that writes, then moves the store's generation for readers.
     func write<T: Sendable>(_ body: @escaping @Sendable (PostgresSession) throws -> T) async throws -> T {
-        let result = try await store.withSession(body)
-        store.noteCommit()
-        return result
+        try await store.write(body)
     }
 
     package func state(of endpoint: String) async throws -> EndpointState? {
@@ -119,23 +117,16 @@ package struct PostgresSyncStorage: SyncStorage {
     package func storeNextDue(
         _ rows: [(name: String, nextDue: Double?)], completion: @escaping @Sendable ((any Error)?) -> Void
     ) {
-        let storage = self
         let names = rows.map(\.name)
         let dues = rows.map { $0.nextDue.map(Timestamp.format) ?? "" }
-        Task.detached {
-            do {
-                _ = try await storage.write { session in
-                    try session.query(
-                        """
-                        UPDATE syncd_endpoints AS e SET next_due_at = NULLIF(v.due, '')
-                        FROM unnest($1::text[], $2::text[]) AS v(name, due) WHERE e.name = v.name
-                        """, [.texts(names), .texts(dues)])
-                }
-                completion(nil)
-            } catch {
-                completion(error)
-            }
-        }
+        store.write(
+            { session in
+                try session.query(
+                    """
+                    UPDATE syncd_endpoints AS e SET next_due_at = NULLIF(v.due, '')
+                    FROM unnest($1::text[], $2::text[]) AS v(name, due) WHERE e.name = v.name
+                    """, [.texts(names), .texts(dues)])
+            }, completion: completion)
     }
 
     package func leasing(node: String, lease: Double) -> (any EndpointLeasing)? {

@@ -155,13 +155,7 @@ extension PostgresTestCluster {
     /// Runs `sql` in the database at `url` (one of ``makeDatabase()``'s) and returns its rows, each value as text
     /// (nil for NULL).
     package func query(_ url: String, _ sql: String) async throws -> [[String?]] {
-        guard let name = url.split(separator: "/").last?.split(separator: "?").first else { return [] }
-        let connection = try await PostgresConnection.connect(
-            configuration: .init(
-                host: "127.0.0.1", port: Self.port(in: url) ?? port, username: "postgres", password: nil,
-                database: String(name),
-                tls: .disable),
-            id: 2, logger: Self.logger)
+        guard let connection = try await connect(url, id: 2) else { return [] }
         do {
             var rows: [[String?]] = []
             for try await row in try await connection.query(PostgresQuery(unsafeSQL: sql), logger: Self.logger) {
@@ -180,13 +174,7 @@ extension PostgresTestCluster {
     package func waitFor(_ url: String, _ sql: String, toBe expected: String, until deadline: ContinuousClock.Instant)
         async throws -> Bool
     {
-        guard let name = url.split(separator: "/").last?.split(separator: "?").first else { return false }
-        let connection = try await PostgresConnection.connect(
-            configuration: .init(
-                host: "127.0.0.1", port: Self.port(in: url) ?? port, username: "postgres", password: nil,
-                database: String(name),
-                tls: .disable),
-            id: 3, logger: Self.logger)
+        guard let connection = try await connect(url, id: 3) else { return false }
         defer { Task { try? await connection.close() } }
         while ContinuousClock.now < deadline {
             for try await row in try await connection.query(PostgresQuery(unsafeSQL: sql), logger: Self.logger) {
@@ -194,6 +182,17 @@ extension PostgresTestCluster {
             }
         }
         return false
+    }
+
+    /// A connection as `postgres` to the database of `url` (on the cluster, or on its standby); nil for a URL that
+    /// names none.
+    private func connect(_ url: String, id: Int) async throws -> PostgresConnection? {
+        guard let name = url.split(separator: "/").last?.split(separator: "?").first else { return nil }
+        return try await PostgresConnection.connect(
+            configuration: .init(
+                host: "127.0.0.1", port: Self.port(in: url) ?? port, username: "postgres", password: nil,
+                database: String(name), tls: .disable),
+            id: id, logger: Self.logger)
     }
 
     /// A cell as text, whatever its type (PostgresNIO reads results in binary).

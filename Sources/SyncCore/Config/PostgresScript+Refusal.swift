@@ -1,3 +1,10 @@
+extension PostgresScript {
+    /// Why `syncd sql` refuses the script: its first statement that may not run; nil when all may.
+    package var refusal: String? {
+        statements.lazy.compactMap(\.refusal).first
+    }
+}
+
 extension PostgresScript.Command {
     /// The statements `syncd sql` runs on PostgreSQL, by their first word: those that read. Anything else —
     /// `INSERT`, `SET`, `BEGIN`, `COMMIT`, `COPY`, `CALL`, `DO`, `LOCK`, `LISTEN`… — is refused before it is sent.

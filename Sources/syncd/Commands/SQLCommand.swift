@@ -98,7 +98,8 @@ struct SQLCommand: AsyncParsableCommand {
         } catch {
             throw CLIError("the SQL failed: \(error)", exitCode: .failure)
         }
-        if let refusal = script.statements.lazy.compactMap(\.refusal).first {
+        // Before connecting: a refused script needs no database.
+        if let refusal = script.refusal {
             throw CLIError(refusal, exitCode: .refused)
         }
         let storage = try DatabaseAccess.openStorageForReading(path, passwordFile: passwordFile)

@@ -3,7 +3,9 @@ import SyncCore
 /// The streaming record decoder, differentially: a body fed to ``ChunkedRecordDecoder`` in chunks cut at random must
 /// give what ``RecordDecoder/decode(_:_:)`` gives for the whole body — the same records (`_raw`, column values,
 /// problems, rejection), then the same count or the same error, message included — and the same values at the
-/// captured envelope paths however it is cut. Each record read again alone gives the same values and problems.
+/// captured envelope paths however it is cut. Each record read again alone gives the same values and problems. A
+/// decoder that only counts the records (a paged fetch's) counts as many, and keeps the same last record's `id`
+/// however the body is cut.
 ///
 /// Input: one byte choosing the decoder, then the body. Byte bits 0–1 pick the records path (`$`, `data`,
 /// `data.items`, `pages[1].rows`), bit 2 strictness, bits 3–5 the largest chunk (1 to 4096 bytes); the chunk sizes
@@ -41,6 +43,8 @@ enum DecoderTarget {
     }
 
     static let captures: [JSONPath] = capturedPaths.map(path)
+    /// Where a cursor is read in each page's last record (`from = "last_record"`).
+    static let lastRecordPath = path("id")
 
     /// One of the paths above; they are ours, so a bad one is our bug.
     static func path(_ text: String) -> JSONPath {
@@ -64,7 +68,22 @@ enum DecoderTarget {
             split(total: body.count, at: Int(random.next() % UInt64(body.count + 1))),
         ]
         var firstCaptured: [CapturedValue?]?
+        var firstLastRecord: CapturedValue??
         for sizes in chunkings {
+            // A paged fetch's reader: records only checked and counted, a cursor kept from the last one.
+            let counted = DecodingOutcome.lastRecordValue(decoder, body, sizes: sizes, at: lastRecordPath)
+            if case .success(let count) = whole.end {
+                guard let counted else { throw FuzzFailure("chunks \(sizes): counting failed where decode did not") }
+                try require(counted.count == count, "chunks \(sizes): counted \(counted.count), decode \(count)")
+                if let firstLastRecord {
+                    try require(
+                        counted.value == firstLastRecord,
+                        "chunks \(sizes): the last record's id \(String(describing: counted.value)), else "
+                            + "\(String(describing: firstLastRecord))")
+                } else {
+                    firstLastRecord = .some(counted.value)
+                }
+            }
             let (chunked, captured) = DecodingOutcome.chunked(decoder, body, sizes: sizes, capturing: captures)
             try require(
                 chunked == whole || chunked.isDocumentedDifference(from: whole)
@@ -203,6 +222,25 @@ struct DecodingOutcome: Equatable, CustomStringConvertible {
             return (DecodingOutcome(records: seen, end: .success(count)), paths.map(chunked.capturedValue(at:)))
         } catch {
             return (DecodingOutcome(records: seen, end: .failure(Ending(error))), [])
+        }
+    }
+
+    /// The count and the last record's value at `path` of a decoder that only checks and counts the records, as a
+    /// paged fetch reads them; nil when it throws.
+    static func lastRecordValue(_ decoder: RecordDecoder, _ body: [UInt8], sizes: [Int], at path: JSONPath)
+        -> (count: Int, value: CapturedValue?)?
+    {
+        var chunked = ChunkedRecordDecoder(decoder, lastRecordPath: path, decodingRecords: false)
+        var start = 0
+        do {
+            for size in sizes {
+                let chunk = Array(body[start..<(start + size)])
+                try chunk.withUnsafeBytes { buffer in try chunked.feed(buffer) { _, _ in } }
+                start += size
+            }
+            return (try chunked.finish(), chunked.lastRecordValue)
+        } catch {
+            return nil
         }
     }
 

@@ -11,6 +11,8 @@ extension LoopbackHTTPServer {
 
     /// Bodies go out in pieces of this size, so the outbound writer's back-pressure bounds what is buffered.
     private static let bodyChunkSize = 64 * 1024
+    /// A request body is kept up to this size (a GraphQL query, a search); the rest is read and dropped.
+    private static let keptRequestBytes = 1 << 20
 
     /// Serves the requests of one connection in order until the client leaves, a response ends it, or shutdown.
     static func serve(
@@ -22,16 +24,21 @@ extension LoopbackHTTPServer {
             try await connection.executeThenClose { inbound, outbound in
                 var parts = inbound.makeAsyncIterator()
                 var head: HTTPRequestHead?
+                var body: [UInt8] = []
                 while let part = try await parts.next() {
                     switch part {
                     case .head(let requestHead):
                         head = requestHead
-                    case .body:
-                        break  // UpstreamRequest has no body: the sample upstream serves reads.
+                        body = []
+                    case .body(let buffer):
+                        let kept = min(buffer.readableBytes, max(keptRequestBytes - body.count, 0))
+                        body += buffer.readableBytesView.prefix(kept)
                     case .end:
                         guard let requestHead = head else { continue }
                         head = nil
-                        let response = await handler(UpstreamRequest(requestHead))
+                        var request = UpstreamRequest(requestHead)
+                        request.body = body
+                        let response = await handler(request)
                         book.countRequest()
                         switch try await send(response, answering: requestHead, to: outbound, on: connection.channel) {
                         case .readNextRequest:

@@ -2,7 +2,7 @@ internal import SyncCore
 
 /// A request as ``LoopbackHTTPServer`` received it, handed to the handler that answers it.
 ///
-/// The body, if any, is read and dropped: the sample upstream serves reads.
+/// The body, if any, is kept up to 1 MiB: a GraphQL query or a search's filter.
 package struct UpstreamRequest: Sendable {
     /// The method as sent, e.g. `GET` or `HEAD`.
     package var method: String
@@ -14,6 +14,8 @@ package struct UpstreamRequest: Sendable {
     package var query: [String: String]
     /// The header fields in the order received.
     package var headers: [(name: String, value: String)]
+    /// The body's first 1 MiB; empty when there was none.
+    package var body: [UInt8] = []
 
     /// A request as if it had arrived with this method, target and headers; ``path`` and ``query`` come from `uri`.
     package init(method: String = "GET", uri: String, headers: [(name: String, value: String)] = []) {

@@ -16,7 +16,9 @@ extension ConfigurationParser {
         var documentOnlyViolations: [Field] = []
         var primaryKeyField: Field?
         var columnsField: Field?
+        var requestFields = RequestFields()
         for field in fields(of: table, in: scope) {
+            if requestFields.take(field) { continue }
             if applySetting(field, to: &settings) {
                 if ["mode", "pagination", "incremental"].contains(field.key) { documentOnlyViolations.append(field) }
                 continue
@@ -43,6 +45,12 @@ extension ConfigurationParser {
         if table["name"] == nil { report("missing required key \"name\"", at: path, context: context) }
         if table["url"] == nil { report("missing required key \"url\"", at: path, context: context) }
 
+        let paginationPath: [TOMLDocument.Segment] =
+            table["pagination"] == nil ? [.key("defaults"), .key("pagination")] : path + [.key("pagination")]
+        // A document is one body: pagination set in [defaults] is for the collections.
+        let pagination = table["records"] == nil ? nil : settings.pagination
+        let request = self.request(
+            requestFields, pagination: pagination, paginationPath: paginationPath, context: context)
         var columns: [ColumnSpec] = []
         var primaryKey: [Int] = []
         var incremental: IncrementalConfiguration?
@@ -63,8 +71,6 @@ extension ConfigurationParser {
                 report("missing \"primary_key\": an endpoint with \"records\" needs one", at: path, context: context)
             }
             if let pagination = settings.pagination, let records {
-                let paginationPath: [TOMLDocument.Segment] =
-                    table["pagination"] == nil ? [.key("defaults"), .key("pagination")] : path + [.key("pagination")]
                 checkPaginationPaths(pagination, records: records, at: paginationPath, context: context)
             }
             // Resolved against columns that parsed cleanly only: a broken column would make a second problem here.
@@ -73,7 +79,7 @@ extension ConfigurationParser {
             }
         }
 
-        guard problems.count == problemCount, let name, let url else { return nil }
+        guard problems.count == problemCount, let name, let url, let request else { return nil }
         return EndpointConfiguration(
             name: name,
             url: url,
@@ -87,6 +93,8 @@ extension ConfigurationParser {
             primaryKey: primaryKey,
             mode: settings.mode,
             headers: settings.headers,
+            method: request.method,
+            body: request.body,
             auth: settings.auth,
             strict: settings.strict,
             allowEmpty: settings.allowEmpty,
@@ -94,8 +102,7 @@ extension ConfigurationParser {
             columns: columns,
             retries: settings.retries,
             retryMaxDelay: settings.retryMaxDelay,
-            // A document is one body: pagination set in [defaults] is for the collections.
-            pagination: records == nil ? nil : settings.pagination,
+            pagination: pagination,
             incremental: incremental,
             rateLimit: settings.rateLimit,
             rateLimitScope: settings.rateLimitScope

@@ -6,7 +6,7 @@ extension ConfigurationParser {
     /// The keys each kind takes besides `type` and the shared ones: (required, optional).
     private static func paginationKeys(for kind: String) -> (required: [String], optional: [String]) {
         switch kind {
-        case "cursor": (["cursor_path", "param"], [])
+        case "cursor": (["cursor_path"], ["param", "body_path", "from"])
         case "next_url": (["path"], [])
         case "page": (["param"], ["start", "size_param", "size"])
         case "offset": (["param", "limit"], ["limit_param"])
@@ -52,7 +52,10 @@ extension ConfigurationParser {
         var pagination: SyncEndpoint.Pagination =
             switch kind {
             case "link": .link()
-            case "cursor": .cursor(path: values.texts["cursor_path"] ?? "x", param: param)
+            case "cursor":
+                .cursor(
+                    path: values.texts["cursor_path"] ?? "x", param: values.texts["param"],
+                    bodyPath: values.texts["body_path"], from: values.cursorSource)
             case "next_url": .nextURL(path: values.texts["path"] ?? "x")
             case "page":
                 .page(
@@ -89,7 +92,16 @@ extension ConfigurationParser {
     /// rules check the rest.
     private mutating func read(_ option: Field, into values: inout PaginationValues) {
         switch option.key {
-        case "cursor_path", "path", "has_more_path", "total_path":
+        case "from":
+            switch option.value.string {
+            case "body": values.cursorSource = .body
+            case "last_record": values.cursorSource = .lastRecord
+            default:
+                report(
+                    "pagination: from must be \"body\" (a value outside the records) or \"last_record\" (a value "
+                        + "of each page's last record)", at: option)
+            }
+        case "cursor_path", "path", "has_more_path", "total_path", "body_path":
             guard let text = option.value.string else {
                 report(
                     "pagination: \(option.key) must be a JSON path such as \"data.items\" (\"$\" is the root)",
@@ -111,4 +123,5 @@ extension ConfigurationParser {
 private struct PaginationValues {
     var texts: [String: String] = [:]
     var numbers: [String: Int] = [:]
+    var cursorSource = SyncEndpoint.Pagination.CursorSource.body
 }

@@ -29,6 +29,16 @@ package enum CapturedValue: Sendable, Hashable {
         }
     }
 
+    /// The JSON a cursor is written as into a request body: a string as a JSON string, a number's literal; nil where
+    /// ``text`` is nil.
+    package var json: String? {
+        switch self {
+        case .string(let text): text.isEmpty ? nil : ColumnValue.jsonString(text)
+        case .number(let literal): literal
+        case .bool, .null, .other: nil
+        }
+    }
+
     /// The text a cursor or URL is sent as: a string's content or a number's literal; nil for null, an empty
     /// string, booleans, arrays and objects.
     package var text: String? {

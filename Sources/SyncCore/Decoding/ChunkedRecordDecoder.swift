@@ -64,6 +64,8 @@ package struct ChunkedRecordDecoder {
     private var envelope: EnvelopeCapture?
     /// Whether records are decoded into values and yielded; when not, they are only checked and counted.
     private let decodesRecords: Bool
+    /// The value at `lastRecordPath` in the latest record, as a cursor is read from it.
+    private var lastRecord: LastRecordCapture?
 
     /// Makes a decoder for one body.
     ///
@@ -71,21 +73,40 @@ package struct ChunkedRecordDecoder {
     ///   - decoder: the endpoint's decoder: records path, columns, key and strictness.
     ///   - paths: paths outside the records whose values ``capturedValue(at:)`` tells once the body was read (a
     ///     next cursor, a has-more flag); none by default, which costs nothing.
+    ///   - lastRecordPath: a path inside each record whose value in the last record ``lastRecordValue`` tells (a
+    ///     cursor taken from the last record); none by default. Read only when `decodingRecords` is false: a reader
+    ///     of the records has their values.
     ///   - decodingRecords: false to only check and count the records, for a reader that needs no values (a paged
     ///     fetch deciding on its next page while the transaction decodes the records): they are read with the same
     ///     checks and errors, but ``feed(_:_:)`` yields none of them.
-    package init(_ decoder: RecordDecoder, capturing paths: [JSONPath] = [], decodingRecords: Bool = true) {
+    package init(
+        _ decoder: RecordDecoder, capturing paths: [JSONPath] = [], lastRecordPath: JSONPath? = nil,
+        decodingRecords: Bool = true
+    ) {
         self.decoder = decoder
         self.decodesRecords = decodingRecords
         self.envelope = paths.isEmpty ? nil : EnvelopeCapture(paths: paths)
         self.splitter = BodySplitter(recordsPath: decoder.recordsPath)
         self.splitter.wholeValueTries = Self.wholeValueTriesPerChunk
         let columnCount = decodingRecords ? decoder.columns.count : 0
-        // Without columns to find, the walker skips each record whole, checking its syntax as it goes.
-        let trie = decodingRecords ? decoder.trie : ColumnTrie(paths: [])
-        self.walker = RecordWalker(scanner: Self.noBytes, trie: trie, columnCount: columnCount)
+        // Without columns to find, the walker skips each record whole, checking its syntax as it goes; with a last
+        // record's path, that path is its one column.
+        let trie: ColumnTrie
+        if decodingRecords {
+            trie = decoder.trie
+        } else if let lastRecordPath {
+            trie = ColumnTrie(paths: [lastRecordPath])
+            lastRecord = LastRecordCapture()
+        } else {
+            trie = ColumnTrie(paths: [])
+        }
+        self.walker = RecordWalker(scanner: Self.noBytes, trie: trie, columnCount: lastRecord == nil ? columnCount : 1)
         self.record = DecodedRecord.empty(columnCount: columnCount)
     }
+
+    /// The value at the `lastRecordPath` given to ``init(_:capturing:lastRecordPath:decodingRecords:)`` in the last
+    /// record read: nil when there was none, it held none there, or one longer than 64 KiB.
+    package var lastRecordValue: CapturedValue? { lastRecord?.value }
 
     /// The bytes held between calls: the buffer for a record that spans chunks, whose capacity is kept for the
     /// next such record unless it grew past 1 MiB.
@@ -256,6 +277,7 @@ package struct ChunkedRecordDecoder {
     ) throws {
         guard decodesRecords else {
             recordCount += 1
+            lastRecord?.keep(walker.value(ofColumn: 0))
             return
         }
         decoder.fill(&record, index: recordCount, raw: raw, isObject: isObject, walker: walker, scratch: &scratch)
@@ -277,4 +299,24 @@ package struct ChunkedRecordDecoder {
     }
 
     private static var noBytes: JSONScanner { JSONScanner(UnsafeRawBufferPointer(start: nil, count: 0)) }
+}
+
+/// The bytes of one value of the latest record, kept until the next record replaces them: the buffer is reused.
+private struct LastRecordCapture {
+    private var bytes: [UInt8] = []
+    private var isKept = false
+
+    /// The kept value, read as ``CapturedValue``.
+    var value: CapturedValue? { isKept ? CapturedValue(bytes: bytes) : nil }
+
+    /// Keeps `value` in place of the previous record's; nil or longer than 64 KiB keeps nothing.
+    mutating func keep(_ value: UnsafeBufferPointer<UInt8>?) {
+        bytes.removeAll(keepingCapacity: bytes.capacity <= EnvelopeCapture.maximumValueLength)
+        guard let value, value.count <= EnvelopeCapture.maximumValueLength else {
+            isKept = false
+            return
+        }
+        bytes.append(contentsOf: value)
+        isKept = true
+    }
 }

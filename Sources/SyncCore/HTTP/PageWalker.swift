@@ -16,8 +16,9 @@
 package struct PageWalker {
     /// What comes after a page.
     package enum Decision: Equatable, Sendable {
-        /// Fetch this URL: an absolute http or https URL.
-        case next(String)
+        /// Fetch this URL, an absolute http or https URL; with a `bodyCursor`, the request's body holds it at
+        /// `body_path` (the URL is then the page's own).
+        case next(String, bodyCursor: CapturedValue? = nil)
         /// That page was the last.
         case done
         /// The pages cannot be trusted to be complete: a loop, `max_pages` reached with more announced, or the walk
@@ -35,6 +36,9 @@ package struct PageWalker {
         package var captured: [JSONPath: CapturedValue] = [:]
         /// Paths whose value was too long to keep.
         package var overlong: [JSONPath] = []
+        /// The value at ``PaginationConfiguration/lastRecordPath`` in the page's last record; nil when it held none
+        /// there, or one longer than 64 KiB.
+        package var lastRecordCursor: CapturedValue?
         /// Records on the page, rejected ones included.
         package var records: Int
         /// Whether the page's bytes are exactly those of the page before.
@@ -111,6 +115,7 @@ package struct PageWalker {
         if let path = pagination.hasMorePath, page.captured[path] == .bool(false) { return .done }
         if let size = pagination.pageSize, page.records < size { return .done }
         let nextURL: String
+        var bodyCursor: CapturedValue?
         switch pagination.kind {
         case .link:
             guard let target = LinkHeader.next(in: page.links) else { return .done }
@@ -118,12 +123,23 @@ package struct PageWalker {
                 return .failure("page \(number)'s Link rel=\"next\" is not an http or https URL")
             }
             nextURL = resolved
-        case .cursor(let path, let param):
-            guard let cursor = page.captured[path]?.text else { return .done }
+        case .cursor(let path, .body, let target):
+            guard let value = page.captured[path], let cursor = value.text else { return .done }
             guard seenCursors.insert(cursor).inserted else {
                 return .failure("page \(number) repeats an earlier cursor at \(path): the pagination loops")
             }
-            nextURL = PageURL.setting([(name: param, value: cursor)], in: page.url)
+            (nextURL, bodyCursor) = Self.request(for: value, cursor: cursor, to: target, after: page)
+        case .cursor(let path, .lastRecord, let target):
+            guard let value = page.lastRecordCursor, let cursor = value.text else {
+                return .failure(
+                    "page \(number)'s last record has no string or number at cursor_path (\(path)) to ask for the "
+                        + "next page with")
+            }
+            guard seenCursors.insert(cursor).inserted else {
+                return .failure(
+                    "page \(number)'s last record repeats an earlier cursor at \(path): the pagination loops")
+            }
+            (nextURL, bodyCursor) = Self.request(for: value, cursor: cursor, to: target, after: page)
         case .nextURL(let path):
             guard let target = page.captured[path]?.text else { return .done }
             guard let resolved = PageURL.resolve(target, against: page.url) else {
@@ -140,7 +156,8 @@ package struct PageWalker {
             guard !overflow else { return .failure("page \(number): the next offset is too large") }
             nextURL = PageURL.setting([(name: param, value: String(offset))], in: page.url)
         }
-        if seenURLs.contains(nextURL) {
+        // A cursor sent in the body asks the same URL again: its cursors tell the pages apart.
+        if bodyCursor == nil, seenURLs.contains(nextURL) {
             return .failure("page \(number) leads back to a page already fetched: the pagination loops")
         }
         if number >= pagination.maxPages {
@@ -148,7 +165,17 @@ package struct PageWalker {
                 "max_pages (\(pagination.maxPages)) pages were fetched and the upstream announces more; raise max_pages"
             )
         }
-        return .next(nextURL)
+        return .next(nextURL, bodyCursor: bodyCursor)
+    }
+
+    /// Where a cursor goes: into the page's URL as a query parameter, or into the next request's body.
+    private static func request(
+        for value: CapturedValue, cursor: String, to target: PaginationConfiguration.CursorTarget, after page: Page
+    ) -> (url: String, bodyCursor: CapturedValue?) {
+        switch target {
+        case .query(let param): (PageURL.setting([(name: param, value: cursor)], in: page.url), nil)
+        case .body: (page.url, value)
+        }
     }
 
     /// The failure of a walk that ends while the upstream still announces more, if it does.

@@ -5,7 +5,8 @@ extension EndpointConfiguration: Equatable {
             && lhs.jitter == rhs.jitter && lhs.timeout == rhs.timeout && lhs.maxBody == rhs.maxBody
             && lhs.maxRecord == rhs.maxRecord
             && lhs.records == rhs.records && lhs.primaryKey == rhs.primaryKey && lhs.mode == rhs.mode
-            && lhs.headers.elementsEqual(rhs.headers, by: ==) && lhs.auth == rhs.auth && lhs.strict == rhs.strict
+            && lhs.headers.elementsEqual(rhs.headers, by: ==) && lhs.method == rhs.method && lhs.body == rhs.body
+            && lhs.auth == rhs.auth && lhs.strict == rhs.strict
             && lhs.allowEmpty == rhs.allowEmpty
             && lhs.maxDelete == rhs.maxDelete && lhs.columns == rhs.columns && lhs.retries == rhs.retries
             && lhs.retryMaxDelay == rhs.retryMaxDelay && lhs.pagination == rhs.pagination

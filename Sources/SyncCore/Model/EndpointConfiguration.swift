@@ -51,6 +51,10 @@ package struct EndpointConfiguration: Sendable {
     package var mode: SyncMode
     /// Extra request headers, already validated. The default is none.
     package var headers: [(name: String, value: String)]
+    /// The request method. The default is GET, the only one sent conditionally.
+    package var method: SyncEndpoint.Method
+    /// The JSON sent with each request, already checked. The default is nil: none.
+    package var body: RequestBody?
     /// How requests authenticate. The default is nil: no authentication.
     package var auth: Credential?
     /// Whether values must have exactly their column's JSON type (`"12"` is then not an integer). The default is false.
@@ -91,6 +95,8 @@ package struct EndpointConfiguration: Sendable {
         primaryKey: [Int] = [],
         mode: SyncMode = .snapshot,
         headers: [(name: String, value: String)] = [],
+        method: SyncEndpoint.Method = .get,
+        body: RequestBody? = nil,
         auth: Credential? = nil,
         strict: Bool = false,
         allowEmpty: Bool = false,
@@ -115,6 +121,8 @@ package struct EndpointConfiguration: Sendable {
         self.primaryKey = primaryKey
         self.mode = mode
         self.headers = headers
+        self.method = method
+        self.body = body
         self.auth = auth
         self.strict = strict
         self.allowEmpty = allowEmpty

@@ -2,7 +2,7 @@
 ///
 /// The rules that find these are written once and serve both front doors: the TOML reader reports each at the line
 /// of its key, and ``SyncEndpoint`` prefixes each with the endpoint's name.
-package struct OptionProblem: Sendable, Hashable {
+package struct OptionProblem: Error, Sendable, Hashable {
     /// The key inside the option (`cursor_path` of `pagination`); nil when it is the option as a whole.
     package var key: String?
     /// The sentence, starting with the option's name: `pagination: max_pages must be a whole number from 1 to …`.

@@ -11,8 +11,8 @@ package struct PaginationConfiguration: Sendable, Hashable {
     package enum Kind: Sendable, Hashable {
         /// RFC 8288: the `Link` header's `rel="next"` target, relative or absolute.
         case link
-        /// The value at `path` in the body, sent as the query parameter `param` of the next request.
-        case cursor(path: JSONPath, param: String)
+        /// A cursor read at `path`, in the body or in its last record, sent in the next request.
+        case cursor(path: JSONPath, from: CursorSource, to: CursorTarget)
         /// The URL at `path` in the body, relative or absolute.
         case nextURL(path: JSONPath)
         /// Page numbers from `start`, in the query parameter `param`; `size`, when given, is sent as `sizeParam`
@@ -21,6 +21,22 @@ package struct PaginationConfiguration: Sendable, Hashable {
         /// Offsets from 0 in the query parameter `param`, stepping by `limit`, sent as `limitParam` when given; a
         /// page with fewer records than `limit` is the last.
         case offset(param: String, limitParam: String?, limit: Int)
+    }
+
+    /// Where a cursor is read (`from`).
+    package enum CursorSource: Sendable, Hashable {
+        /// A path in the body, outside the records: `meta.next_cursor`.
+        case body
+        /// A path inside the page's last record: Stripe's `starting_after` takes the last record's `id`.
+        case lastRecord
+    }
+
+    /// Where a cursor is sent.
+    package enum CursorTarget: Sendable, Hashable {
+        /// The query parameter of that name (`param`).
+        case query(String)
+        /// A value of the request's JSON body (`body_path`), replaced by the cursor: a GraphQL variable.
+        case body(JSONPath)
     }
 
     /// The most pages fetched when `max_pages` is not set.
@@ -60,11 +76,25 @@ package struct PaginationConfiguration: Sendable, Hashable {
     /// The paths in the body, outside the records, whose values a page's decoder captures.
     package var capturedPaths: [JSONPath] { keyedPaths.map(\.path) }
 
-    /// The paths in the body with the key that sets each: `cursor_path`, `path`, `has_more_path`, `total_path`.
+    /// The path inside each record whose value in a page's last record is the next cursor (`from = "last_record"`).
+    package var lastRecordPath: JSONPath? {
+        guard case .cursor(let path, .lastRecord, _) = kind else { return nil }
+        return path
+    }
+
+    /// The path in the request body that the cursor replaces (`body_path`).
+    package var bodyPath: JSONPath? {
+        guard case .cursor(_, _, .body(let path)) = kind else { return nil }
+        return path
+    }
+
+    /// The paths in the body, outside the records, with the key that sets each: `cursor_path` (read from the body),
+    /// `path`, `has_more_path`, `total_path`.
     package var keyedPaths: [(key: String, path: JSONPath)] {
         var paths: [(key: String, path: JSONPath)] = []
         switch kind {
-        case .cursor(let path, _): paths.append(("cursor_path", path))
+        case .cursor(let path, .body, _): paths.append(("cursor_path", path))
+        case .cursor(_, .lastRecord, _): break
         case .nextURL(let path): paths.append(("path", path))
         case .link, .page, .offset: break
         }

@@ -13,10 +13,19 @@ extension SyncEndpoint {
     public struct Pagination: Sendable, Hashable {
         enum Kind: Sendable, Hashable {
             case link
-            case cursor(path: String, param: String)
+            case cursor(path: String, param: String?, bodyPath: String?, from: CursorSource)
             case nextURL(path: String)
             case page(param: String, start: Int, sizeParam: String?, size: Int?)
             case offset(param: String, limitParam: String?, limit: Int)
+        }
+
+        /// Where a cursor is read.
+        public enum CursorSource: Sendable, Hashable {
+            /// A value in the body, outside the records: `meta.next_cursor` (`from = "body"`, the default).
+            case body
+            /// A value of each page's last record: Stripe's `starting_after` is the last customer's `id`
+            /// (`from = "last_record"`). A page whose last record has no such value ends the walk with a failure.
+            case lastRecord
         }
 
         let kind: Kind
@@ -42,15 +51,48 @@ extension SyncEndpoint {
             Pagination(kind: .link, maxPages: maxPages, hasMorePath: hasMorePath, totalPath: totalPath)
         }
 
-        /// The value at `path` in the body, sent as the query parameter `param` of the next request
-        /// (`type = "cursor"`).
+        /// The value at `path` in the body (or, `from: .lastRecord`, in each page's last record), sent as the query
+        /// parameter `param` of the next request (`type = "cursor"`).
+        ///
+        /// ```swift
+        /// customers.pagination = .cursor(path: "id", param: "starting_after", from: .lastRecord, hasMorePath: "has_more")
+        /// ```
         public static func cursor(
-            path: String, param: String, maxPages: Int = 1000,
+            path: String, param: String, from source: CursorSource = .body, maxPages: Int = 1000,
             hasMorePath: String? = nil, totalPath: String? = nil
         ) -> Pagination {
             Pagination(
-                kind: .cursor(path: path, param: param), maxPages: maxPages, hasMorePath: hasMorePath,
-                totalPath: totalPath)
+                kind: .cursor(path: path, param: param, bodyPath: nil, from: source), maxPages: maxPages,
+                hasMorePath: hasMorePath, totalPath: totalPath)
+        }
+
+        /// The value at `path` in the body (or in each page's last record), written into the request's JSON body at
+        /// `bodyPath` for the next request: a GraphQL connection's `endCursor` sent as its `after` variable
+        /// (`type = "cursor"` with `body_path`). The endpoint's ``SyncEndpoint/body`` must hold a value at
+        /// `bodyPath` (`null` for the first page).
+        ///
+        /// ```swift
+        /// issues.pagination = .cursor(
+        ///     path: "data.repository.issues.pageInfo.endCursor", bodyPath: "variables.after",
+        ///     hasMorePath: "data.repository.issues.pageInfo.hasNextPage")
+        /// ```
+        public static func cursor(
+            path: String, bodyPath: String, from source: CursorSource = .body, maxPages: Int = 1000,
+            hasMorePath: String? = nil, totalPath: String? = nil
+        ) -> Pagination {
+            Pagination(
+                kind: .cursor(path: path, param: nil, bodyPath: bodyPath, from: source), maxPages: maxPages,
+                hasMorePath: hasMorePath, totalPath: totalPath)
+        }
+
+        /// A cursor pagination as syncd.toml sets it: `param` or `bodyPath`, exactly one, which ``compile(problems:)``
+        /// checks.
+        package static func cursor(
+            path: String, param: String?, bodyPath: String?, from source: CursorSource
+        ) -> Pagination {
+            Pagination(
+                kind: .cursor(path: path, param: param, bodyPath: bodyPath, from: source), maxPages: 1000,
+                hasMorePath: nil, totalPath: nil)
         }
 
         /// The URL at `path` in the body, relative or absolute (`type = "next_url"`).
@@ -117,10 +159,27 @@ extension SyncEndpoint {
             switch kind {
             case .link:
                 compiled = .link
-            case .cursor(let text, let name):
+            case .cursor(let text, let name, let bodyText, let source):
                 let cursor = path("cursor_path", text)
-                param("param", name)
-                compiled = cursor.map { .cursor(path: $0, param: name) }
+                var target: PaginationConfiguration.CursorTarget?
+                switch (name, bodyText) {
+                case (let name?, nil):
+                    param("param", name)
+                    target = .query(name)
+                case (nil, let bodyText?):
+                    target = path("body_path", bodyText).map { .body($0) }
+                case (.some, .some):
+                    problems.append(.init(key: "body_path", "pagination: set param or body_path, not both"))
+                case (nil, nil):
+                    problems.append(
+                        .init(
+                            key: nil,
+                            "pagination: type \"cursor\" needs \"param\" (a query parameter) or \"body_path\" "
+                                + "(a value of the request body)"))
+                }
+                if let cursor, let target {
+                    compiled = .cursor(path: cursor, from: source == .lastRecord ? .lastRecord : .body, to: target)
+                }
             case .nextURL(let text):
                 compiled = path("path", text).map { .nextURL(path: $0) }
             case .page(let name, let start, let sizeParam, let size):

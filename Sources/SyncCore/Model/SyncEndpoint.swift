@@ -13,6 +13,15 @@
 /// An endpoint with ``records`` is a collection: its records become rows of the table named ``name``. Without it,
 /// the whole body is cached as one document, and the endpoint has no columns.
 public struct SyncEndpoint: Sendable, Hashable {
+    /// The request method (`method`).
+    public enum Method: String, Sendable, Hashable {
+        /// Conditional GETs: `If-None-Match` and `If-Modified-Since` from the last answer, and a 304 costs nothing.
+        case get = "GET"
+        /// A POST of ``SyncEndpoint/body``, a GraphQL query or a search: never conditional, every poll fetches the
+        /// whole answer.
+        case post = "POST"
+    }
+
     /// Also the table's name: `^[a-z][a-z0-9_]{0,62}$`, not starting with `syncd_` or `sqlite_`.
     public var name: String
     /// An absolute `http://`, `https://` or `file://` URL.
@@ -31,6 +40,12 @@ public struct SyncEndpoint: Sendable, Hashable {
     public var timeout: Duration
     /// Extra request headers.
     public var headers: [String: String]
+    /// The request method (`method`). The default is GET.
+    public var method: Method
+    /// The JSON sent as the body of each request, with ``Method/post`` only (`body`, `body_file`): at most 1 MiB,
+    /// sent as `Content-Type: application/json` unless ``headers`` say otherwise. A cursor pagination with a body
+    /// path replaces one value of it page after page. The default is none.
+    public var body: String?
     /// `true`: a response is upserted and never deletes (`mode = "incremental"`). The default is `false`: a
     /// response is the whole set, and rows that vanished are deleted.
     public var upsertOnly: Bool
@@ -78,6 +93,7 @@ public struct SyncEndpoint: Sendable, Hashable {
         self.jitter = jitter
         self.timeout = timeout
         self.headers = headers
+        self.method = .get
         self.upsertOnly = upsertOnly
         self.rateLimitScope = .endpoint
         self.maxBody = EndpointConfiguration.defaultMaxBody
@@ -152,6 +168,7 @@ public struct SyncEndpoint: Sendable, Hashable {
             problems.append("missing \"primary_key\": an endpoint with \"records\" needs one")
         }
         if let paging, let recordsPath { optionProblems += paging.problems(records: recordsPath) }
+        let requestBody = RequestBody.compile(method: method, body: body, pagination: paging, problems: &optionProblems)
         let mode: SyncMode = upsertOnly ? .incremental : .snapshot
         var cursor: IncrementalConfiguration?
         if let incremental, recordsPath != nil {
@@ -162,7 +179,8 @@ public struct SyncEndpoint: Sendable, Hashable {
         return EndpointConfiguration(
             name: identifier, url: url, interval: interval, jitter: jitter, timeout: timeout, maxBody: maxBody,
             maxRecord: maxRecord, records: recordsPath, primaryKey: key, mode: mode,
-            headers: headers.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }, auth: credential,
+            headers: headers.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }, method: method,
+            body: requestBody, auth: credential,
             strict: strict, allowEmpty: allowEmpty, maxDelete: maxDelete, columns: specs, retries: retries,
             retryMaxDelay: retryMaxDelay, pagination: paging, incremental: cursor, rateLimit: rateLimit,
             rateLimitScope: rateLimitScope)

@@ -14,17 +14,21 @@ extension SyncEngine {
         logger: Logger, feed: SpoolFeed? = nil
     ) async throws -> PagedFetch {
         let name = endpoint.name.name
-        // A paged body is decoded as it arrives, for what decides the next page (its records, a cursor in it); a
-        // single body is decoded only by the transaction that stores it, which it checks as it goes.
-        let decoder = endpoint.pagination == nil ? nil : endpoint.recordDecoder
-        let captured = endpoint.pagination?.capturedPaths ?? []
+        // A paged body is decoded as it arrives, for what decides the next page (its records, a cursor in it), and
+        // so is a GraphQL answer, for its errors; any other body is decoded only by the transaction that stores it,
+        // which checks it as it goes.
+        let isGraphQL = endpoint.body?.isGraphQL ?? false
+        let decoder = endpoint.pagination == nil && !isGraphQL ? nil : endpoint.recordDecoder
+        let captured = (endpoint.pagination?.capturedPaths ?? []) + (isGraphQL ? [RequestBody.graphQLErrorPath] : [])
         var walker = PageWalker(pagination: endpoint.pagination, url: firstURL)
         var url = walker.firstURL
+        var body = endpoint.body?.bytes
         var fetched = PagedFetch(firstResponse: FetchResponse(status: 0, body: ByteBuffer()))
         while true {
             let number = fetched.count + 1
             let context = endpoint.pagination == nil ? "" : "page \(number): "
-            let request = try self.request(url, endpoint: endpoint, validators: number == 1 ? validators : nil)
+            let request = try self.request(
+                url, endpoint: endpoint, validators: number == 1 ? validators : nil, body: body)
             logger.debug("Fetching", metadata: [LogKey.page: "\(number)"])
             let start = fetched.spool?.count ?? 0
             let page: PageFetch
@@ -32,7 +36,8 @@ extension SyncEngine {
                 page = try await retrying(endpoint, context: context) {
                     try await waitForTurn(endpoint)
                     let page = try await fetchPage(
-                        request, spool: fetched.spool, from: start, decoder: decoder, capturing: captured, feed: feed)
+                        request, spool: fetched.spool, from: start, decoder: decoder, capturing: captured,
+                        lastRecordPath: endpoint.pagination?.lastRecordPath, readsPastFailure: isGraphQL, feed: feed)
                     pacer.observe(page.response.rateLimit, endpoint: endpoint, now: now())
                     return page
                 } response: {
@@ -58,15 +63,32 @@ extension SyncEngine {
             var facts = PageWalker.Page(url: url, records: 0)
             do {
                 if var chunked = page.decoder {
-                    facts.records = try chunked.finish()
+                    let records = Result { () throws -> Int in
+                        if let failure = page.decodingFailure { throw failure }
+                        return try chunked.finish()
+                    }
+                    var graphQLError = isGraphQL ? chunked.capturedValue(at: RequestBody.graphQLErrorPath) : nil
+                    if isGraphQL, graphQLError == nil, case .failure = records, let spool = page.spool {
+                        // GraphQL's errors usually come with a null `data`, where the decoder stopped: they say why.
+                        graphQLError = try Self.graphQLError(in: spool, start..<end)
+                    }
+                    if let message = graphQLError {
+                        throw SyncFailure(
+                            message: "\(name): \(context)\(Self.graphQLSentence(message)); kept the stored data",
+                            status: page.response.status, bytes: end, pages: number)
+                    }
+                    facts.records = try records.get()
                     for path in captured {
                         if let value = chunked.capturedValue(at: path) { facts.captured[path] = value }
                     }
                     facts.overlong = chunked.overlongCapturedPaths
+                    facts.lastRecordCursor = chunked.lastRecordValue
                 }
                 if let previous = fetched.ranges.last, let spool = page.spool {
                     facts.repeatsPrevious = try spool.holdsSameBytes(previous, start..<end)
                 }
+            } catch let failure as SyncFailure {
+                throw failure
             } catch {
                 throw SyncFailure(
                     message: "\(name): \(context)\(error); kept the stored data", status: page.response.status,
@@ -76,8 +98,12 @@ extension SyncEngine {
             feed?.pageEnded(start..<end)
             facts.links = page.response.links
             switch walker.next(after: facts) {
-            case .next(let next):
+            case .next(let next, let bodyCursor):
                 url = next
+                if let bodyCursor, let path = endpoint.pagination?.bodyPath {
+                    // The configuration checked that the body holds a value at body_path.
+                    body = bodyCursor.json.flatMap { endpoint.body?.replacing(path, with: $0) }
+                }
             case .done:
                 return fetched
             case .failure(let sentence):
@@ -94,24 +120,51 @@ extension SyncEngine {
     /// answer, creates no file.
     private func fetchPage(
         _ request: FetchRequest, spool existing: BodySpool?, from start: Int, decoder: RecordDecoder?,
-        capturing paths: [JSONPath], feed: SpoolFeed?
+        capturing paths: [JSONPath], lastRecordPath: JSONPath?, readsPastFailure: Bool, feed: SpoolFeed?
     ) async throws -> PageFetch {
         var spool = existing
         feed?.restarting(at: start)
         spool?.truncate(to: start)
         let spoolDirectory = self.spoolDirectory
         let spoolLimit = self.spoolLimit
-        var chunked = decoder.map { ChunkedRecordDecoder($0, capturing: paths, decodingRecords: false) }
+        var chunked = decoder.map {
+            ChunkedRecordDecoder($0, capturing: paths, lastRecordPath: lastRecordPath, decodingRecords: false)
+        }
+        var decodingFailure: (any Error)?
         let response = try await transport.fetch(request) { chunk in
             let file = spool ?? BodySpool(directory: spoolDirectory)
             spool = file
             guard file.count <= spoolLimit - chunk.readableBytes else { throw FetchError.spoolFull(limit: spoolLimit) }
             try file.append(chunk)
             feed?.received(upTo: file.count, in: file)
-            // The records themselves are the transaction's: here only what the next page's choice needs.
-            try chunk.withUnsafeReadableBytes { bytes in try chunked?.feed(bytes) { _, _ in } }
+            guard decodingFailure == nil else { return }
+            do {
+                // The records themselves are the transaction's: here only what the next page's choice needs.
+                try chunk.withUnsafeReadableBytes { bytes in try chunked?.feed(bytes) { _, _ in } }
+            } catch  where readsPastFailure {
+                // The rest of the body may say why (GraphQL's errors after a null `data`).
+                decodingFailure = error
+            }
         }
-        return PageFetch(response: response, spool: spool, decoder: chunked)
+        return PageFetch(response: response, spool: spool, decoder: chunked, decodingFailure: decodingFailure)
+    }
+}
+
+extension SyncEngine {
+    /// The run's failure for a GraphQL answer with errors: the first one's message, at most 300 characters, its
+    /// control characters escaped.
+    /// The first GraphQL error's message in a page of the spool, read whatever the rest of the page holds.
+    static func graphQLError(in spool: BodySpool, _ range: Range<Int>) throws -> CapturedValue? {
+        var envelope = EnvelopeCapture(paths: [RequestBody.graphQLErrorPath])
+        try spool.forEachChunk(in: range) { envelope.feed($0.assumingMemoryBound(to: UInt8.self)) }
+        envelope.finish()
+        return envelope.value(at: RequestBody.graphQLErrorPath)
+    }
+
+    static func graphQLSentence(_ message: CapturedValue) -> String {
+        guard case .string(let text) = message else { return "the GraphQL answer holds errors" }
+        let shown = text.count > 300 ? String(text.prefix(300)) + "…" : text
+        return "the GraphQL answer holds errors: \"\(ControlCharacters.escaped(shown, .log))\""
     }
 }
 
@@ -130,4 +183,6 @@ private struct PageFetch {
     var response: FetchResponse
     var spool: BodySpool?
     var decoder: ChunkedRecordDecoder?
+    /// What the decoder threw, when the body was read to its end regardless.
+    var decodingFailure: (any Error)?
 }

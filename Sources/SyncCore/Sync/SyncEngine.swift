@@ -210,20 +210,26 @@ package struct SyncEngine: Sendable {
     }
 
     /// A request for `url` with, when `url` has the endpoint's origin (scheme, host, port), the endpoint's headers and
-    /// credentials: a next page on another origin receives neither, nor the query credential's parameter.
+    /// credentials: a next page on another origin receives neither, nor the query credential's parameter. The
+    /// endpoint's method and `body` (the endpoint's own by default) go to any origin; a POST is never conditional.
     func request(
-        _ url: String, endpoint: EndpointConfiguration, validators: (etag: String?, lastModified: String?)?
+        _ url: String, endpoint: EndpointConfiguration, validators: (etag: String?, lastModified: String?)?,
+        body: [UInt8]? = nil
     ) throws -> FetchRequest {
-        guard PageURL.isSameOrigin(url, endpoint.url) else {
-            var foreign = url
-            if let name = endpoint.auth?.queryName { foreign = PageURL.removing([name], from: url) }
-            return FetchRequest(
-                url: foreign, etag: validators?.etag, lastModified: validators?.lastModified,
-                timeout: endpoint.timeout, maxBody: endpoint.maxBody)
-        }
+        let validators = endpoint.method == .get ? validators : nil
         var request = FetchRequest(
-            url: url, headers: endpoint.headers, etag: validators?.etag, lastModified: validators?.lastModified,
-            timeout: endpoint.timeout, maxBody: endpoint.maxBody)
+            url: url, etag: validators?.etag, lastModified: validators?.lastModified, timeout: endpoint.timeout,
+            maxBody: endpoint.maxBody)
+        request.method = endpoint.method.rawValue
+        request.body = body ?? endpoint.body?.bytes
+        if request.body != nil, !endpoint.headers.contains(where: { $0.name.lowercased() == "content-type" }) {
+            request.headers.append((name: "Content-Type", value: "application/json"))
+        }
+        guard PageURL.isSameOrigin(url, endpoint.url) else {
+            if let name = endpoint.auth?.queryName { request.url = PageURL.removing([name], from: url) }
+            return request
+        }
+        request.headers += endpoint.headers
         if let auth = endpoint.auth {
             do {
                 try auth.apply(to: &request, environment: environment)

@@ -38,8 +38,10 @@ struct CheckConfigCommand: AsyncParsableCommand {
                 let kind =
                     endpoint.isDocument
                     ? "document" : "\(endpoint.mode.rawValue), \(ReportText.counted(endpoint.columns.count, "column"))"
+                let method = endpoint.method == .get ? "" : endpoint.method.rawValue + " "
                 text +=
-                    "  \(endpoint.name.name): \(kind), every \(DurationText.format(endpoint.interval)), \(endpoint.redactedURL)\n"
+                    "  \(endpoint.name.name): \(kind), every \(DurationText.format(endpoint.interval)), "
+                    + "\(method)\(endpoint.redactedURL)\n"
             }
             Terminal.standardOutput.write(text)
             for note in try await notes(configuration, storage) + (unreachable.map { [$0] } ?? []) {

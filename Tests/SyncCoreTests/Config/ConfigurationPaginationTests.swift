@@ -22,7 +22,8 @@ struct ConfigurationPaginationTests {
             (
                 #"{ type = "cursor", cursor_path = "meta.next", param = "cursor", max_pages = 5 }"#,
                 PaginationConfiguration(
-                    kind: .cursor(path: try JSONPath(parsing: "meta.next"), param: "cursor"), maxPages: 5)
+                    kind: .cursor(path: try JSONPath(parsing: "meta.next"), from: .body, to: .query("cursor")),
+                    maxPages: 5)
             ),
             (
                 #"{ type = "next_url", path = "links.next", has_more_path = "meta.has_more" }"#,

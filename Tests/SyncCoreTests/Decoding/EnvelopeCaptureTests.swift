@@ -56,6 +56,36 @@ struct EnvelopeCaptureTests {
         #expect(values["meta.next"]?.text == "c+2\"x" && values["empty"]?.text == nil && values["none"]?.text == nil)
     }
 
+    @Test("the last record's value at a path inside it, whatever the chunking", arguments: [1, 2, 3, 7, 64, 4096])
+    func lastRecord(chunkSize: Int) throws {
+        let decoder = RecordDecoder(
+            recordsPath: try JSONPath(parsing: "data"),
+            columns: [ColumnSpec(name: "id", path: try JSONPath(parsing: "id"), type: .text)], keyColumns: [0],
+            strict: false)
+        let bodies: [(String, CapturedValue?)] = [
+            (
+                #"{"data": [{"id": "cus_1"}, {"x": {"id": 9}, "id" : "cus_\u0032"}], "has_more": true}"#,
+                .string("cus_2")
+            ),
+            (#"{"data": [{"id": "cus_1"}, {"id": 12345678901234567890}]}"#, .number("12345678901234567890")),
+            (#"{"data": [{"id": "cus_1"}, {"name": "no id"}]}"#, nil),
+            (#"{"data": [{"id": "cus_1"}, 7]}"#, nil),
+            (#"{"data": []}"#, nil),
+        ]
+        for (body, expected) in bodies {
+            var chunked = ChunkedRecordDecoder(
+                decoder, lastRecordPath: try JSONPath(parsing: "id"), decodingRecords: false)
+            let bytes = Array(body.utf8)
+            for start in stride(from: 0, to: bytes.count, by: chunkSize) {
+                try bytes[start..<min(bytes.count, start + chunkSize)].withUnsafeBytes { chunk in
+                    try chunked.feed(chunk) { _, _ in }
+                }
+            }
+            _ = try chunked.finish()
+            #expect(chunked.lastRecordValue == expected, "\(body)")
+        }
+    }
+
     @Test("a body starting with a byte order mark", arguments: [1, 2, 4096])
     func byteOrderMark(chunkSize: Int) throws {
         let values = try Self.capture(

@@ -63,7 +63,8 @@ struct PageWalkerAnnouncementTests {
         let cursor = try JSONPath(parsing: "next")
         let more = try JSONPath(parsing: "more")
         var walker = PageWalker(
-            pagination: PaginationConfiguration(kind: .cursor(path: cursor, param: "c"), hasMorePath: more),
+            pagination: PaginationConfiguration(
+                kind: .cursor(path: cursor, from: .body, to: .query("c")), hasMorePath: more),
             url: Self.base)
         #expect(
             walker.next(after: Self.page(Self.base, captured: [more: .bool(true)]))

@@ -1,0 +1,43 @@
+import Foundation
+
+/// A GraphQL server for one connection, `repository.issues`, paged as GitHub pages it: `first` issues a page, the
+/// next asked with the `after` variable set to the page's `pageInfo.endCursor` while `hasNextPage` is true.
+///
+/// It answers only a POST of `application/json` whose `query` asks `issues(first: $first, after: $after)`, and a
+/// GraphQL error (in a 200, as GraphQL servers do) for anything else, or for a cursor it did not give.
+package enum GraphQLConnection {
+    /// A query this server answers, with `first` = 3 and `after` = null, as a syncd.toml `body` holds it.
+    package static let query = #"""
+        {"query": "query($first: Int!, $after: String) { repository(owner: \"o\", name: \"r\") { issues(first: $first, after: $after) { nodes { number title author { login } } pageInfo { endCursor hasNextPage } } } }",
+         "variables": {"first": 3, "after": null}}
+        """#
+
+    /// The answer to `request`, over `count` issues numbered from 1.
+    package static func answer(_ request: UpstreamRequest, count: Int) -> UpstreamResponse {
+        guard request.method == "POST", request.header("Content-Type") == "application/json",
+            let object = try? JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any],
+            let query = object["query"] as? String, query.contains("issues(first: $first, after: $after)"),
+            let variables = object["variables"] as? [String: Any], let first = variables["first"] as? Int,
+            (1...100).contains(first)
+        else {
+            return error("this server answers the repository's issues, asked with $first and $after")
+        }
+        let after = variables["after"] as? String
+        let start = after.flatMap { $0.hasPrefix("Y3Vyc29y") ? Int($0.dropFirst(8)) : nil } ?? 0
+        guard after == nil || (start >= 1 && start <= count) else {
+            return error("the cursor is not one of this server's")
+        }
+        let end = min(start + first, count)
+        let nodes = (start..<end).map {
+            #"{"number": \#($0 + 1), "title": "Issue \#($0 + 1)", "author": {"login": "ann"}}"#
+        }
+        return .json(
+            Array(
+                (#"{"data": {"repository": {"issues": {"nodes": [\#(nodes.joined(separator: ","))], "pageInfo": "#
+                    + #"{"endCursor": "Y3Vyc29y\#(end)", "hasNextPage": \#(end < count)}}}}}"#).utf8))
+    }
+
+    private static func error(_ message: String) -> UpstreamResponse {
+        .json(Array(#"{"data": null, "errors": [{"message": "\#(message)"}]}"#.utf8))
+    }
+}

@@ -50,19 +50,31 @@ struct ColumnInference {
         return .json
     }
 
-    /// `id` when unique and non-null in every record; else a unique, non-null key-like column (`…_id`, `…Id`,
-    /// `…uuid`, `…key`, `sku`, `slug`, `guid`, `code`); else none. Only keys directly in the record count. A column
-    /// that merely happens to be unique in the sample (`name`, a counter) is not proposed: a wrong key would merge
-    /// records, so the stanza says no key was found instead.
-    var primaryKey: String? {
+    /// The position in ``columns`` of the primary key: a unique, non-null, key-like column (`id`, `…_id`, `…Id`,
+    /// `…uuid`, `…key`, `sku`, `slug`, `guid`, `code`), the shallowest first and `id` first among equals; else nil.
+    ///
+    /// A nested column (`repo.id`) serves when no column directly in the record does, as in a list of starred
+    /// repositories. A column that merely happens to be unique in the sample (`name`, a counter) is not proposed: a
+    /// wrong key would merge records, so the stanza says no key was found instead.
+    var primaryKeyPosition: Int? {
         let candidates = columns.indices.filter { position in
             let node = tree.nodes[columnNodes[position]]
-            return node.depth == 1 && node.isUnique && node.nonNull == tree.recordCount && node.nulls == 0
-                && [.integer, .text, .timestamp].contains(columns[position].type)
+            return node.isUnique && !node.isInArray && node.nonNull == tree.recordCount && node.nulls == 0
+                && [.integer, .text, .timestamp].contains(columns[position].type) && ShapeTree.isKeyLike(node.key)
         }
-        if let id = candidates.first(where: { tree.nodes[columnNodes[$0]].name == "id" }) { return columns[id].name }
-        return candidates.first(where: { ShapeTree.isKeyLike(tree.nodes[columnNodes[$0]].key) }).map {
-            columns[$0].name
+        // min(by:) keeps the first of equals, so column order breaks the remaining ties.
+        return candidates.min { left, right in
+            let (a, b) = (tree.nodes[columnNodes[left]], tree.nodes[columnNodes[right]])
+            return (a.depth, a.name == "id" ? 0 : 1) < (b.depth, b.name == "id" ? 0 : 1)
         }
     }
+
+    /// The primary key column's name; see ``primaryKeyPosition``.
+    var primaryKey: String? { primaryKeyPosition.map { columns[$0].name } }
+
+    /// The tree node of the primary key column, whose ``ShapeNode/seenValues`` hold the keys' hashes.
+    var primaryKeyNode: Int? { primaryKeyPosition.map { columnNodes[$0] } }
+
+    /// The number of fields in each record: columns, and paths left out past the limit.
+    var fieldCount: Int { columns.count + leftOut.count }
 }

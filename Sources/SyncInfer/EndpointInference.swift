@@ -1,20 +1,25 @@
 package import SyncCore
 
 /// Proposes an `[[endpoint]]` for a JSON response: finds the records, walks every one of them and infers columns,
-/// types, required columns and a primary key.
+/// types, required columns, a primary key and, from the envelope around the records, pagination.
 ///
-/// The body is read twice as bytes, never as a tree: once to check its grammar and find the arrays of objects, once
-/// to walk the records into a ``ShapeTree``. Memory stays at the body plus one node per distinct path.
+/// The body is read twice as bytes, never as a tree: once to check its grammar, find the arrays of objects and note
+/// the envelope's scalars, once to walk the records into a ``ShapeTree`` (every largest array, when several have
+/// the same size, so that ``RecordsChoice`` can compare them). Memory stays at the body plus one node per distinct
+/// path.
 package struct EndpointInference {
     package var name: String
     package var url: String
     /// The records path to use instead of searching for one.
     package var recordsPath: JSONPath?
+    /// The response's `Link` fields when it came over HTTP; nil when they could not be seen (a file, stdin).
+    package var links: [String]?
 
-    package init(name: String, url: String, recordsPath: JSONPath? = nil) {
+    package init(name: String, url: String, recordsPath: JSONPath? = nil, links: [String]? = nil) {
         self.name = name
         self.url = url
         self.recordsPath = recordsPath
+        self.links = links
     }
 
     /// A valid endpoint name for a URL or a file path: its last segment without extension (`/api/users.json` →
@@ -43,51 +48,64 @@ package struct EndpointInference {
         } catch {
             throw .notJSON(error, in: bytes.assumingMemoryBound(to: UInt8.self))
         }
-        let chosen = try choose(from: locator)
+        let contenders = try contenders(from: locator)
         var endpoint = InferredEndpoint(
             name: name, url: url, recordsPath: nil, recordCount: 0, columns: [], primaryKey: nil, leftOut: [],
             otherCandidates: [])
-        guard let chosen else {
+        guard !contenders.isEmpty else {
             var walker = ShapeWalker(scanner: JSONScanner(bytes))
             walker.scanner.skipByteOrderMark()
             walker.scanner.skipWhitespace()
             do { try walker.walkRecord(depth: 0) } catch { throw .notJSON(error, in: walker.scanner.buffer) }
             return (endpoint, InferredShapes(tree: walker.tree, isCollection: false))
         }
-        var walker = ShapeWalker(scanner: JSONScanner(bytes, position: chosen.start + 1))
-        do {
-            try walkRecords(&walker, depth: chosen.depth + 1)
-        } catch {
-            throw .notJSON(error, in: walker.scanner.buffer)
+        var walked: [RecordsChoice.Contender] = []
+        for candidate in contenders {
+            var walker = ShapeWalker(
+                scanner: JSONScanner(bytes, position: candidate.start + 1),
+                tree: ShapeTree(collectsReferences: contenders.count > 1))
+            do {
+                try walkRecords(&walker, depth: candidate.depth + 1)
+            } catch {
+                throw .notJSON(error, in: walker.scanner.buffer)
+            }
+            walked.append(.init(candidate: candidate, tree: walker.tree, inference: ColumnInference(tree: walker.tree)))
         }
-        let inference = ColumnInference(tree: walker.tree)
-        endpoint.recordsPath = chosen.path
-        endpoint.recordCount = walker.tree.recordCount
+        let choice = RecordsChoice(walked)
+        let chosen = walked[choice.chosen]
+        let inference = chosen.inference
+        endpoint.recordsPath = chosen.candidate.path
+        endpoint.recordCount = chosen.tree.recordCount
         endpoint.columns = inference.columns
         endpoint.leftOut = inference.leftOut
-        endpoint.otherCandidates = locator.candidates.filter { $0 != chosen }.map { ($0.path, $0.count) }
-        if let key = inference.primaryKey, let position = endpoint.columns.firstIndex(where: { $0.name == key }) {
-            endpoint.primaryKey = key
+        endpoint.otherCandidates = locator.candidates.filter { $0 != chosen.candidate }.map { ($0.path, $0.count) }
+        endpoint.choice = choice.reason
+        if let position = inference.primaryKeyPosition {
+            endpoint.primaryKey = endpoint.columns[position].name
             endpoint.columns[position].required = true
         }
-        return (endpoint, InferredShapes(tree: walker.tree, isCollection: true))
+        endpoint.pagination = PaginationProposal.propose(
+            records: chosen.candidate.path, envelope: locator.envelope,
+            key: inference.primaryKeyPosition.map { endpoint.columns[$0].path }, links: links)
+        return (endpoint, InferredShapes(tree: chosen.tree, isCollection: true))
     }
 
-    /// The records array: the wanted one, the root array, else the largest (the first of equals); nil for a document.
-    private func choose(from locator: RecordsLocator) throws(InferenceError) -> RecordsCandidate? {
+    /// The arrays that could be the records: the wanted one, the root array, else the largest ones (several when
+    /// they have the same size, for ``RecordsChoice``); none for a document.
+    private func contenders(from locator: RecordsLocator) throws(InferenceError) -> [RecordsCandidate] {
         if let recordsPath {
-            if let found = locator.candidates.first(where: { $0.path == recordsPath }) { return found }
+            if let found = locator.candidates.first(where: { $0.path == recordsPath }) { return [found] }
             let kind = locator.wantedKind.map { "is \($0)" } ?? "is not in the response"
             throw .noRecords("\"\(recordsPath)\" \(kind), not an array of objects")
         }
-        if let root = locator.candidates.first(where: { $0.path == .root }) { return root }
+        if let root = locator.candidates.first(where: { $0.path == .root }) { return [root] }
         if locator.firstByte == JSONByte.openBracket {
             throw .noRecords(
                 "the response is an array but not of objects, so it holds no records; "
                     + "use --records PATH to name an array of objects")
         }
-        guard let largest = locator.candidates.max(by: { $0.count < $1.count }) else { return nil }
-        return locator.candidates.first { $0.count == largest.count }
+        guard let largest = locator.candidates.max(by: { $0.count < $1.count }) else { return [] }
+        return locator.candidates.filter { $0.count == largest.count }
     }
 
     /// Walks each element of the array whose `[` is just behind the cursor.

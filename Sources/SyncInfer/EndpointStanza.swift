@@ -32,12 +32,22 @@ package enum EndpointStanza {
         guard let recordsPath = endpoint.recordsPath else { return lines.joined(separator: "\n") + "\n" }
         lines.append("records = \(quoted(recordsPath.description))")
         if let key = endpoint.primaryKey {
+            if let nested = endpoint.nestedKeyColumn {
+                lines.append(
+                    "# The key is nested: \(quoted(nested.path.description)) is unique in every record here; check that "
+                        + "no two records can share it.")
+            }
             lines.append("primary_key = [\(quoted(key))]")
         } else {
             lines.append(
                 "# TODO: no key was found (an id-like column, unique and non-null in every record), and syncd needs "
                     + "a primary key:")
             lines.append("# name the column(s) that identify a record, e.g. primary_key = [\"a\", \"b\"]")
+        }
+        if let pagination = endpoint.pagination {
+            lines += pagination.notes.flatMap(comment)
+            lines += pagination.otherKeys.map { "# " + $0 }
+            lines.append((pagination.isConfident ? "" : "# ") + "pagination = " + pagination.value)
         }
         lines.append("")
         lines.append("[endpoint.columns]")
@@ -55,6 +65,24 @@ package enum EndpointStanza {
         }
         return lines.joined(separator: "\n") + "\n"
     }
+
+    /// A note as comment lines of at most ``commentWidth`` characters, broken between words.
+    static func comment(_ text: String) -> [String] {
+        var lines: [String] = []
+        var line = "#"
+        for word in text.split(separator: " ") {
+            if line.count > 1, line.count + 1 + word.count > commentWidth {
+                lines.append(line)
+                line = "#"
+            }
+            line += " " + word
+        }
+        lines.append(line)
+        return lines
+    }
+
+    /// The width comments are broken at, as the code around them is.
+    static let commentWidth = 116
 
     /// A TOML basic string.
     static func quoted(_ text: String) -> String {

@@ -10,7 +10,8 @@ package enum InferenceSource {
         URL(fileURLWithPath: path).standardizedFileURL.absoluteString
     }
 
-    /// Fetches a 2xx body and infers the endpoint from it, reading the body where it was received.
+    /// Fetches a 2xx body and infers the endpoint from it, reading the body where it was received; over HTTP, the
+    /// response's `Link` fields go to the inference, so that a `rel="next"` link proposes link pagination.
     ///
     /// - Parameters:
     ///   - url: an http, https or file URL.
@@ -41,6 +42,8 @@ package enum InferenceSource {
             throw FetchError.connection(
                 "the server answered \(response.status) \(HTTPStatusText.reason(response.status)), not a 2xx")
         }
+        var inference = inference
+        if !url.lowercased().hasPrefix("file:") { inference.links = response.links }
         let result = response.body.withUnsafeReadableBytes { bytes in
             Result { () throws(InferenceError) in try inference.infer(bytes) }
         }

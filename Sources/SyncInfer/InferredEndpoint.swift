@@ -18,13 +18,23 @@ package struct InferredEndpoint: Sendable {
     /// The number of records looked at.
     package var recordCount: Int
     package var columns: [InferredColumn]
-    /// The guessed primary key column; nil when no column is unique and non-null in every record.
+    /// The guessed primary key column; nil when no key-like column is unique and non-null in every record.
     package var primaryKey: String?
     /// Paths found in the records but given no column (too deep, or past the column limit).
     package var leftOut: [JSONPath]
     /// Other arrays of objects that could have been the records, with their sizes.
     package var otherCandidates: [(path: JSONPath, count: Int)]
+    /// Why these records were chosen over arrays of the same size; nil when no other array was as large.
+    package var choice: String? = nil
+    /// The `pagination` line proposed from the envelope or the `Link` header; nil when nothing suggested one.
+    package var pagination: PaginationProposal? = nil
 
     /// Whether the response is one document rather than records.
     package var isDocument: Bool { recordsPath == nil }
+
+    /// The primary key's column, when the key lies in a nested object (`repo.id`) rather than in the record.
+    package var nestedKeyColumn: InferredColumn? {
+        guard let primaryKey, let column = columns.first(where: { $0.name == primaryKey }) else { return nil }
+        return column.path.components.count > 1 ? column : nil
+    }
 }

@@ -13,16 +13,20 @@ struct RecordsCandidate: Equatable {
 /// Reads a whole body once, checking its grammar, and lists the arrays of objects in it that could be the records.
 ///
 /// Objects are looked into down to ``searchDepth`` keys below the root (deeper when a records path asks for it);
-/// array elements are not, except where the records path names an index.
+/// array elements are not, except where the records path names an index. The scalars met on the way are the
+/// envelope around the records, kept in ``envelope``.
 struct RecordsLocator {
-    /// How many keys deep the search for a records array goes by itself.
-    static let searchDepth = 3
+    /// How many keys deep the search for a records array goes by itself: enough for a GraphQL connection,
+    /// `data.repository.issues.nodes`, and the `pageInfo` beside it.
+    static let searchDepth = 5
 
     private var scanner: JSONScanner
     private let wanted: JSONPath?
     private(set) var candidates: [RecordsCandidate] = []
     /// What the value at the wanted path turned out to be, when it was not an array of objects.
     private(set) var wantedKind: String?
+    /// The scalars outside every array, in body order, at most ``EnvelopeValue/maximumCount``.
+    private(set) var envelope: [EnvelopeValue] = []
 
     init(_ bytes: UnsafeRawBufferPointer, wanted: JSONPath?) {
         self.scanner = JSONScanner(bytes)
@@ -62,7 +66,12 @@ struct RecordsLocator {
             try visitObject(path: path, depth: depth)
         } else {
             if isWanted { wantedKind = JSONBodyReader.kind(of: byte) ?? "a value" }
+            let start = scanner.position
             try scanner.skipValue(depth: depth, inside: .topLevel)
+            if byte != JSONByte.openBrace, envelope.count < EnvelopeValue.maximumCount {
+                let literal = UnsafeBufferPointer(rebasing: scanner.buffer[start..<scanner.position])
+                envelope.append(EnvelopeValue(path: path, value: EnvelopeValue.value(of: literal)))
+            }
         }
     }
 

@@ -29,6 +29,11 @@ struct ShapeNode {
     var wasCutOff = false
     /// Hashes of the values seen here while they are all distinct scalars; nil when not tracked or not unique.
     var seenValues: Set<Int>?
+    /// Whether this node lies inside an array of the record, where one record may hold many values.
+    var isInArray = false
+    /// Hashes of the scalars seen here when the key reads as a reference to other records (`status_id`,
+    /// `sample_account_ids`); nil when not collected.
+    var referenceValues: Set<Int>?
 
     init(key: [UInt8], depth: Int, tracksUniqueness: Bool) {
         self.key = key
@@ -55,21 +60,43 @@ struct ShapeTree {
     static let maximumDepth = 8
     /// Keys directly in the record whose values are checked for uniqueness, besides key-like names.
     static let uniquenessCandidates = 8
+    /// At most this many reference values are kept over all nodes; past it, the rest are not collected.
+    static let maximumReferences = 100_000
 
     var nodes: [ShapeNode] = [ShapeNode(key: [], depth: 0, tracksUniqueness: false)]
     /// The number of records walked.
     var recordCount = 0
+    /// Whether to collect the values of reference-like keys, to tell side-loaded arrays (see ``RecordsChoice``).
+    let collectsReferences: Bool
+    /// The number of values held by every node's ``ShapeNode/referenceValues``.
+    var referenceCount = 0
+
+    init(collectsReferences: Bool = false) {
+        self.collectsReferences = collectsReferences
+    }
 
     /// The child of `parent` for a key, created when first seen.
+    ///
+    /// Uniqueness is tracked for the record's first keys and its key-like keys, and for key-like keys of nested
+    /// objects that could become columns (a nested key such as `repo.id`), never inside arrays.
     mutating func child(of parent: Int, key: UnsafeBufferPointer<UInt8>, hint: Int) -> Int {
         let children = nodes[parent].children
         if hint < children.count, nodes[children[hint]].key.elementsEqual(key) { return children[hint] }
         for child in children where nodes[child].key.elementsEqual(key) { return child }
         let depth = nodes[parent].depth + 1
         let keyBytes = Array(key)
+        let isKeyLike = Self.isKeyLike(keyBytes)
+        let isInArray = nodes[parent].isInArray
         let tracks =
-            parent == 0 && (children.count < Self.uniquenessCandidates || Self.isKeyLike(keyBytes))
-        nodes.append(ShapeNode(key: keyBytes, depth: depth, tracksUniqueness: tracks))
+            !isInArray
+            && (parent == 0
+                ? children.count < Self.uniquenessCandidates || isKeyLike
+                : isKeyLike && depth <= ColumnInference.maximumPathLength)
+        var node = ShapeNode(key: keyBytes, depth: depth, tracksUniqueness: tracks)
+        node.isInArray = isInArray
+        let isOwnID = parent == 0 && node.name.lowercased() == "id"
+        if collectsReferences, !isOwnID, isKeyLike || Self.isReferenceList(keyBytes) { node.referenceValues = [] }
+        nodes.append(node)
         nodes[parent].children.append(nodes.count - 1)
         return nodes.count - 1
     }
@@ -77,9 +104,28 @@ struct ShapeTree {
     /// The node that gathers the elements of the arrays at `parent`, created when first needed.
     mutating func element(of parent: Int) -> Int {
         if let element = nodes[parent].element { return element }
-        nodes.append(ShapeNode(key: [], depth: nodes[parent].depth, tracksUniqueness: false))
+        var node = ShapeNode(key: [], depth: nodes[parent].depth, tracksUniqueness: false)
+        node.isInArray = true
+        node.referenceValues = nodes[parent].referenceValues == nil ? nil : []
+        nodes.append(node)
         nodes[parent].element = nodes.count - 1
         return nodes.count - 1
+    }
+
+    /// Notes a scalar's hash at a node that collects references, while the total stays within bounds.
+    mutating func noteReference(node: Int, hash: Int) {
+        guard referenceCount < Self.maximumReferences, nodes[node].referenceValues?.insert(hash).inserted == true
+        else { return }
+        referenceCount += 1
+    }
+
+    /// The hashes of every reference in the records, except those at `excluded` (the records' own key).
+    func references(excluding excluded: Int?) -> Set<Int> {
+        var all: Set<Int> = []
+        for index in nodes.indices where index != excluded {
+            if let values = nodes[index].referenceValues { all.formUnion(values) }
+        }
+        return all
     }
 
     /// Whether a key reads like an identifier: `id`, `…_id`, `…Id`, `…uuid`, `…key`.
@@ -88,5 +134,11 @@ struct ShapeTree {
         let lower = text.lowercased()
         return lower == "id" || lower.hasSuffix("_id") || text.hasSuffix("Id") || text.hasSuffix("ID")
             || lower.hasSuffix("uuid") || lower.hasSuffix("key") || ["sku", "slug", "guid", "code"].contains(lower)
+    }
+
+    /// Whether a key reads like a list of identifiers: `…_ids`, `…Ids`, `…IDs`.
+    static func isReferenceList(_ key: [UInt8]) -> Bool {
+        let text = String(decoding: key, as: UTF8.self)
+        return text.lowercased().hasSuffix("_ids") || text.hasSuffix("Ids") || text.hasSuffix("IDs")
     }
 }

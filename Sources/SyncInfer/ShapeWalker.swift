@@ -65,23 +65,29 @@ struct ShapeWalker {
                 tree.nodes[node].reals += 1
             }
         }
-        if tree.nodes[node].seenValues != nil {
-            noteValue(
-                node: node,
-                bytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: scanner.buffer[start..<scanner.position])))
+        let isScalar = scanner.buffer[start] != JSONByte.openBrace && scanner.buffer[start] != JSONByte.openBracket
+        guard tree.nodes[node].seenValues != nil || (isScalar && tree.nodes[node].referenceValues != nil) else {
+            return
         }
+        let hash = Self.hash(UnsafeBufferPointer(rebasing: scanner.buffer[start..<scanner.position]))
+        if tree.nodes[node].seenValues != nil { noteValue(node: node, hash: hash) }
+        if isScalar, tree.nodes[node].referenceValues != nil { tree.noteReference(node: node, hash: hash) }
     }
 
     /// Adds a value's hash to the node's set; a repeated one (or a container) ends the tracking.
-    private mutating func noteValue(node: Int, bytes: UnsafeRawBufferPointer) {
-        var hasher = Hasher()
-        hasher.combine(bytes: bytes)
-        let hash = hasher.finalize()
+    private mutating func noteValue(node: Int, hash: Int) {
         if tree.nodes[node].objects > 0 || tree.nodes[node].arrays > 0
             || tree.nodes[node].seenValues?.insert(hash).inserted == false
         {
             tree.nodes[node].seenValues = nil
         }
+    }
+
+    /// The hash of a value's bytes as written, so that `"42"` and `42` differ and equal literals match.
+    static func hash(_ literal: UnsafeBufferPointer<UInt8>) -> Int {
+        var hasher = Hasher()
+        hasher.combine(bytes: UnsafeRawBufferPointer(literal))
+        return hasher.finalize()
     }
 
     private mutating func walkObject(node: Int, depth: Int) throws(JSONSyntaxError) {

@@ -46,6 +46,75 @@ struct InferTests {
         #expect(rejected.standardOutput == "n\r\n0\r\n")
     }
 
+    /// The body of a fixture in `Tests/Fixtures/infer`.
+    static func fixture(_ name: String) throws -> Data {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/infer/\(name).json")
+        return try Data(contentsOf: url)
+    }
+
+    @Test("Mastodon's grouped notifications: stderr says notification_groups was chosen over the side-loaded statuses")
+    func sideLoadedEnvelope() async throws {
+        let workspace = try Workspace(toml: "")
+        defer { workspace.remove() }
+        let file = workspace.path + "/notifications.json"
+        try Self.fixture("mastodon-grouped-notifications").write(to: URL(fileURLWithPath: file))
+        let inferred = try await SyncdProcess.run(["infer", file])
+        #expect(inferred.status == 0, "\(inferred.standardError)")
+        #expect(
+            inferred.standardError
+                == "syncd: 3 records at \"notification_groups\", 9 columns; of the arrays of 3, \"statuses\" is "
+                + "side-loaded (these records refer to its keys); other arrays of objects: \"accounts\" (2), "
+                + "\"statuses\" (3) (choose with --records PATH)\n")
+        #expect(inferred.standardOutput.contains("records = \"notification_groups\"\nprimary_key = [\"group_key\"]\n"))
+        try (Self.header + inferred.standardOutput).write(toFile: workspace.config, atomically: true, encoding: .utf8)
+        let check = try await workspace.run(["check-config"])
+        #expect(check.status == 0, "\(check.standardOutput)\(check.standardError)")
+        let sync = try await workspace.run(["sync"])
+        #expect(sync.status == 0, "\(sync.standardError)")
+        let keys = try await workspace.run(
+            ["sql", "SELECT group_key FROM notifications ORDER BY group_key", "--format", "csv"])
+        #expect(
+            keys.standardOutput
+                == "group_key\r\ngrouped-113010503322889311-favourite-478\r\ngrouped-113010503322889500-reblog-478\r\n"
+                + "ungrouped-34975900\r\n")
+    }
+
+    @Test(
+        "starred repositories over HTTP with a Link header: key repo_id, link pagination, and the stanza syncs both pages"
+    )
+    func starredOverHTTP() async throws {
+        let firstPage = try String(decoding: Self.fixture("github-starred"), as: UTF8.self)
+        // The second page: the same repositories under other ids.
+        let secondPage = ["1296269": "1", "17881631": "2", "44838949": "3"].reduce(firstPage) { page, id in
+            page.replacingOccurrences(of: "\"id\": \(id.key),", with: "\"id\": \(id.value),")
+        }
+        let server = try await LoopbackHTTPServer.start { request in
+            guard request.query["page"] == "2" else {
+                return .json(Array(firstPage.utf8), headers: [("Link", #"</user/starred?page=2>; rel="next""#)])
+            }
+            return .json(Array(secondPage.utf8))
+        }
+        let workspace = try Workspace(toml: "")
+        defer { workspace.remove() }
+        let inferred = try await SyncdProcess.run(["infer", server.baseURL + "/user/starred"])
+        #expect(inferred.status == 0, "\(inferred.standardError)")
+        let stanza = inferred.standardOutput
+        #expect(
+            stanza.contains(
+                "records = \"$\"\n# The key is nested: \"repo.id\" is unique in every record here; check that no two "
+                    + "records can share it.\nprimary_key = [\"repo_id\"]\n# The response's Link header has a "
+                    + "rel=\"next\" link: pages follow it.\npagination = { type = \"link\" }\n\n"))
+        try (Self.header + stanza).write(toFile: workspace.config, atomically: true, encoding: .utf8)
+        let check = try await workspace.run(["check-config"])
+        #expect(check.status == 0, "\(check.standardOutput)\(check.standardError)")
+        let sync = try await workspace.run(["sync"])
+        try await server.shutdown()
+        #expect(sync.status == 0, "\(sync.standardError)")
+        let rows = try await workspace.run(["sql", "SELECT repo_id FROM starred ORDER BY repo_id", "--format", "csv"])
+        #expect(rows.standardOutput == "repo_id\r\n1\r\n2\r\n3\r\n1296269\r\n17881631\r\n44838949\r\n")
+    }
+
     @Test("--swift prints models that typecheck and decode the sample")
     func swiftModels() async throws {
         let workspace = try Self.workspace(users: 5)

@@ -10,12 +10,16 @@ struct InferCommand: AsyncParsableCommand {
         discussion: """
             Reads the response from an http(s) URL (fetched as syncd fetches: TLS, a 30 s timeout, at most \
             64 MiB), a file, or - for standard input. The records are the top-level array, else the largest \
-            array of objects within three keys of the root (stderr says which; --records overrides). Every record \
-            is read: each scalar path becomes a column (nested objects flattened, at most 40 columns) typed \
-            integer, real, boolean, timestamp or text, and json for arrays and mixed values; a column present and \
-            non-null in every record is required. The primary key is `id` when it is unique, else a unique \
-            …_id, …Id, …uuid or …key column, else the first unique integer or text column. A response without an \
-            array of objects gives a document endpoint.
+            array of objects within five keys of the root; between arrays of the same size, not one whose keys \
+            the others' records refer to (side-loaded), then one whose records have a key, then the one with \
+            the most fields (stderr says which and why; --records overrides). Every record is read: each scalar \
+            path becomes a column (nested objects flattened, at most 40 columns) typed integer, real, boolean, \
+            timestamp or text, and json for arrays and mixed values; a column present and non-null in every \
+            record is required. The primary key is `id` when it is unique, else a unique …_id, …Id, …uuid, \
+            …key, sku, slug, guid or code column, else such a column of a nested object (repo.id), else none. \
+            A pagination line is proposed from a Link header with rel="next" or the envelope (a Stripe list, a \
+            GraphQL connection, a next URL or cursor), commented when unsure. A response without an array of \
+            objects gives a document endpoint.
 
             Exits 1 when the input cannot be read, is not JSON (naming the byte), or has no array of objects.
             """
@@ -90,6 +94,7 @@ struct InferCommand: AsyncParsableCommand {
             return "syncd: no array of objects found: a document endpoint (use --records PATH to name one)\n"
         }
         var line = "syncd: \(endpoint.recordCount) records at \"\(recordsPath)\", \(endpoint.columns.count) columns"
+        if let choice = endpoint.choice { line += "; " + choice }
         if !endpoint.otherCandidates.isEmpty {
             let others = endpoint.otherCandidates.prefix(3).map { "\"\($0.path)\" (\($0.count))" }
             line += "; other arrays of objects: " + others.joined(separator: ", ") + " (choose with --records PATH)"

@@ -71,7 +71,7 @@ struct EndpointInferenceTests {
     }
 
     @Test(
-        "the primary key is id, else a key-like unique column, else none: a merely unique column is no key",
+        "the primary key is a unique key-like column, the shallowest and id first, nested too; a merely unique one never",
         arguments: [
             (#"[{"name": "a", "id": 1}, {"name": "b", "id": 2}]"#, "id"),
             (#"[{"id": 1, "user_id": 5}, {"id": 1, "user_id": 6}]"#, "user_id"),
@@ -81,6 +81,15 @@ struct EndpointInferenceTests {
             (#"[{"sku": "a", "qty": 1}, {"sku": "b", "qty": 2}]"#, "sku"),
             (#"[{"n": 1}, {"n": 1}]"#, nil),
             (#"[{"id": 1}, {"id": null}]"#, nil),
+            (#"[{"at": 1, "repo": {"name": "a", "id": 5}}, {"at": 2, "repo": {"name": "b", "id": 6}}]"#, "repo_id"),
+            (#"[{"a": {"node_id": "x", "id": 1}}, {"a": {"node_id": "y", "id": 2}}]"#, "a_id"),
+            (#"[{"a": {"b": {"id": 1}, "key": "k"}}, {"a": {"b": {"id": 2}, "key": "l"}}]"#, "a_key"),
+            (#"[{"user_id": 1, "repo": {"id": 5}}, {"user_id": 2, "repo": {"id": 6}}]"#, "user_id"),
+            (#"[{"repo": {"name": "a"}}, {"repo": {"name": "b"}}]"#, nil),
+            (#"[{"repo": {"id": 5}}, {"repo": {"id": 5}}]"#, nil),
+            (#"[{"repo": {"id": 5}}, {"repo": {"id": null}}]"#, nil),
+            (#"[{"repo": {"id": 5}}, {"n": 1}]"#, nil),
+            (#"[{"tags": [{"id": 1}]}, {"tags": [{"id": 2}]}]"#, nil),
         ] as [(String, String?)])
     func primaryKey(json: String, expected: String?) throws {
         let endpoint = try infer(json)

@@ -84,30 +84,35 @@ struct READMEExampleTests {
         }
     }
 
-    /// The README's `syncd infer` session: the `$ cat` file, then the command, then exactly what it printed.
-    @Test("the README's syncd infer session prints what the README shows")
-    func inferSession() async throws {
+    /// The README's `syncd infer` sessions: each `$ cat FILE`, then `$ syncd infer FILE`, then exactly what it
+    /// printed, up to the end of the block.
+    @Test("the README's syncd infer sessions print what the README shows")
+    func inferSessions() async throws {
         let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("README.md")
         let lines = try String(contentsOf: readme, encoding: .utf8).components(separatedBy: "\n")
-        let start = try #require(lines.firstIndex(of: "$ cat users.json"))
-        let command = try #require(lines[start...].firstIndex(of: "$ syncd infer users.json"))
-        let end = try #require(lines[command...].firstIndex(of: "```"))
-        let input = lines[(start + 1)..<command].joined(separator: "\n") + "\n"
-        let printed = Array(lines[(command + 1)..<end])
-        let summary = try #require(printed.first)
-        #expect(summary.hasPrefix("syncd: "))
+        let starts = lines.indices.filter { lines[$0].hasPrefix("$ cat ") && lines[$0].hasSuffix(".json") }
+        #expect(starts.count == 2)
+        for start in starts {
+            let name = String(lines[start].dropFirst("$ cat ".count))
+            let command = try #require(lines[start...].firstIndex(of: "$ syncd infer \(name)"))
+            let end = try #require(lines[command...].firstIndex(of: "```"))
+            let input = lines[(start + 1)..<command].joined(separator: "\n") + "\n"
+            let printed = Array(lines[(command + 1)..<end])
+            let summary = try #require(printed.first)
+            #expect(summary.hasPrefix("syncd: "))
 
-        let workspace = try CLITests.Workspace(toml: "")
-        defer { workspace.remove() }
-        let file = workspace.path + "/users.json"
-        try input.write(toFile: file, atomically: true, encoding: .utf8)
-        let result = try await SyncdProcess.run(["infer", "users.json"], directory: workspace.path)
-        #expect(result.status == 0, "\(result.standardError)")
-        #expect(result.standardError == summary + "\n")
-        let expected = printed.dropFirst().joined(separator: "\n") + "\n"
-        let output = result.standardOutput.replacingOccurrences(
-            of: "file://" + file, with: "file:///tmp/demo/users.json")
-        #expect(output == expected)
+            let workspace = try CLITests.Workspace(toml: "")
+            defer { workspace.remove() }
+            let file = workspace.path + "/" + name
+            try input.write(toFile: file, atomically: true, encoding: .utf8)
+            let result = try await SyncdProcess.run(["infer", name], directory: workspace.path)
+            #expect(result.status == 0, "\(name): \(result.standardError)")
+            #expect(result.standardError == summary + "\n")
+            let expected = printed.dropFirst().joined(separator: "\n") + "\n"
+            let output = result.standardOutput.replacingOccurrences(
+                of: "file://" + file, with: "file:///tmp/demo/" + name)
+            #expect(output == expected)
+        }
     }
 }

@@ -200,4 +200,26 @@ struct InferTests {
         let badName = try await SyncdProcess.run(["infer", workspace.path + "/bad.json", "--name", "Users"])
         #expect(badName.status == 64)
     }
+
+    @Test("the stanzas proposed for a Stripe list and, uncommented, a GraphQL connection pass check-config")
+    func newPaginationKeysCheck() async throws {
+        let workspace = try Workspace(toml: "")
+        defer { workspace.remove() }
+        var stanzas = ""
+        for name in ["stripe-customers", "github-graphql-issues"] {
+            let file = workspace.path + "/\(name).json"
+            try Self.fixture(name).write(to: URL(fileURLWithPath: file))
+            let inferred = try await SyncdProcess.run(["infer", file])
+            #expect(inferred.status == 0, "\(inferred.standardError)")
+            stanzas +=
+                inferred.standardOutput.replacingOccurrences(of: "# method = ", with: "method = ")
+                .replacingOccurrences(of: "# body = ", with: "body = ")
+                .replacingOccurrences(of: "# pagination = ", with: "pagination = ") + "\n"
+        }
+        #expect(stanzas.contains("\npagination = { type = \"cursor\", from = \"last_record\""))
+        #expect(stanzas.contains("\nmethod = \"POST\"\n"))
+        try (Self.header + stanzas).write(toFile: workspace.config, atomically: true, encoding: .utf8)
+        let check = try await workspace.run(["check-config"])
+        #expect(check.status == 0, "\(check.standardOutput)\(check.standardError)")
+    }
 }

@@ -21,6 +21,22 @@ USERS=${USERS:-100000}
 install_missing sqlite3:sqlite3 time:time
 build_release
 
+# The schema-drift journal's cost (issue 13: at most 5% of a first sync): the build before the journal, from
+# DRIFT_BASE (default: the parent of the commit that added it; "none" skips it), syncs the same first body in each run.
+DRIFT_BASE=${DRIFT_BASE:-$(git log --diff-filter=A --format=%H -- migrations/0007_schema_drift.sql | tail -1)^}
+if [ "$DRIFT_BASE" != none ] && [ "$DRIFT_BASE" != "^" ]; then
+    BASE_SRC="$ROOT/.build-drift-base-src"
+    if [ "$(git -C "$BASE_SRC" rev-parse HEAD 2>/dev/null)" != "$(git rev-parse "$DRIFT_BASE")" ]; then
+        rm -rf "$BASE_SRC"; git worktree prune
+        git worktree add --detach "$BASE_SRC" "$DRIFT_BASE" >&2
+    fi
+    echo "building the build before the drift journal ($DRIFT_BASE)…" >&2
+    (cd "$BASE_SRC" && swift build -c release --static-swift-stdlib --scratch-path "$ROOT/.build-drift-base" \
+        --product syncd >&2)
+    BASE_BIN=$(cd "$BASE_SRC" && swift build -c release --static-swift-stdlib --scratch-path "$ROOT/.build-drift-base" \
+        --show-bin-path)
+fi
+
 WORK=$(mktemp -d /tmp/syncd-bench-XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 "$BIN/sample-upstream" write --users "$USERS" "$WORK/base.json" "$WORK/churned.json"
@@ -79,6 +95,10 @@ TOML
 for _ in $(seq "$RUNS"); do
     rm -f "$WORK"/syncd.db* "$WORK"/anchor.db*
     config /users
+    if [ -n "${BASE_BIN:-}" ]; then
+        measure base_first "$BASE_BIN/syncd" sync --config "$WORK/syncd.toml"
+        rm -f "$WORK"/syncd.db*
+    fi
     measure syncd_first "$BIN/syncd" sync --config "$WORK/syncd.toml"
     measure sqlite_first sh -c "sqlite3 '$WORK/anchor.db' < '$WORK/load.sql'"
     config /users-churned
@@ -108,6 +128,10 @@ done
 printf '%-26s %9s %6s   (inside syncd: %s for the run itself)\n' "304 re-sync (process)" "$(ms "$(median syncd_304)")" \
     "$(mb "$(median syncd_304 2)")" "$(ms "$(median syncd_304_run)")"
 printf '%-26s %16s\n' "floor: bare insert" "$(ms "$(median floor)")"
+if [ -n "${BASE_BIN:-}" ]; then
+    printf '%-26s %9s %6s   (the build before the drift journal; ratio %s)\n' "first sync, no journal" \
+        "$(ms "$(median base_first)")" "$(mb "$(median base_first 2)")" "$(ratio "$(median syncd_first)" "$(median base_first)")"
+fi
 printf '%-26s %16s\n' "peak RSS / body (first)" "$(ratio "$(( $(median syncd_first 2) * 1024 ))" "$BODY")"
 
 . "$ROOT/Benchmarks/lib/result.sh"
@@ -117,6 +141,10 @@ result "first sync, $USERS_LABEL: wall vs the sqlite3 shell" "$(ms "$FIRST")" "$
     "$(ratio "$FIRST" "$SHELL_FIRST")" "<= 0.50"
 result "first sync, $USERS_LABEL: wall vs the floor (bare insert)" "$(ms "$FIRST")" "$(ms "$FLOOR")" \
     "$(ratio "$FIRST" "$FLOOR")" "<= 1.60"
+if [ -n "${BASE_BIN:-}" ]; then
+    result "first sync, $USERS_LABEL: with the drift journal vs the build before it" "$(ms "$FIRST")" \
+        "$(ms "$(median base_first)")" "$(ratio "$FIRST" "$(median base_first)")" "<= 1.05"
+fi
 result "re-sync 5% changed, 1% deleted, 1% added, $USERS_LABEL" "$(ms "$(median syncd_changed)")" \
     "$(ms "$(median sqlite_changed)")" "$(ratio "$(median syncd_changed)" "$(median sqlite_changed)")" "<= 0.40"
 result "first sync, $USERS_LABEL: peak RSS" "$(mb "$(median syncd_first 2)")" "$(mb "$(median sqlite_first 2)")" \

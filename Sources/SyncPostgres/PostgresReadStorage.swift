@@ -45,6 +45,23 @@ struct PostgresStorageReader: StorageReader {
         try PostgresSyncStorage.state(of: name, session)
     }
 
+    func drift(endpoint: String?) throws -> [SchemaDrift] {
+        let rows = try session.query(
+            """
+            SELECT endpoint, kind, path, detail, first_seen, last_seen, count, example FROM syncd_drift
+            WHERE $1::text IS NULL OR endpoint = $1 ORDER BY endpoint COLLATE "C", kind, path COLLATE "C"
+            """, [endpoint.map(PostgresValue.text) ?? .null]
+        ).rows
+        return try rows.compactMap { row in
+            guard let kind = SchemaDrift.Kind(rawValue: try row[1].decode(String.self)) else { return nil }
+            return SchemaDrift(
+                endpoint: try row[0].decode(String.self), kind: kind, path: try row[2].decode(String.self),
+                detail: try row[3].decode(String?.self), firstSeen: try row[4].decode(String.self),
+                lastSeen: try row[5].decode(String.self), count: try row[6].decode(Int.self),
+                example: try row[7].decode(String?.self))
+        }
+    }
+
     func storedEndpoint(named name: String) throws -> EndpointConfiguration? {
         guard
             let row = try session.query(

@@ -57,7 +57,8 @@ struct PostgresWriter {
             var deleted = 0
             let keyColumns = endpoint.primaryKey
             let pipeline = RecordPipeline(
-                decoder: decoder, spool: decoded.spool, pages: decoded.pages, feed: decoded.feed)
+                decoder: decoder, spool: decoded.spool, pages: decoded.pages, feed: decoded.feed,
+                observingSchema: true)
             defer { pipeline.stop() }
             while let batch = try pipeline.next() {
                 for record in batch.records {
@@ -78,6 +79,9 @@ struct PostgresWriter {
                 }
             }
             written += try pending.flush(session)
+            if let tally = pipeline.schemaTally {
+                report.newDrift = try journalDrift(tally, now: now, session: session)
+            }
             let seen = intake.seen
             let facts = decoded.feed?.finalFacts ?? startFacts
             report.record(intake, facts: facts)

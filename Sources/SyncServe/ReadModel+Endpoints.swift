@@ -60,6 +60,30 @@ extension ReadModel {
             body: ResponseBody(byteBuffer: ByteBuffer(string: "[" + objects.joined(separator: ",") + "]")))
     }
 
+    /// `GET /v1/endpoints/{name}/drift`: the endpoint's schema-drift journal, empty before its first sync.
+    ///
+    /// ```json
+    /// {"endpoint":"users","drift":[{"kind":"new_field","path":"nickname","detail":null,
+    ///   "first_seen":"2026-11-28T07:00:00.000Z","last_seen":"…","count":3,"example":"\"Amazing\""}]}
+    /// ```
+    func drift(_ name: String) async throws(ReadAPIError) -> Response {
+        _ = try endpoint(name)
+        let journal = try await read { reader in try reader.drift(endpoint: name) }
+        let entries = journal.map { drift in
+            let fields: [(String, String)] = [
+                ("kind", string(drift.kind.rawValue)), ("path", string(drift.path)), ("detail", optional(drift.detail)),
+                ("first_seen", string(drift.firstSeen)), ("last_seen", string(drift.lastSeen)),
+                ("count", String(drift.count)), ("example", optional(drift.example)),
+            ]
+            return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
+        }
+        var headers = HTTPFields()
+        headers[.contentType] = Self.json
+        headers[.cacheControl] = "no-cache"
+        let body = "{\"endpoint\":\(string(name)),\"drift\":[" + entries.joined(separator: ",") + "]}"
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
+    }
+
     /// `{"status":"ok"}` once the database answers; 503 otherwise.
     func health() async throws(ReadAPIError) -> Response {
         let snapshot = try await currentSnapshot()

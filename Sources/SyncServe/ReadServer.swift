@@ -147,6 +147,9 @@ package struct ReadServer: Sendable {
         router.get("/v1/endpoints/:name/changes") { request, context in
             try await model.changes(try Self.parameter("name", context), request: request)
         }
+        router.get("/v1/endpoints/:name/drift") { _, context in
+            try await model.drift(try Self.parameter("name", context))
+        }
         router.get("/v1/endpoints/:name/document") { request, context in
             var response = try await model.document(try Self.parameter("name", context), request: request)
             // A document is served as the upstream typed it (text/html, say): never sniffed, never run as a page

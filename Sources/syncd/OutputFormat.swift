@@ -8,6 +8,19 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     case json
     case ndjson
     case csv
+
+    /// Prints rows of values in this format on standard output.
+    func write(columns: [String], rows: [[SQLiteValue]]) {
+        switch self {
+        case .table: Terminal.standardOutput.write(TableText.table(columns: columns, rows: rows))
+        case .csv: Terminal.standardOutput.write(TableText.csv(columns: columns, rows: rows))
+        case .json:
+            Terminal.standardOutput.write(TableText.jsonArray(TableText.jsonObjects(columns: columns, rows: rows)))
+        case .ndjson:
+            Terminal.standardOutput.write(
+                TableText.jsonObjects(columns: columns, rows: rows).map { $0 + "\n" }.joined())
+        }
+    }
 }
 
 /// Rows of values printed as a table, CSV, JSON or NDJSON.

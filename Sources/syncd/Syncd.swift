@@ -28,7 +28,7 @@ struct Syncd: AsyncParsableCommand {
         version: SyncdVersionText.current,
         subcommands: [
             RunCommand.self, SyncCommand.self, StatusCommand.self, QueryCommand.self, GetCommand.self, SQLCommand.self,
-            CheckConfigCommand.self, MigrateCommand.self, InferCommand.self, DemoCommand.self,
+            DriftCommand.self, CheckConfigCommand.self, MigrateCommand.self, InferCommand.self, DemoCommand.self,
         ]
     )
 

@@ -79,9 +79,11 @@ package struct ChunkedRecordDecoder {
     ///   - decodingRecords: false to only check and count the records, for a reader that needs no values (a paged
     ///     fetch deciding on its next page while the transaction decodes the records): they are read with the same
     ///     checks and errors, but ``feed(_:_:)`` yields none of them.
+    ///   - observingSchema: true to note, in ``schemaTally``, the fields no column maps and the JSON types of the
+    ///     columns' values (a sync's schema-drift journal); records must be decoded.
     package init(
         _ decoder: RecordDecoder, capturing paths: [JSONPath] = [], lastRecordPath: JSONPath? = nil,
-        decodingRecords: Bool = true
+        decodingRecords: Bool = true, observingSchema: Bool = false
     ) {
         self.decoder = decoder
         self.decodesRecords = decodingRecords
@@ -101,8 +103,13 @@ package struct ChunkedRecordDecoder {
             trie = ColumnTrie(paths: [])
         }
         self.walker = RecordWalker(scanner: Self.noBytes, trie: trie, columnCount: lastRecord == nil ? columnCount : 1)
+        if observingSchema, decodingRecords { walker.tally = SchemaTally(columnCount: columnCount) }
         self.record = DecodedRecord.empty(columnCount: columnCount)
     }
+
+    /// What the records so far showed of their shape, when ``init(_:capturing:lastRecordPath:decodingRecords:observingSchema:)``
+    /// asked.
+    package var schemaTally: SchemaTally? { walker.tally }
 
     /// The value at the `lastRecordPath` given to ``init(_:capturing:lastRecordPath:decodingRecords:)`` in the last
     /// record read: nil when there was none, it held none there, or one longer than 64 KiB.
@@ -281,6 +288,12 @@ package struct ChunkedRecordDecoder {
             return
         }
         decoder.fill(&record, index: recordCount, raw: raw, isObject: isObject, walker: walker, scratch: &scratch)
+        if var tally = walker.tally {
+            // Moved out while it reads the walker, so that it is not copied.
+            walker.tally = nil
+            tally.noteRecord(walker)
+            walker.tally = tally
+        }
         recordCount += 1
         do {
             try body(record, recordBytes)

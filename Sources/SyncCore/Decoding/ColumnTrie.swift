@@ -29,6 +29,8 @@ struct ColumnTrie: Sendable {
     private(set) var keyBytes: [UInt8]
     private(set) var columnIndices: [Int]
     private(set) var nestedColumnIndices: [Int]
+    /// Each node's path in the record: where the fields that no column maps are found.
+    private(set) var nodePaths: [JSONPath]
 
     init(paths: [JSONPath]) {
         var builder = Builder()
@@ -40,6 +42,13 @@ struct ColumnTrie: Sendable {
         keyBytes = []
         columnIndices = []
         nestedColumnIndices = []
+        // A child is always added after its parent: one pass in order gives every node its path.
+        nodePaths = Array(repeating: JSONPath.root, count: builder.nodes.count)
+        for (index, builderNode) in builder.nodes.enumerated() {
+            for (component, child) in builderNode.children {
+                nodePaths[child] = JSONPath(components: nodePaths[index].components + [component])
+            }
+        }
         for builderNode in builder.nodes {
             var node = Node()
             node.firstChild = children.count

@@ -12,6 +12,8 @@ struct RecordWalker {
     var valueEnds: [Int]
     /// Unescaped keys that held escapes, compared against the trie.
     var keyScratch: [UInt8] = []
+    /// Where the fields that no column maps are noted, when someone asks (a sync's schema-drift journal).
+    var tally: SchemaTally?
 
     init(scanner: JSONScanner, trie: ColumnTrie, columnCount: Int) {
         self.scanner = scanner
@@ -46,7 +48,7 @@ struct RecordWalker {
         let start = scanner.position
         let byte = try scanner.currentByte(inside: context)
         if byte == JSONByte.openBrace, node.hasKeyChildren {
-            try walkObject(node, depth: depth)
+            try walkObject(node, index: nodeIndex, depth: depth)
         } else if byte == JSONByte.openBracket, node.hasIndexChildren {
             try walkArray(node, depth: depth)
         } else {
@@ -59,14 +61,22 @@ struct RecordWalker {
         }
     }
 
-    private mutating func walkObject(_ node: ColumnTrie.Node, depth: Int) throws(JSONSyntaxError) {
+    private mutating func walkObject(_ node: ColumnTrie.Node, index nodeIndex: Int, depth: Int)
+        throws(JSONSyntaxError)
+    {
         guard let inner = try scanner.open(.object, depth: depth) else { return }
         while true {
             let (key, hasEscapes) = try scanner.scanKeyAndColon()
             if let child = matchingChild(of: node, key: key, hasEscapes: hasEscapes) {
                 try walkValue(node: child, depth: inner, inside: .object)
             } else {
+                let start = scanner.position
                 try scanner.skipValue(depth: inner, inside: .object)
+                if tally != nil {
+                    tally?.noteField(
+                        node: nodeIndex, key: UnsafeBufferPointer(rebasing: scanner.buffer[key]),
+                        value: UnsafeBufferPointer(rebasing: scanner.buffer[start..<scanner.position]), trie: trie)
+                }
             }
             guard try scanner.skipCommaOrObjectEnd() else { return }
         }

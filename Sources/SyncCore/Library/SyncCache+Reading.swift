@@ -78,6 +78,23 @@ extension SyncCache {
         }
     }
 
+    /// The schema-drift journal of one endpoint, or of every endpoint when `endpoint` is nil: fields the upstream
+    /// sends that no column maps, configured paths a whole run lacked, and JSON types never seen at a path before.
+    ///
+    /// ```swift
+    /// for drift in try await cache.drift("users") where drift.kind == .typeChange {
+    ///     print(drift.path, drift.detail ?? "", drift.example ?? "")
+    /// }
+    /// ```
+    ///
+    /// - Throws: ``SyncError/unknownEndpoint`` for an endpoint never synced.
+    public func drift(_ endpoint: String? = nil) async throws(SyncError) -> [SchemaDrift] {
+        try await read { reader in
+            if let endpoint, try reader.state(of: endpoint) == nil { throw StoreError.unknownEndpoint(endpoint) }
+            return try reader.drift(endpoint: endpoint)
+        }
+    }
+
     /// Runs a read where the storage reads, with errors as ``SyncError``.
     func read<Result: Sendable>(
         _ body: @escaping @Sendable (any StorageReader) throws -> Result

@@ -62,6 +62,9 @@ package protocol StorageReader {
     /// A document endpoint's body; nil before its first sync.
     func document(of endpoint: EndpointConfiguration) throws -> StoredDocument?
 
+    /// The schema-drift journal of one endpoint, or of all when `endpoint` is nil, by endpoint, kind and path.
+    func drift(endpoint: String?) throws -> [SchemaDrift]
+
     /// The records changed and the keys deleted after version `since`, whole or in capped parts (see
     /// ``ChangeBatch/next``).
     func changes(

@@ -40,8 +40,11 @@ package final class RecordPipeline: @unchecked Sendable {
     private var isProducing = true
     private var isStopped = false
     private var failure: (any Error)?
+    private var tally: SchemaTally?
 
     private let feed: SpoolFeed?
+    /// Whether the records' shape is noted for the schema-drift journal.
+    private let observesSchema: Bool
     /// Decoded on the caller's thread, all at once: no thread, and no bound on the batches waiting.
     let isInline: Bool
 
@@ -52,9 +55,10 @@ package final class RecordPipeline: @unchecked Sendable {
     /// at once, on the caller's thread.
     package init(
         decoder: RecordDecoder, spool: BodySpool, pages: [Range<Int>], feed: SpoolFeed? = nil,
-        inlineLimit: Int = RecordPipeline.inlineLimit
+        inlineLimit: Int = RecordPipeline.inlineLimit, observingSchema: Bool = false
     ) {
         self.feed = feed
+        self.observesSchema = observingSchema
         // A feed whose fetch ended already holds the whole body, as a body without a feed does.
         let whole = feed == nil ? pages : feed?.completedPages
         if let whole, spool.isInMemory, whole.reduce(0, { $0 + $1.count }) <= inlineLimit {
@@ -92,6 +96,22 @@ package final class RecordPipeline: @unchecked Sendable {
         return nil
     }
 
+    /// What the records of every page showed of their shape, once ``next()`` returned nil; nil when the pipeline was
+    /// not asked to observe it.
+    package var schemaTally: SchemaTally? {
+        condition.lock()
+        defer { condition.unlock() }
+        return tally
+    }
+
+    /// Adds a finished page's tally to the run's.
+    private func noteSchema(of chunked: ChunkedRecordDecoder) {
+        guard let page = chunked.schemaTally else { return }
+        condition.lock()
+        defer { condition.unlock() }
+        if tally == nil { tally = page } else { tally?.merge(page) }
+    }
+
     /// Ends the decoding thread if it still runs, and waits until it no longer reads the spool.
     package func stop() {
         // A thread waiting for the network wakes up and ends.
@@ -110,9 +130,10 @@ package final class RecordPipeline: @unchecked Sendable {
     private func produce(decoder: RecordDecoder, spool: BodySpool, pages: [Range<Int>]) {
         producing { batch in
             for page in pages {
-                var chunked = ChunkedRecordDecoder(decoder)
+                var chunked = ChunkedRecordDecoder(decoder, observingSchema: observesSchema)
                 try spool.forEachChunk(in: page) { chunk in try decode(chunk, with: &chunked, into: &batch) }
                 _ = try chunked.finish()
+                noteSchema(of: chunked)
             }
         }
     }
@@ -120,7 +141,7 @@ package final class RecordPipeline: @unchecked Sendable {
     /// Decodes the bytes `feed` reports, as they arrive, page after page.
     private func produce(decoder: RecordDecoder, spool: BodySpool, following feed: SpoolFeed) {
         producing { batch in
-            var chunked = ChunkedRecordDecoder(decoder)
+            var chunked = ChunkedRecordDecoder(decoder, observingSchema: observesSchema)
             var offset = 0
             var page = 0
             while true {
@@ -139,7 +160,8 @@ package final class RecordPipeline: @unchecked Sendable {
                         try decode(chunk, with: &chunked, into: &batch)
                     }
                     _ = try chunked.finish()
-                    chunked = ChunkedRecordDecoder(decoder)
+                    noteSchema(of: chunked)
+                    chunked = ChunkedRecordDecoder(decoder, observingSchema: observesSchema)
                     offset = range.upperBound
                     page += 1
                 case .end:

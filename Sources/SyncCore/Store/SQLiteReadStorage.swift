@@ -40,6 +40,25 @@ struct SQLiteStorageReader: StorageReader {
         try EndpointState.all(database)
     }
 
+    func drift(endpoint: String?) throws -> [SchemaDrift] {
+        // A database written by a syncd before the journal has none.
+        guard try database.tableExists("syncd_drift") else { return [] }
+        let rows = try database.rows(
+            """
+            SELECT endpoint, kind, path, detail, first_seen, last_seen, count, example FROM syncd_drift
+            WHERE ?1 IS NULL OR endpoint = ?1 ORDER BY endpoint, kind, path
+            """, [endpoint.map { .text($0) } ?? .null])
+        return rows.compactMap { row in
+            guard let name = row.text("endpoint"), let kind = row.text("kind").flatMap(SchemaDrift.Kind.init),
+                let path = row.text("path")
+            else { return nil }
+            return SchemaDrift(
+                endpoint: name, kind: kind, path: path, detail: row.text("detail"),
+                firstSeen: row.text("first_seen") ?? "", lastSeen: row.text("last_seen") ?? "",
+                count: Int(row.integer("count") ?? 0), example: row.text("example"))
+        }
+    }
+
     func state(of name: String) throws -> EndpointState? {
         try EndpointState.named(name, database)
     }

@@ -56,6 +56,8 @@ public struct SyncSummary: Sendable, Hashable, CustomStringConvertible {
     package var runID: Int64?
     /// Each rejected or repaired record.
     package var recordProblems: [DecodingProblem] = []
+    /// What the schema-drift journal did not hold before this run, for the log to say once.
+    package var newDrift: [DriftObservations.Observation] = []
     /// Seconds the upstream asked to wait (Retry-After on a 429 or 503), for the scheduler.
     package var retryAfter: Double?
     /// How late the run started after the scheduler's due time, in seconds; `nil` for a run nobody scheduled.

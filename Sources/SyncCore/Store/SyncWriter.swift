@@ -57,7 +57,8 @@ package struct SyncWriter: Sendable {
             }
             // The records are decoded on a second thread while this one stores them (RecordPipeline).
             let pipeline = RecordPipeline(
-                decoder: decoder, spool: decoded.spool, pages: decoded.pages, feed: decoded.feed)
+                decoder: decoder, spool: decoded.spool, pages: decoded.pages, feed: decoded.feed,
+                observingSchema: true)
             defer { pipeline.stop() }
             while let batch = try pipeline.next() {
                 try batch.bytes.withUnsafeBytes { bytes in
@@ -83,6 +84,9 @@ package struct SyncWriter: Sendable {
                 }
             }
 
+            if let tally = pipeline.schemaTally {
+                report.newDrift = try journalDrift(tally, now: now, database: database)
+            }
             let seen = intake.seen
             // A streamed body's facts are known once its fetch ended (which the last batch waited for).
             let facts = decoded.feed?.finalFacts ?? startFacts

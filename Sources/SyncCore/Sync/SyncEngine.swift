@@ -88,7 +88,9 @@ package struct SyncEngine: Sendable {
         var logger = self.logger
         logger[metadataKey: LogKey.endpointName] = "\(endpoint.name.name)"
         do {
-            return try await self.run(endpoint, run: run, startedAt: startedAt, logger: logger)
+            let report = try await self.run(endpoint, run: run, startedAt: startedAt, logger: logger)
+            if !report.newDrift.isEmpty { logger.notice("Schema drift", metadata: Self.driftMetadata(report)) }
+            return report
         } catch let failure as SyncFailure {
             logger.debug("Sync failed", metadata: [LogKey.error: "\(failure.message)"])
             return await record(failure, run: run, startedAt: startedAt)
@@ -207,6 +209,14 @@ package struct SyncEngine: Sendable {
         } catch {
             return nil
         }
+    }
+
+    /// What a run's new schema drift says in the log, once: the first ten observations, and where to see them all.
+    static func driftMetadata(_ report: SyncSummary) -> Logger.Metadata {
+        let observations = report.newDrift.map { ControlCharacters.escaped($0.sentence, .log) }
+        var text = observations.prefix(10).joined(separator: ", ")
+        if observations.count > 10 { text += " and \(observations.count - 10) more" }
+        return ["drift": "\(text)", "see": "syncd drift \(report.endpoint)"]
     }
 
     /// A request for `url` with, when `url` has the endpoint's origin (scheme, host, port), the endpoint's headers and

@@ -39,15 +39,7 @@ struct StatusCommand: AsyncParsableCommand {
                     .integer(Int64(state.consecutiveFailures)), state.lastError.map(SQLiteValue.text) ?? .null,
                 ] + (clustered ? [state.lastNode.map(SQLiteValue.text) ?? .null] : [])
             }
-            switch format {
-            case .table: Terminal.standardOutput.write(TableText.table(columns: columns, rows: rows))
-            case .csv: Terminal.standardOutput.write(TableText.csv(columns: columns, rows: rows))
-            case .json:
-                Terminal.standardOutput.write(TableText.jsonArray(TableText.jsonObjects(columns: columns, rows: rows)))
-            case .ndjson:
-                Terminal.standardOutput.write(
-                    TableText.jsonObjects(columns: columns, rows: rows).map { $0 + "\n" }.joined())
-            }
+            format.write(columns: columns, rows: rows)
         }
     }
 }

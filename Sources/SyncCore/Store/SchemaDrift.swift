@@ -1,0 +1,99 @@
+/// One entry of an endpoint's schema-drift journal (`syncd drift`, `GET /v1/endpoints/{name}/drift`): a field the
+/// upstream sends that no column maps, a configured path that a whole run's records lacked, or a configured path
+/// whose values came in a JSON type never seen there before.
+public struct SchemaDrift: Sendable, Hashable {
+    /// What changed.
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        /// A field in the records that no column's path names: new upstream, or never configured.
+        case newField = "new_field"
+        /// A configured column's path that no record of a run held.
+        case missingPath = "missing_path"
+        /// A configured column's path whose values came in a JSON type not seen there in earlier runs.
+        case typeChange = "type_change"
+    }
+
+    /// The endpoint's name.
+    public var endpoint: String
+    /// What changed.
+    public var kind: Kind
+    /// The path in the record: `nickname`, `address.zip`.
+    public var path: String
+    /// For a type change, the types before and now (`number → string`); for a missing path, its column.
+    public var detail: String?
+    /// When a run first saw it, and last saw it (RFC 3339, UTC).
+    public var firstSeen: String
+    public var lastSeen: String
+    /// The runs that saw it.
+    public var count: Int
+    /// One value it held, as JSON, cut at 120 bytes; nil for a missing path, and for a field whose name says it holds
+    /// a secret (token, secret, password…).
+    public var example: String?
+
+    package init(
+        endpoint: String, kind: Kind, path: String, detail: String?, firstSeen: String, lastSeen: String, count: Int,
+        example: String?
+    ) {
+        self.endpoint = endpoint
+        self.kind = kind
+        self.path = path
+        self.detail = detail
+        self.firstSeen = firstSeen
+        self.lastSeen = lastSeen
+        self.count = count
+        self.example = example
+    }
+}
+
+/// What one run adds to the journal: its observations, from the run's ``SchemaTally``, and the JSON types to keep
+/// for each configured path. The one computation for every store; each store only reads and writes its rows.
+package struct DriftObservations: Sendable {
+    /// One observation of the run.
+    package struct Observation: Sendable, Hashable {
+        package var kind: SchemaDrift.Kind
+        package var path: String
+        package var detail: String?
+        package var example: String?
+
+        /// Its words in a log: `new field "nickname"`, `type change at "id" (number → string)`.
+        package var sentence: String {
+            switch kind {
+            case .newField: "new field \"\(path)\""
+            case .missingPath: "no record holds \"\(path)\""
+            case .typeChange: "type change at \"\(path)\" (\(detail ?? ""))"
+            }
+        }
+    }
+
+    package var observations: [Observation] = []
+    /// The JSON types seen so far at each configured path, as bits of ``SchemaTally/JSONTypes``: those stored with
+    /// this run's added.
+    package var types: [String: Int] = [:]
+
+    /// The run's observations. `storedTypes` are the types kept by earlier runs (none on the first): a type change
+    /// is a type not among them; `null` is never one.
+    package init(_ tally: SchemaTally, columns: [ColumnSpec], storedTypes: [String: Int]) {
+        for field in tally.fields.values.sorted(by: { $0.path < $1.path }) {
+            observations.append(Observation(kind: .newField, path: field.path, example: field.example))
+        }
+        for (index, column) in columns.enumerated() where index < tally.present.count {
+            let path = column.path.description
+            if tally.records > 0, tally.present[index] == 0 {
+                observations.append(Observation(kind: .missingPath, path: path, detail: "column \(column.name)"))
+                continue
+            }
+            let now = tally.types[index].subtracting(.null)
+            let before = SchemaTally.JSONTypes(rawValue: storedTypes[path] ?? 0).subtracting(.null)
+            types[path] = before.union(now).rawValue
+            let added = now.subtracting(before)
+            guard !before.isEmpty, !added.isEmpty else { continue }
+            let name = column.path.components.last.map { "\($0)" } ?? column.name
+            let first = SchemaTally.JSONTypes(rawValue: added.rawValue & -added.rawValue)
+            observations.append(
+                Observation(
+                    kind: .typeChange, path: path,
+                    detail: before.names.joined(separator: "/") + " → " + now.names.joined(separator: "/"),
+                    example: SchemaTally.isSecret(name) || SchemaTally.isSecret(column.name)
+                        ? nil : tally.example(column: index, type: first)))
+        }
+    }
+}

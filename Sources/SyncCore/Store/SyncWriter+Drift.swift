@@ -1,0 +1,40 @@
+extension SyncWriter {
+    /// Adds a run's observations to the schema-drift journal, in the run's transaction.
+    ///
+    /// - Returns: the observations the journal did not hold yet, for the log to say once.
+    func journalDrift(_ tally: SchemaTally, now: String, database: Database) throws -> [DriftObservations.Observation] {
+        let name = SQLiteValue.text(endpoint.name.name)
+        var stored: [String: Int] = [:]
+        for row in try database.rows("SELECT path, types FROM syncd_path_types WHERE endpoint = ?", [name]) {
+            if let path = row.text("path"), let types = row.integer("types") { stored[path] = Int(types) }
+        }
+        let drift = DriftObservations(tally, columns: endpoint.columns, storedTypes: stored)
+        for (path, types) in drift.types where stored[path] != types {
+            try database.execute(
+                "INSERT OR REPLACE INTO syncd_path_types (endpoint, path, types) VALUES (?, ?, ?)",
+                [name, .text(path), .integer(Int64(types))])
+        }
+        guard !drift.observations.isEmpty else { return [] }
+        var known: Set<String> = []
+        for row in try database.rows("SELECT kind, path FROM syncd_drift WHERE endpoint = ?", [name]) {
+            known.insert((row.text("kind") ?? "") + " " + (row.text("path") ?? ""))
+        }
+        let upsert = try database.makeStatement(
+            """
+            INSERT INTO syncd_drift (endpoint, kind, path, detail, first_seen, last_seen, count, example)
+            VALUES (?, ?, ?, ?, ?, ?, 1, ?)
+            ON CONFLICT (endpoint, kind, path) DO UPDATE SET last_seen = excluded.last_seen, count = count + 1,
+                detail = excluded.detail, example = coalesce(example, excluded.example)
+            """)
+        for observation in drift.observations {
+            try upsert.bind([
+                name, .text(observation.kind.rawValue), .text(observation.path),
+                observation.detail.map { .text($0) } ?? .null, .text(now), .text(now),
+                observation.example.map { .text($0) } ?? .null,
+            ])
+            _ = try upsert.step()
+            try upsert.reset()
+        }
+        return drift.observations.filter { !known.contains($0.kind.rawValue + " " + $0.path) }
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import NIOCore
+import Testing
+
+@testable import SyncCore
+
+/// The schema-drift journal, through the storage protocols, on every store: what a run notes, what is new to it, and
+/// what the journal keeps.
+@Suite("schema drift: the journal of every store")
+struct SchemaDriftTests {
+    typealias Kind = StorageConformanceTests.Kind
+
+    let directory: TemporaryDirectory
+    let open = StorageConformanceTests.OpenStores()
+    let users: SyncRun
+
+    init() throws {
+        directory = try TemporaryDirectory()
+        let configuration = try Configuration.parse(StorageConformanceTests.toml, sourcePath: directory.file("x.toml"))
+        users = SyncRun(endpoint: try #require(configuration.endpoint(named: "users")))
+    }
+
+    func apply(_ json: String, to storage: any SyncStorage, at time: Double) async throws -> SyncSummary {
+        let spool = BodySpool(directory: storage.spoolDirectory)
+        try spool.append(ByteBuffer(string: json))
+        return try await storage.applyCollection(
+            DecodedBody(spool: spool), run: users,
+            facts: { RunFacts(startedAt: time, finishedAt: time, httpStatus: 200, bytes: json.utf8.count) })
+    }
+
+    @Test("new fields, a type change and a vanished path: each noted once, counted per run", arguments: Kind.all)
+    func journal(kind: Kind) async throws {
+        let (storage, reads) = try await kind.makeBoth(in: directory, open)
+        let first = try await apply(
+            #"[{"id": 1, "name": "a", "nickname": "Amazing", "api_token": "s3cret", "address": {"zip": "1"}},"#
+                + #" {"id": 2, "name": "b", "ns": {"a": 1}}]"#, to: storage, at: 1_700_000_000)
+        #expect(
+            first.newDrift.map(\.sentence) == [
+                #"new field "address""#, #"new field "api_token""#,
+                #"new field "nickname""#, #"new field "ns""#,
+            ])
+        let second = try await apply(
+            #"[{"id": 1, "name": "a", "nickname": "x"}, {"id": 2, "name": 7}]"#, to: storage, at: 1_700_000_060)
+        #expect(second.newDrift.map(\.sentence) == [#"type change at "name" (string → string/number)"#])
+        let third = try await apply(#"[{"id": 1}, {"id": 2, "nickname": null}]"#, to: storage, at: 1_700_000_120)
+        #expect(third.newDrift.map(\.sentence) == [#"no record holds "name""#])
+        let fourth = try await apply(#"[{"id": 1}, {"id": 2, "nickname": null}]"#, to: storage, at: 1_700_000_180)
+        #expect(fourth.newDrift.isEmpty, "what the journal holds is not new again")
+
+        let journal = try await reads.read { try $0.drift(endpoint: "users") }
+        let byPath = Dictionary(journal.map { ($0.kind.rawValue + " " + $0.path, $0) }, uniquingKeysWith: { a, _ in a })
+        #expect(journal.count == 6)
+        let nickname = try #require(byPath["new_field nickname"])
+        #expect((nickname.count, nickname.example) == (4, #""Amazing""#))
+        #expect(nickname.firstSeen == "2023-11-14T22:13:20.000Z" && nickname.lastSeen == "2023-11-14T22:16:20.000Z")
+        #expect(byPath["new_field api_token"]?.example == nil, "a secret's value is never kept")
+        #expect(byPath["new_field address"]?.example == #"{"zip": "1"}"#)
+        let changed = try #require(byPath["type_change name"])
+        #expect((changed.detail, changed.example, changed.count) == ("string → string/number", "7", 1))
+        let missing = try #require(byPath["missing_path name"])
+        #expect((missing.detail, missing.count, missing.example) == ("column name", 2, nil))
+        #expect(try await reads.read { try $0.drift(endpoint: "flags") }.isEmpty)
+        #expect(try await reads.read { try $0.drift(endpoint: nil) }.count == 6)
+    }
+}
+
+/// The tally itself: what a walk notes, however the body is cut, within its bounds.
+@Suite("schema drift: the tally of a run")
+struct SchemaTallyTests {
+    static let decoder = RecordDecoder(
+        recordsPath: JSONPath.root,
+        columns: [
+            ColumnSpec(name: "id", path: JSONPath(components: [.key("id")]), type: .integer),
+            ColumnSpec(name: "city", path: JSONPath(components: [.key("address"), .key("city")]), type: .text),
+        ], keyColumns: [0], strict: false)
+
+    static func tally(_ json: String, chunkSize: Int) throws -> SchemaTally {
+        var chunked = ChunkedRecordDecoder(decoder, observingSchema: true)
+        let bytes = Array(json.utf8)
+        for start in stride(from: 0, to: bytes.count, by: chunkSize) {
+            try bytes[start..<min(bytes.count, start + chunkSize)].withUnsafeBytes { try chunked.feed($0) { _, _ in } }
+        }
+        _ = try chunked.finish()
+        return try #require(chunked.schemaTally)
+    }
+
+    @Test("fields beside the columns, nested ones by path, escaped keys unescaped", arguments: [1, 3, 4096])
+    func fields(chunkSize: Int) throws {
+        let tally = try Self.tally(
+            #"[{"id": 1, "address": {"city": "x", "zip": "75001"}, "n\u0061me": "Ann", "id": 3},"#
+                + #" {"id": "2", "address": null, "password_hash": "$2b$…"}]"#, chunkSize: chunkSize)
+        #expect(tally.records == 2)
+        #expect(Set(tally.fields.values.map(\.path)) == ["address.zip", "name", "password_hash"])
+        #expect(tally.fields.values.first { $0.path == "password_hash" }?.example == nil)
+        #expect(tally.fields.values.first { $0.path == "name" }?.example == #""Ann""#)
+        #expect(tally.present == [2, 1])
+        #expect(tally.types[0] == [.number, .string] && tally.types[1] == [.string])
+    }
+
+    @Test("an upstream inventing a key per record keeps at most 256 fields, and long examples are cut")
+    func bounds() throws {
+        let records = (0..<1000).map { #"{"id": \#($0), "k\#($0)": "\#(String(repeating: "é", count: 100))"}"# }
+        let tally = try Self.tally("[" + records.joined(separator: ",") + "]", chunkSize: 4096)
+        #expect(tally.fields.count == SchemaTally.maxFields)
+        let example = try #require(tally.fields.values.first?.example)
+        #expect(example.hasSuffix("…") && example.utf8.count <= SchemaTally.maxExampleBytes + 3)
+    }
+}
+
+/// The journal where people and programs read it: the read API's route and SyncCache.
+@Suite("schema drift: the read API and the library")
+struct SchemaDriftReadingTests {
+    @Test("GET /v1/endpoints/{name}/drift serves the journal; an endpoint not configured is a 404")
+    func route() async throws {
+        let files = try TemporaryDirectory()
+        try #"[{"id": 1, "name": "Ann", "nickname": "A\n"}]"#.write(
+            toFile: files.file("users.json"), atomically: true, encoding: .utf8)
+        let fixture = try SyncFixture(
+            toml: """
+                [[endpoint]]
+                name = "users"
+                url = "\(URL(fileURLWithPath: files.file("users.json")).absoluteString)"
+                records = "$"
+                primary_key = ["id"]
+                [endpoint.columns]
+                id = { path = "id", type = "integer" }
+                name = "name"
+                """)
+        #expect(try await fixture.sync("users").newDrift.count == 1)
+        try await ReadAPIHarness.with(fixture) { api in
+            let answer = try await api.get("/v1/endpoints/users/drift")
+            #expect(answer.status == 200 && answer.header("Content-Type") == "application/json")
+            let object = try JSONSerialization.jsonObject(with: Data(answer.body.utf8)) as? [String: Any]
+            #expect(object?["endpoint"] as? String == "users")
+            let entries = try #require(object?["drift"] as? [[String: Any]])
+            #expect(entries.count == 1)
+            #expect(entries.first?["kind"] as? String == "new_field" && entries.first?["path"] as? String == "nickname")
+            #expect(entries.first?["example"] as? String == #""A\n""# && entries.first?["count"] as? Int == 1)
+            #expect(try await api.get("/v1/endpoints/nope/drift").status == 404)
+        }
+        let cache = try SyncCache(readingFrom: fixture.directory.file("cache.db"))
+        let journal = try await cache.drift("users")
+        #expect(journal.map(\.path) == ["nickname"] && journal.first?.kind == .newField)
+        await #expect(throws: SyncError.unknownEndpoint) { try await cache.drift("nope") }
+        try await cache.shutdown()
+    }
+}

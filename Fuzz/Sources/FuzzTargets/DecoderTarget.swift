@@ -5,7 +5,7 @@ import SyncCore
 /// problems, rejection), then the same count or the same error, message included — and the same values at the
 /// captured envelope paths however it is cut. Each record read again alone gives the same values and problems. A
 /// decoder that only counts the records (a paged fetch's) counts as many, and keeps the same last record's `id`
-/// however the body is cut.
+/// however the body is cut; so does its schema-drift tally (fields no column maps, each column's presence and types).
 ///
 /// Input: one byte choosing the decoder, then the body. Byte bits 0–1 pick the records path (`$`, `data`,
 /// `data.items`, `pages[1].rows`), bit 2 strictness, bits 3–5 the largest chunk (1 to 4096 bytes); the chunk sizes
@@ -69,6 +69,7 @@ enum DecoderTarget {
         ]
         var firstCaptured: [CapturedValue?]?
         var firstLastRecord: CapturedValue??
+        var firstTally: SchemaTally?
         for sizes in chunkings {
             // A paged fetch's reader: records only checked and counted, a cursor kept from the last one.
             let counted = DecodingOutcome.lastRecordValue(decoder, body, sizes: sizes, at: lastRecordPath)
@@ -84,12 +85,21 @@ enum DecoderTarget {
                     firstLastRecord = .some(counted.value)
                 }
             }
-            let (chunked, captured) = DecodingOutcome.chunked(decoder, body, sizes: sizes, capturing: captures)
+            let (chunked, captured, tally) = DecodingOutcome.chunked(decoder, body, sizes: sizes, capturing: captures)
             try require(
                 chunked == whole || chunked.isDocumentedDifference(from: whole)
                     || chunked.isStoppedAtMaxRecord(comparedWith: whole),
                 "chunks \(sizes) of \(body.count) bytes: decode gave \(whole), the chunked decoder \(chunked)")
-            if case .success = chunked.end {
+            if case .success(let count) = chunked.end {
+                // The schema-drift tally: the same fields, counts and types however the body is cut.
+                if let tally {
+                    try require(tally.records == count, "chunks \(sizes): tallied \(tally.records) of \(count) records")
+                    if let firstTally {
+                        try require(tally == firstTally, "chunks \(sizes): tally \(tally), whole \(firstTally)")
+                    } else {
+                        firstTally = tally
+                    }
+                }
                 if let firstCaptured {
                     try require(
                         captured == firstCaptured, "chunks \(sizes): captured \(captured), whole \(firstCaptured)")
@@ -204,9 +214,9 @@ struct DecodingOutcome: Equatable, CustomStringConvertible {
     }
 
     static func chunked(_ decoder: RecordDecoder, _ body: [UInt8], sizes: [Int], capturing paths: [JSONPath])
-        -> (DecodingOutcome, [CapturedValue?])
+        -> (DecodingOutcome, [CapturedValue?], SchemaTally?)
     {
-        var chunked = ChunkedRecordDecoder(decoder, capturing: paths)
+        var chunked = ChunkedRecordDecoder(decoder, capturing: paths, observingSchema: true)
         var seen: [Seen] = []
         do {
             var start = 0
@@ -219,9 +229,12 @@ struct DecodingOutcome: Equatable, CustomStringConvertible {
                 start += size
             }
             let count = try chunked.finish()
-            return (DecodingOutcome(records: seen, end: .success(count)), paths.map(chunked.capturedValue(at:)))
+            return (
+                DecodingOutcome(records: seen, end: .success(count)), paths.map(chunked.capturedValue(at:)),
+                chunked.schemaTally
+            )
         } catch {
-            return (DecodingOutcome(records: seen, end: .failure(Ending(error))), [])
+            return (DecodingOutcome(records: seen, end: .failure(Ending(error))), [], nil)
         }
     }
 

@@ -72,7 +72,9 @@ struct RecordWalker {
             } else {
                 let start = scanner.position
                 try scanner.skipValue(depth: inner, inside: .object)
-                if tally != nil {
+                // A value that reaches the buffer's end may be a number cut by a chunk: the record is walked again
+                // whole, and the field noted then.
+                if tally != nil, scanner.position < scanner.buffer.count {
                     tally?.noteField(
                         node: nodeIndex, key: UnsafeBufferPointer(rebasing: scanner.buffer[key]),
                         value: UnsafeBufferPointer(rebasing: scanner.buffer[start..<scanner.position]), trie: trie)

@@ -56,6 +56,9 @@ package struct SchemaTally: Sendable, Equatable {
 
     /// The unmapped fields, by a hash of their node and key.
     package private(set) var fields: [UInt64: Field] = [:]
+    /// The same hashes in an open-addressed table, four times larger than ``maxFields`` (0 is an empty slot): a
+    /// field seen before, the common case once per record, is found without hashing its hash again.
+    private var slots = [UInt64](repeating: 0, count: SchemaTally.maxFields * 4)
     /// Per column, the records that held a value there (`null` included).
     package private(set) var present: [Int]
     /// Per column, the JSON types its values had.
@@ -72,8 +75,9 @@ package struct SchemaTally: Sendable, Equatable {
 
     /// Adds what another part of the same run (a page) saw.
     package mutating func merge(_ other: SchemaTally) {
-        for (hash, field) in other.fields where fields[hash] == nil && fields.count < Self.maxFields {
-            fields[hash] = field
+        for (hash, field) in other.fields.sorted(by: { $0.value.path < $1.value.path }) where !isKnown(hash) {
+            guard fields.count < Self.maxFields else { break }
+            insert(hash, field)
         }
         for column in present.indices where column < other.present.count {
             present[column] += other.present[column]
@@ -88,15 +92,35 @@ package struct SchemaTally: Sendable, Equatable {
     mutating func noteField(
         node: Int, key: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>, trie: ColumnTrie
     ) {
-        // FNV-1a over the node and the key's bytes: no allocation for a field already seen.
+        // FNV-1a over the node and the key's bytes: no allocation for a field already seen. Never 0, an empty slot.
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64(truncatingIfNeeded: node)
         for byte in key { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        guard fields[hash] == nil, fields.count < Self.maxFields else { return }
+        hash |= 1
+        guard !isKnown(hash), fields.count < Self.maxFields else { return }
         var name: [UInt8] = []
         _ = JSONStringContent.unescape(key, into: &name)
         let text = String(decoding: name, as: UTF8.self)
         let path = JSONPath(components: trie.nodePaths[node].components + [.key(text)])
-        fields[hash] = Field(path: path.description, example: Self.example(value, named: text))
+        insert(hash, Field(path: path.description, example: Self.example(value, named: text)))
+    }
+
+    /// Whether a field with this hash was noted.
+    @inline(__always)
+    private func isKnown(_ hash: UInt64) -> Bool {
+        var slot = Int(truncatingIfNeeded: hash >> 7) & (slots.count - 1)
+        while true {
+            let held = slots[slot]
+            if held == hash { return true }
+            if held == 0 { return false }
+            slot = (slot + 1) & (slots.count - 1)
+        }
+    }
+
+    private mutating func insert(_ hash: UInt64, _ field: Field) {
+        var slot = Int(truncatingIfNeeded: hash >> 7) & (slots.count - 1)
+        while slots[slot] != 0 { slot = (slot + 1) & (slots.count - 1) }
+        slots[slot] = hash
+        fields[hash] = field
     }
 
     /// Notes one record's columns: which held a value, of which type.

@@ -21,18 +21,7 @@ struct APIShapesCLITests {
         id = "id"
         email = "email"
 
-        [[endpoint]]
-        name = "issues"
-        url = "\(base)/graphql"
-        method = "POST"
-        body_file = "issues.graphql.json"
-        records = "data.repository.issues.nodes"
-        primary_key = ["number"]
-        pagination = { type = "cursor", cursor_path = "data.repository.issues.pageInfo.endCursor", body_path = "variables.after", has_more_path = "data.repository.issues.pageInfo.hasNextPage" }
-
-        [endpoint.columns]
-        number = { path = "number", type = "integer" }
-        title = "title"
+        \(GraphQLConnection.endpointTOML(url: base + "/graphql", bodyLine: #"body_file = "issues.graphql.json""#))
         """
     }
 
@@ -49,7 +38,7 @@ struct APIShapesCLITests {
         let check = try await workspace.run(["check-config"])
         #expect(check.status == 0, "\(check.standardError)")
         #expect(
-            check.standardOutput.contains("  issues: snapshot, 2 columns, every 5m, POST \(server.baseURL)/graphql\n"))
+            check.standardOutput.contains("  issues: snapshot, 3 columns, every 5m, POST \(server.baseURL)/graphql\n"))
         let sync = try await workspace.run(["sync"])
         try await server.shutdown()
         #expect(sync.status == 0, "\(sync.standardError)")

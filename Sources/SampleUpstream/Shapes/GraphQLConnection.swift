@@ -12,6 +12,26 @@ package enum GraphQLConnection {
          "variables": {"first": 3, "after": null}}
         """#
 
+    /// An `[[endpoint]]` of syncd.toml that syncs this server's issues from `url`, sending `bodyLine`
+    /// (`body = '''…'''` or `body_file = "…"`).
+    package static func endpointTOML(url: String, bodyLine: String) -> String {
+        """
+        [[endpoint]]
+        name = "issues"
+        url = "\(url)"
+        method = "POST"
+        \(bodyLine)
+        records = "data.repository.issues.nodes"
+        primary_key = ["number"]
+        pagination = { type = "cursor", cursor_path = "data.repository.issues.pageInfo.endCursor", body_path = "variables.after", has_more_path = "data.repository.issues.pageInfo.hasNextPage" }
+
+        [endpoint.columns]
+        number = { path = "number", type = "integer" }
+        title = "title"
+        author = "author.login"
+        """
+    }
+
     /// The answer to `request`, over `count` issues numbered from 1.
     package static func answer(_ request: UpstreamRequest, count: Int) -> UpstreamResponse {
         guard request.method == "POST", request.header("Content-Type") == "application/json",

@@ -61,9 +61,9 @@ extension SyncEndpoint {
             path: String, param: String, from source: CursorSource = .body, maxPages: Int = 1000,
             hasMorePath: String? = nil, totalPath: String? = nil
         ) -> Pagination {
-            Pagination(
-                kind: .cursor(path: path, param: param, bodyPath: nil, from: source), maxPages: maxPages,
-                hasMorePath: hasMorePath, totalPath: totalPath)
+            var pagination = cursor(path: path, param: param, bodyPath: nil, from: source)
+            (pagination.maxPages, pagination.hasMorePath, pagination.totalPath) = (maxPages, hasMorePath, totalPath)
+            return pagination
         }
 
         /// The value at `path` in the body (or in each page's last record), written into the request's JSON body at
@@ -80,9 +80,9 @@ extension SyncEndpoint {
             path: String, bodyPath: String, from source: CursorSource = .body, maxPages: Int = 1000,
             hasMorePath: String? = nil, totalPath: String? = nil
         ) -> Pagination {
-            Pagination(
-                kind: .cursor(path: path, param: nil, bodyPath: bodyPath, from: source), maxPages: maxPages,
-                hasMorePath: hasMorePath, totalPath: totalPath)
+            var pagination = cursor(path: path, param: nil, bodyPath: bodyPath, from: source)
+            (pagination.maxPages, pagination.hasMorePath, pagination.totalPath) = (maxPages, hasMorePath, totalPath)
+            return pagination
         }
 
         /// A cursor pagination as syncd.toml sets it: `param` or `bodyPath`, exactly one, which ``compile(problems:)``

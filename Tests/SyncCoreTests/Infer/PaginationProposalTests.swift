@@ -5,14 +5,7 @@ import Testing
 
 /// The `pagination` line proposed from an envelope: uncommented only when the envelope leaves no doubt.
 @Suite("Proposing pagination from an envelope")
-struct PaginationProposalTests {
-    func infer(_ body: [UInt8], links: [String]? = nil) throws -> InferredEndpoint {
-        try EndpointInference(name: "items", url: "https://example.com/items", links: links).infer(body).endpoint
-    }
-
-    func infer(_ json: String, links: [String]? = nil) throws -> InferredEndpoint {
-        try infer(Array(json.utf8), links: links)
-    }
+struct PaginationProposalTests: InferringFromSamples {
 
     @Test("a Stripe list pages after the last record's id, uncommented")
     func stripeList() throws {

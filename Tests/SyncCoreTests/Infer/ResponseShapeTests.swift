@@ -6,19 +6,11 @@ import Testing
 
 /// Real responses' shapes, from `Tests/Fixtures/infer`: a nested key, a side-loaded array, envelopes that page.
 @Suite("Inferring from real responses")
-struct ResponseShapeTests {
+struct ResponseShapeTests: InferringFromSamples {
     static func fixture(_ name: String) throws -> [UInt8] {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Fixtures/infer/\(name).json")
         return try [UInt8](Data(contentsOf: url))
-    }
-
-    func infer(_ body: [UInt8], links: [String]? = nil) throws -> InferredEndpoint {
-        try EndpointInference(name: "items", url: "https://example.com/items", links: links).infer(body).endpoint
-    }
-
-    func infer(_ json: String, links: [String]? = nil) throws -> InferredEndpoint {
-        try infer(Array(json.utf8), links: links)
     }
 
     @Test("GitHub's starred repositories (star+json) get the nested key repo.id, not the owner's nor starred_at")
@@ -100,5 +92,18 @@ struct ResponseShapeTests {
         let endpoint = try infer(text)
         #expect(endpoint.recordsPath?.description == "statuses")
         #expect(endpoint.choice?.hasPrefix(#"of the arrays of 3, "notification_groups" has fewer fields ("#) == true)
+    }
+}
+
+/// Tests that infer an endpoint named `items` from a sample body, as `syncd infer` would.
+protocol InferringFromSamples {}
+
+extension InferringFromSamples {
+    func infer(_ body: [UInt8], links: [String]? = nil) throws -> InferredEndpoint {
+        try EndpointInference(name: "items", url: "https://example.com/items", links: links).infer(body).endpoint
+    }
+
+    func infer(_ json: String, links: [String]? = nil) throws -> InferredEndpoint {
+        try infer(Array(json.utf8), links: links)
     }
 }

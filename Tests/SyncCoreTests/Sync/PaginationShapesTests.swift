@@ -143,21 +143,7 @@ struct PaginationShapesTests {
     }
 
     static func issuesTOML(_ url: String, body: String) -> String {
-        """
-        [[endpoint]]
-        name = "issues"
-        url = "\(url)"
-        method = "POST"
-        body = '''\(body)'''
-        records = "data.repository.issues.nodes"
-        primary_key = ["number"]
-        pagination = { type = "cursor", cursor_path = "data.repository.issues.pageInfo.endCursor", body_path = "variables.after", has_more_path = "data.repository.issues.pageInfo.hasNextPage" }
-
-        [endpoint.columns]
-        number = { path = "number", type = "integer" }
-        title = "title"
-        author = "author.login"
-        """
+        GraphQLConnection.endpointTOML(url: url, bodyLine: "body = '''\(body)'''")
     }
 
     static let issuesQuery = GraphQLConnection.query

@@ -10,6 +10,8 @@ package struct SchemaTally: Sendable, Equatable {
     package static let maxFields = 256
     /// The longest example kept, in bytes.
     package static let maxExampleBytes = 120
+    /// The longest field name kept in a path, in bytes: a longer one is cut, and ends with `…`.
+    package static let maxNameBytes = 256
 
     /// A JSON type, as a bit of a set.
     package struct JSONTypes: OptionSet, Sendable, Hashable {
@@ -99,7 +101,13 @@ package struct SchemaTally: Sendable, Equatable {
         guard !isKnown(hash), fields.count < Self.maxFields else { return }
         var name: [UInt8] = []
         _ = JSONStringContent.unescape(key, into: &name)
-        let text = String(decoding: name, as: UTF8.self)
+        var text = String(decoding: name, as: UTF8.self)
+        if name.count > Self.maxNameBytes {
+            // A key as long as a record would make a path as long: cut on a character's first byte.
+            var end = Self.maxNameBytes
+            while end > 0, name[end] & 0xC0 == 0x80 { end -= 1 }
+            text = String(decoding: name[..<end], as: UTF8.self) + "…"
+        }
         let path = JSONPath(components: trie.nodePaths[node].components + [.key(text)])
         insert(hash, Field(path: path.description, example: Self.example(value, named: text)))
     }

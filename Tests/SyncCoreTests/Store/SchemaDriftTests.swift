@@ -106,6 +106,9 @@ struct SchemaTallyTests {
         #expect(tally.fields.count == SchemaTally.maxFields)
         let example = try #require(tally.fields.values.first?.example)
         #expect(example.hasSuffix("…") && example.utf8.count <= SchemaTally.maxExampleBytes + 3)
+        let longKey = try Self.tally(#"[{"id": 1, "\#(String(repeating: "ü", count: 5000))": 1}]"#, chunkSize: 4096)
+        let path = try #require(longKey.fields.values.first?.path)
+        #expect(path.contains("…") && path.utf8.count <= SchemaTally.maxNameBytes + 12, "a key is cut, not kept whole")
     }
 }
 

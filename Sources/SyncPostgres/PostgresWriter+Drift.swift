@@ -23,11 +23,17 @@ extension PostgresWriter {
                 ON CONFLICT (endpoint, path) DO UPDATE SET types = EXCLUDED.types
                 """, [.text(name), .text(path), .integer(Int64(types))])
         }
-        guard !drift.observations.isEmpty else { return [] }
         var known: Set<String> = []
         for row in try session.query("SELECT kind, path FROM syncd_drift WHERE endpoint = $1", [.text(name)]).rows {
-            known.insert(try row[0].decode(String.self) + " " + row[1].decode(String.self))
+            let (kindText, path) = (try row[0].decode(String.self), try row[1].decode(String.self))
+            if let kind = SchemaDrift.Kind(rawValue: kindText), drift.isResolved(kind: kind, path: path) {
+                try session.query(
+                    "DELETE FROM syncd_drift WHERE endpoint = $1 AND kind = $2 AND path = $3",
+                    [.text(name), .text(kindText), .text(path)])
+            }
+            known.insert(kindText + " " + path)
         }
+        guard !drift.observations.isEmpty else { return [] }
         for observation in drift.observations {
             try session.query(
                 """

@@ -65,6 +65,8 @@ package struct DriftObservations: Sendable {
     }
 
     package var observations: [Observation] = []
+    /// The configured columns' paths, as the journal writes them.
+    private var configuredPaths: Set<String> = []
     /// The JSON types seen so far at each configured path, as bits of ``SchemaTally/JSONTypes``: those stored with
     /// this run's added.
     package var types: [String: Int] = [:]
@@ -72,6 +74,7 @@ package struct DriftObservations: Sendable {
     /// The run's observations. `storedTypes` are the types kept by earlier runs (none on the first): a type change
     /// is a type not among them; `null` is never one.
     package init(_ tally: SchemaTally, columns: [ColumnSpec], storedTypes: [String: Int]) {
+        configuredPaths = Set(columns.map(\.path.description))
         for field in tally.fields.values.sorted(by: { $0.path < $1.path }) {
             observations.append(Observation(kind: .newField, path: field.path, example: field.example))
         }
@@ -94,6 +97,17 @@ package struct DriftObservations: Sendable {
                     detail: before.names.joined(separator: "/") + " → " + now.names.joined(separator: "/"),
                     example: SchemaTally.isSecret(name) || SchemaTally.isSecret(column.name)
                         ? nil : tally.example(column: index, type: first)))
+        }
+    }
+
+    /// Whether a journal entry no longer stands for the configuration: a new field that a column now maps (or goes
+    /// inside of), or a missing path or type change of a path no column reads any more. The store drops it.
+    package func isResolved(kind: SchemaDrift.Kind, path: String) -> Bool {
+        switch kind {
+        case .newField:
+            configuredPaths.contains { $0 == path || $0.hasPrefix(path + ".") || $0.hasPrefix(path + "[") }
+        case .missingPath, .typeChange:
+            !configuredPaths.contains(path)
         }
     }
 }

@@ -14,11 +14,17 @@ extension SyncWriter {
                 "INSERT OR REPLACE INTO syncd_path_types (endpoint, path, types) VALUES (?, ?, ?)",
                 [name, .text(path), .integer(Int64(types))])
         }
-        guard !drift.observations.isEmpty else { return [] }
         var known: Set<String> = []
         for row in try database.rows("SELECT kind, path FROM syncd_drift WHERE endpoint = ?", [name]) {
-            known.insert((row.text("kind") ?? "") + " " + (row.text("path") ?? ""))
+            guard let kindText = row.text("kind"), let path = row.text("path") else { continue }
+            if let kind = SchemaDrift.Kind(rawValue: kindText), drift.isResolved(kind: kind, path: path) {
+                try database.execute(
+                    "DELETE FROM syncd_drift WHERE endpoint = ? AND kind = ? AND path = ?",
+                    [name, .text(kindText), .text(path)])
+            }
+            known.insert(kindText + " " + path)
         }
+        guard !drift.observations.isEmpty else { return [] }
         let upsert = try database.makeStatement(
             """
             INSERT INTO syncd_drift (endpoint, kind, path, detail, first_seen, last_seen, count, example)

@@ -61,6 +61,23 @@ struct SchemaDriftTests {
         #expect((missing.detail, missing.count, missing.example) == ("column name", 2, nil))
         #expect(try await reads.read { try $0.drift(endpoint: "flags") }.isEmpty)
         #expect(try await reads.read { try $0.drift(endpoint: nil) }.count == 6)
+
+        // A column now maps nickname, and none reads name: what the journal said of them no longer stands.
+        let remapped = try Configuration.parse(
+            StorageConformanceTests.toml.replacingOccurrences(of: #"name = "name""#, with: #"nickname = "nickname""#),
+            sourcePath: directory.file("x.toml"))
+        let run = SyncRun(endpoint: try #require(remapped.endpoint(named: "users")))
+        let spool = BodySpool(directory: storage.spoolDirectory)
+        try spool.append(ByteBuffer(string: #"[{"id": 1, "nickname": "n"}]"#))
+        let fifth = try await storage.applyCollection(
+            DecodedBody(spool: spool), run: run,
+            facts: { RunFacts(startedAt: 1_700_000_240, finishedAt: 1_700_000_240, httpStatus: 200, bytes: 10) })
+        #expect(fifth.newDrift.isEmpty)
+        let left = try await reads.read { try $0.drift(endpoint: "users") }
+        #expect(
+            left.map { $0.kind.rawValue + " " + $0.path } == [
+                "new_field address", "new_field api_token", "new_field ns",
+            ])
     }
 }
 

@@ -101,8 +101,14 @@ extension SyncEngine {
             case .next(let next, let bodyCursor):
                 url = next
                 if let bodyCursor, let path = endpoint.pagination?.bodyPath {
-                    // The configuration checked that the body holds a value at body_path.
-                    body = bodyCursor.json.flatMap { endpoint.body?.replacing(path, with: $0) }
+                    // The configuration checked that the body holds a value at body_path, and the walker that the
+                    // cursor is a string or a number: never a request without its body.
+                    guard let json = bodyCursor.json, let replaced = endpoint.body?.replacing(path, with: json) else {
+                        throw SyncFailure(
+                            message: "\(name): page \(number)'s cursor cannot be written into the body at \(path); "
+                                + "kept the stored data", status: page.response.status, bytes: end, pages: number)
+                    }
+                    body = replaced
                 }
             case .done:
                 return fetched

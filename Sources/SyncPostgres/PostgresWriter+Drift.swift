@@ -5,7 +5,8 @@ extension PostgresWriter {
     /// Adds a run's observations to the schema-drift journal, in the run's transaction, as ``SyncWriter`` does on
     /// SQLite.
     ///
-    /// - Returns: the observations the journal did not hold yet, for the log to say once.
+    /// - Returns: the observations the journal did not hold yet, for the log to say once; none on the endpoint's first
+    ///   journaled run, which sets the baseline.
     func journalDrift(_ tally: SchemaTally, now: String, session: PostgresSession) throws
         -> [DriftObservations.Observation]
     {
@@ -33,7 +34,6 @@ extension PostgresWriter {
             }
             known.insert(kindText + " " + path)
         }
-        guard !drift.observations.isEmpty else { return [] }
         for observation in drift.observations {
             try session.query(
                 """
@@ -49,6 +49,9 @@ extension PostgresWriter {
                     observation.example.map(PostgresValue.text) ?? .null,
                 ])
         }
+        // An endpoint's first journaled run sets the baseline (the fields its configuration leaves out): the journal
+        // holds it, and the log says only what changes after.
+        guard !stored.isEmpty || !known.isEmpty else { return [] }
         return drift.observations.filter { !known.contains($0.kind.rawValue + " " + $0.path) }
     }
 }

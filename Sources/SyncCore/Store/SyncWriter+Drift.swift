@@ -1,7 +1,8 @@
 extension SyncWriter {
     /// Adds a run's observations to the schema-drift journal, in the run's transaction.
     ///
-    /// - Returns: the observations the journal did not hold yet, for the log to say once.
+    /// - Returns: the observations the journal did not hold yet, for the log to say once; none on the endpoint's first
+    ///   journaled run, which sets the baseline.
     func journalDrift(_ tally: SchemaTally, now: String, database: Database) throws -> [DriftObservations.Observation] {
         let name = SQLiteValue.text(endpoint.name.name)
         var stored: [String: Int] = [:]
@@ -24,23 +25,23 @@ extension SyncWriter {
             }
             known.insert(kindText + " " + path)
         }
-        guard !drift.observations.isEmpty else { return [] }
-        let upsert = try database.makeStatement(
-            """
-            INSERT INTO syncd_drift (endpoint, kind, path, detail, first_seen, last_seen, count, example)
-            VALUES (?, ?, ?, ?, ?, ?, 1, ?)
-            ON CONFLICT (endpoint, kind, path) DO UPDATE SET last_seen = excluded.last_seen, count = count + 1,
-                detail = excluded.detail, example = coalesce(example, excluded.example)
-            """)
         for observation in drift.observations {
-            try upsert.bind([
-                name, .text(observation.kind.rawValue), .text(observation.path),
-                observation.detail.map { .text($0) } ?? .null, .text(now), .text(now),
-                observation.example.map { .text($0) } ?? .null,
-            ])
-            _ = try upsert.step()
-            try upsert.reset()
+            try database.execute(
+                """
+                INSERT INTO syncd_drift (endpoint, kind, path, detail, first_seen, last_seen, count, example)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?5, 1, ?6)
+                ON CONFLICT (endpoint, kind, path) DO UPDATE SET last_seen = excluded.last_seen, count = count + 1,
+                    detail = excluded.detail, example = coalesce(example, excluded.example)
+                """,
+                [
+                    name, .text(observation.kind.rawValue), .text(observation.path),
+                    observation.detail.map { .text($0) } ?? .null, .text(now),
+                    observation.example.map { .text($0) } ?? .null,
+                ])
         }
+        // An endpoint's first journaled run sets the baseline (the fields its configuration leaves out): the journal
+        // holds it, and the log says only what changes after.
+        guard !stored.isEmpty || !known.isEmpty else { return [] }
         return drift.observations.filter { !known.contains($0.kind.rawValue + " " + $0.path) }
     }
 }

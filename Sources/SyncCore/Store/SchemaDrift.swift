@@ -75,7 +75,9 @@ package struct DriftObservations: Sendable {
     /// is a type not among them; `null` is never one.
     package init(_ tally: SchemaTally, columns: [ColumnSpec], storedTypes: [String: Int]) {
         configuredPaths = Set(columns.map(\.path.description))
-        for field in tally.fields.values.sorted(by: { $0.path < $1.path }) {
+        // Two spellings of one key (`"name"`, `"n\u0061me"`) are one field.
+        var paths: Set<String> = []
+        for field in tally.fields.values.sorted(by: { $0.path < $1.path }) where paths.insert(field.path).inserted {
             observations.append(Observation(kind: .newField, path: field.path, example: field.example))
         }
         for (index, column) in columns.enumerated() where index < tally.present.count {

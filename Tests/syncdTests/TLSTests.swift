@@ -10,7 +10,17 @@ struct TLSTests {
         let process: ChildProcess
         let port: Int
 
-        init(directory: String) throws {
+        /// Starts the server on a thread of its own: making the key and reading openssl's first lines block, and a
+        /// test must not hold one of the cooperative pool's threads (two on two cores) while they do.
+        static func start(directory: String) async throws -> SelfSignedServer {
+            try await withCheckedThrowingContinuation { continuation in
+                Thread.detachNewThread {
+                    continuation.resume(with: Result { try SelfSignedServer(directory: directory) })
+                }
+            }
+        }
+
+        private init(directory: String) throws {
             let request = try ChildProcess.spawn(
                 "/usr/bin/openssl",
                 [
@@ -52,7 +62,7 @@ struct TLSTests {
     func selfSigned() async throws {
         let workspace = try CLITests.Workspace(toml: "")
         defer { workspace.remove() }
-        let server = try SelfSignedServer(directory: workspace.path)
+        let server = try await SelfSignedServer.start(directory: workspace.path)
         defer { server.stop() }
         #expect(server.port > 0)
         try CLITests.toml("https://127.0.0.1:\(server.port)").write(

@@ -13,7 +13,7 @@ struct ChunkedEquivalenceTests {
     ]
 
     @Test("a valid body gives the same records and count, split at any offset", arguments: ChunkedFixture.all)
-    func validBodies(_ fixture: ChunkedFixture) throws {
+    func validBodies(_ fixture: ChunkedFixture) async throws {
         let decoder = try fixture.makeDecoder()
         let whole = decoder.wholeOutcome(fixture.body)
         guard case .success(let count) = whole.end else {
@@ -22,22 +22,31 @@ struct ChunkedEquivalenceTests {
         }
         #expect(count > 0)
         let splits = (0...fixture.body.count).map(Chunking.split)
-        expectEquivalent(decoder, [fixture.body], chunkings: Self.chunkings + splits)
+        await CPUBoundWork.run { expectEquivalent(decoder, [fixture.body], chunkings: Self.chunkings + splits) }
     }
 
     @Test("a body cut at any offset fails alike", arguments: ChunkedFixture.all)
-    func truncatedBodies(_ fixture: ChunkedFixture) throws {
-        expectEquivalent(try fixture.makeDecoder(), BodyDamage.prefixes(fixture.body), chunkings: Self.chunkings)
+    func truncatedBodies(_ fixture: ChunkedFixture) async throws {
+        let decoder = try fixture.makeDecoder()
+        await CPUBoundWork.run {
+            expectEquivalent(decoder, BodyDamage.prefixes(fixture.body), chunkings: Self.chunkings)
+        }
     }
 
     @Test("a body with garbage inserted anywhere fails alike", arguments: ChunkedFixture.all)
-    func insertedGarbage(_ fixture: ChunkedFixture) throws {
-        expectEquivalent(try fixture.makeDecoder(), BodyDamage.insertions(fixture.body), chunkings: Self.chunkings)
+    func insertedGarbage(_ fixture: ChunkedFixture) async throws {
+        let decoder = try fixture.makeDecoder()
+        await CPUBoundWork.run {
+            expectEquivalent(decoder, BodyDamage.insertions(fixture.body), chunkings: Self.chunkings)
+        }
     }
 
     @Test("a body with any byte replaced by garbage fails alike", arguments: ChunkedFixture.all)
-    func replacedBytes(_ fixture: ChunkedFixture) throws {
-        expectEquivalent(try fixture.makeDecoder(), BodyDamage.replacements(fixture.body), chunkings: Self.chunkings)
+    func replacedBytes(_ fixture: ChunkedFixture) async throws {
+        let decoder = try fixture.makeDecoder()
+        await CPUBoundWork.run {
+            expectEquivalent(decoder, BodyDamage.replacements(fixture.body), chunkings: Self.chunkings)
+        }
     }
 
     @Test(
@@ -103,7 +112,7 @@ struct ChunkedEquivalenceTests {
     }
 
     @Test("random bodies built from JSON fragments behave alike", arguments: 0..<8)
-    func randomBodies(_ seed: Int) throws {
+    func randomBodies(_ seed: Int) async throws {
         var random = SeededRandom(seed: UInt64(seed) &* 1_000_003)
         let fragments = [
             "[", "]", "{", "}", ",", ":", " ", "\n", "\"id\"", "\"name\"", "\"data\"", "1", "-0.5e3", "0", "true",
@@ -117,7 +126,7 @@ struct ChunkedEquivalenceTests {
             for _ in 0..<length { text += fragments[Int(random.next() % UInt64(fragments.count))] }
             bodies.append(Array(text.utf8))
         }
-        expectEquivalent(decoder, bodies, chunkings: Self.chunkings)
+        await CPUBoundWork.run { expectEquivalent(decoder, bodies, chunkings: Self.chunkings) }
     }
 
     /// Compares every body fed in every chunking with `decode` on the whole body.

@@ -73,7 +73,7 @@ struct HTTPBehaviourTests {
         let json = #"{"data": [\#(many.joined(separator: ","))]}"#
         try json.write(toFile: directory.file("body.json"), atomically: true, encoding: .utf8)
         let gzip = try ChildProcess.spawn("/bin/gzip", ["-k", directory.file("body.json")])
-        _ = gzip.waitBlocking()  // a local, short process that talks to nothing we serve
+        _ = await gzip.wait()
         let compressed = try [UInt8](Data(contentsOf: URL(fileURLWithPath: directory.file("body.json.gz"))))
         #expect(compressed.count < json.utf8.count / 4)
         try await withTestUpstream { upstream in

@@ -126,8 +126,11 @@ extension ReadModel {
     func recordsFromMemory(
         _ endpoint: EndpointConfiguration, _ served: Served, _ snapshot: Snapshot, query: String, request: HTTPFields
     ) -> MemoryAnswer? {
+        // A 304 answers only what would otherwise be a 200 (RFC 9110 §13.2.1): a malformed query is the router's 400
+        // whatever If-None-Match says. Parsing it reads no row.
         if request.contains(.ifNoneMatch),
-            CacheHeaders.isNotModified(request, etag: served.etag, lastModified: nil, now: now())
+            CacheHeaders.isNotModified(request, etag: served.etag, lastModified: nil, now: now()),
+            query.isEmpty || (try? PostgRESTQuery(parsing: query, for: endpoint, maxRows: maxRows)) != nil
         {
             return .made(
                 Answer(

@@ -136,6 +136,8 @@ package struct ReadServer: Sendable {
             if let syncMetrics { body.writeString(syncMetrics.text()) }
             return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: body))
         }
+        let bearer = token != nil
+        router.get("/openapi.json") { _, _ in model.openAPI(bearer: bearer) }
         router.get("/v1/endpoints") { _, _ in try await model.endpointsList() }
         router.get("/v1/endpoints/:name/records") { request, context in
             try await model.records(try Self.parameter("name", context), request: request)

@@ -1,0 +1,533 @@
+package import SyncCore
+
+/// `GET /openapi.json`: an OpenAPI 3.1 description of the read API as it is configured.
+///
+/// Each configured endpoint gets its own paths (`/v1/endpoints/users/records`, `/rest/users`, …), so that a client
+/// generated from the document has one typed operation per endpoint, and each collection one record schema built
+/// from its columns. A record is served as the upstream sent it, so its schema allows any other property; a column's
+/// property is typed by what the decoder accepts for a required column, and left open for an optional one (a
+/// mistyped optional value is kept in the record as received, and is NULL only in its column).
+///
+/// The filters of the records routes are described per column as PostgREST's dialect spells them, with patterns a
+/// generator can follow; everything the document allows, the server answers without a 5xx (schemathesis checks that
+/// in the tests, against a live `syncd run`).
+package enum OpenAPIDocument {
+    /// The document for `endpoints`; with `bearer`, every operation needs the token and may answer 401; without it,
+    /// a TCP listen may answer 421 to a request whose `Host` does not name it.
+    package static func make(endpoints: [EndpointConfiguration], bearer: Bool) -> JSONValue {
+        var paths: [String: JSONValue] = [:]
+        var schemas = Self.sharedSchemas
+        paths["/healthz"] = get(
+            "health", summary: "Whether the database answers, and how many endpoints are stale.", tag: "service",
+            responses: ["200": json("Health"), "503": problem("The database cannot be read.", retry: true)])
+        paths["/metrics"] = get(
+            "metrics", summary: "Prometheus text: syncs, records, durations and requests.", tag: "service",
+            responses: [
+                "200": .object([
+                    "description": "Prometheus text exposition format 0.0.4.",
+                    "content": .object(["text/plain": .object(["schema": .object(["type": "string"])])]),
+                ])
+            ])
+        paths["/openapi.json"] = get(
+            "openapi", summary: "This document.", tag: "service",
+            responses: [
+                "200": .object([
+                    "description": "An OpenAPI 3.1 document.",
+                    "content": .object(["application/json": .object(["schema": .object(["type": "object"])])]),
+                ])
+            ])
+        paths["/v1/endpoints"] = get(
+            "listEndpoints", summary: "Every endpoint's state and freshness, in the configuration's order.",
+            tag: "service",
+            responses: [
+                "200": json(.object(["type": "array", "items": ref("EndpointState")]), "The endpoints' states."),
+                "503": problem("The database cannot be read.", retry: true),
+            ])
+        for endpoint in endpoints {
+            let name = endpoint.name.name
+            let base = "/v1/endpoints/\(name)"
+            if endpoint.isDocument {
+                paths[base + "/document"] = get(
+                    "\(name)_document", summary: "The document endpoint \(name)'s body, as the upstream typed it.",
+                    tag: name, parameters: conditional,
+                    responses: cached(
+                        .object([
+                            "description": "The body as received, with its content type.",
+                            "headers": .object(cacheHeaders),
+                            "content": .object(["*/*": .object(["schema": .object([:])])]),
+                        ])))
+                continue
+            }
+            schemas["\(name)_record"] = recordSchema(endpoint)
+            schemas["\(name)_row"] = rowSchema(endpoint)
+            schemas["\(name)_changes"] = changesSchema(endpoint)
+            let list = listOperation(endpoint)
+            paths[base + "/records"] = get("\(name)_records", list)
+            paths["/rest/\(name)"] = get("\(name)_rest", list)
+            paths[base + "/records/{id}"] = get(
+                "\(name)_record", summary: "One record of \(name) by its key.", tag: name,
+                parameters: [idParameter(endpoint)] + conditional,
+                responses: cached(json(ref("\(name)_record"), "The record as received.", headers: cacheHeaders)))
+            paths[base + "/changes"] = get(
+                "\(name)_changes", summary: "What changed in \(name) after a version.", tag: name,
+                parameters: changesParameters + conditional,
+                responses: cached(json(ref("\(name)_changes"), "The changes.", headers: cacheHeaders)))
+            paths[base + "/drift"] = get(
+                "\(name)_drift", summary: "The schema-drift journal of \(name).", tag: name,
+                responses: [
+                    "200": json("Drift"),
+                    "503": problem("The database cannot be read.", retry: true),
+                ])
+        }
+        var document: [String: JSONValue] = [
+            "openapi": "3.1.0",
+            "info": .object([
+                "title": "syncd read API",
+                "version": .string(SyncdVersion.current),
+                "description": """
+                The local, read-only HTTP API of syncd: the cached records of each configured endpoint, with \
+                ETags, filters in PostgREST's dialect and a change feed. Errors are application/problem+json \
+                with one sentence. Only GET and HEAD are answered; any other method is 405.
+                """,
+            ]),
+            "paths": .object(paths.mapValues { operation in withCommonResponses(operation, bearer: bearer) }),
+            "components": .object(["schemas": .object(schemas)]),
+        ]
+        if bearer {
+            document["security"] = .array([.object(["bearer": .array([])])])
+            if case .object(var components) = document["components"] {
+                components["securitySchemes"] = .object([
+                    "bearer": .object(["type": "http", "scheme": "bearer"])
+                ])
+                document["components"] = .object(components)
+            }
+        }
+        return .object(document)
+    }
+
+    // MARK: - Operations
+
+    /// A GET operation (HEAD is answered as GET without a body, and not listed).
+    private static func get(
+        _ id: String, summary: String, tag: String, parameters: [JSONValue] = [], responses: [String: JSONValue]
+    ) -> JSONValue {
+        var operation: [String: JSONValue] = [
+            "operationId": .string(id), "summary": .string(summary), "tags": .array([.string(tag)]),
+            "responses": .object(responses),
+        ]
+        if !parameters.isEmpty { operation["parameters"] = .array(parameters) }
+        return .object(["get": .object(operation)])
+    }
+
+    private static func get(_ id: String, _ operation: [String: JSONValue]) -> JSONValue {
+        var operation = operation
+        operation["operationId"] = .string(id)
+        return .object(["get": .object(operation)])
+    }
+
+    /// The records list of a collection, as `/v1/endpoints/{name}/records` and `/rest/{name}` both answer it.
+    private static func listOperation(_ endpoint: EndpointConfiguration) -> [String: JSONValue] {
+        let name = endpoint.name.name
+        let item: JSONValue = .object(["anyOf": .array([ref("\(name)_record"), ref("\(name)_row")])])
+        var headers = cacheHeaders
+        headers["Content-Range"] = header(
+            "The rows sent, `0-9/*`, or with `Prefer: count=exact` `0-9/250` (`*/0` when none).", pattern: nil)
+        return [
+            "summary": .string("The records of \(name), filtered, ordered and paged in PostgREST's dialect."),
+            "tags": .array([.string(name)]),
+            "parameters": .array(listParameters(endpoint) + conditional),
+            "responses": .object(
+                cached(
+                    json(
+                        .object(["type": "array", "items": item]),
+                        "The records as received (`select=*`), or objects of the selected columns, typed.",
+                        headers: headers))),
+        ]
+    }
+
+    /// 200 with `ok`, 304, and the problems of a cached route: 400 for a bad parameter, 404 for an unknown or
+    /// never-synced endpoint or record, 503 when the database cannot be read.
+    private static func cached(_ ok: JSONValue) -> [String: JSONValue] {
+        [
+            "200": ok,
+            "304": .object([
+                "description": "Not modified: the tag or date given is current. No body.",
+                "headers": .object(cacheHeaders),
+            ]),
+            "400": problem("A query parameter is malformed or names no configured column; `parameter` names it."),
+            "404": problem("The endpoint has not been synced yet, or has no such record."),
+            "503": problem("The database cannot be read, or too many reads wait.", retry: true),
+        ]
+    }
+
+    /// Adds what any route may answer: 405 is not listed (it answers methods the document does not declare), 401
+    /// with a token, 421 without one.
+    private static func withCommonResponses(_ path: JSONValue, bearer: Bool) -> JSONValue {
+        guard case .object(var item) = path, case .object(var operation)? = item["get"],
+            case .object(var responses)? = operation["responses"]
+        else { return path }
+        if bearer {
+            responses["401"] = problem("No bearer token, or the wrong one.")
+        } else {
+            responses["421"] = problem("The request's Host does not name the address the API listens on.")
+        }
+        responses["503"] = responses["503"] ?? problem("Too many reads wait for a thread.", retry: true)
+        operation["responses"] = .object(responses)
+        item["get"] = .object(operation)
+        return .object(item)
+    }
+
+    // MARK: - Parameters
+
+    /// `If-None-Match` and `If-Modified-Since`, for a 304.
+    private static let conditional: [JSONValue] = [
+        .object([
+            "name": "If-None-Match", "in": "header", "required": false,
+            "description": "Tags from earlier answers (a list, `W/` tags, or `*`): 304 when one is current.",
+            "schema": .object(["type": "string"]),
+        ]),
+        .object([
+            "name": "If-Modified-Since", "in": "header", "required": false,
+            "description": "An HTTP date: 304 when nothing changed since. Ignored with If-None-Match.",
+            "schema": .object(["type": "string"]),
+        ]),
+    ]
+
+    private static func listParameters(_ endpoint: EndpointConfiguration) -> [JSONValue] {
+        let names = endpoint.columns.map(\.name)
+        let column = "(" + names.map(regexEscaped).joined(separator: "|") + ")"
+        let orderItem = column + "(\\.(asc|desc))?(\\.(nullsfirst|nullslast))?"
+        var parameters: [JSONValue] = [
+            query(
+                "select",
+                "`*` (the default) for the records as received, or configured columns separated by commas for "
+                    + "objects of those columns, typed.",
+                .object(["type": "string", "pattern": .string("^(\\*?|\(column)(,\(column))*)$")])),
+            query(
+                "order",
+                "Configured columns separated by commas, each `.asc` or `.desc`, `.nullsfirst` or "
+                    + "`.nullslast`; NULLs sort last ascending and first descending.",
+                .object(["type": "string", "pattern": .string("^(\(orderItem)(,\(orderItem))*)?$")])),
+            query(
+                "limit",
+                "The most records to send; never more than `[server] max_rows`, nor past 8 MiB of JSON.",
+                .object(["type": "integer", "minimum": 0, "maximum": .integer(Int64(Int.max))])),
+            query(
+                "offset", "How many records to skip.",
+                .object(["type": "integer", "minimum": 0, "maximum": .integer(Int64(Int.max))])),
+            .object([
+                "name": "Prefer", "in": "header", "required": false,
+                "description": "`count=exact` puts the total in Content-Range.",
+                "schema": .object(["type": "string"]),
+            ]),
+        ]
+        for spec in endpoint.columns {
+            parameters.append(
+                query(
+                    spec.name,
+                    "A filter on the \(spec.type.rawValue) column \(spec.name): `op.value` with eq, neq, gt, gte, lt, "
+                        + "lte, like, ilike (`%` or `*` for any run, `_` for one), `in.(a,b)`, or "
+                        + "`is.null|true|false`, each negatable with `not.`.",
+                    .object(["type": "string", "pattern": .string(filterPattern(spec.type))])))
+        }
+        return parameters
+    }
+
+    /// What a filter on a column of `type` may be: an operator and a value the column's type accepts.
+    static func filterPattern(_ type: ColumnType) -> String {
+        let value = valuePattern(type, inList: true)
+        let like = "(like|ilike)\\.[^\\\\]*"
+        let list = "in\\.\\(\(value)(,\(value))*\\)"
+        return "^(not\\.)?((eq|neq|gt|gte|lt|lte)\\.\(value)|\(like)|\(list)|is\\.(null|true|false))$"
+    }
+
+    /// A value of a column of `type` as a filter or a key takes it; `inList`, without the characters that separate
+    /// or quote the values of `in.(…)`.
+    static func valuePattern(_ type: ColumnType, inList: Bool) -> String {
+        switch type {
+        case .integer: "-?[0-9]{1,18}"
+        case .real: "-?[0-9]{1,15}(\\.[0-9]{1,15})?"
+        case .boolean: "(true|false)"
+        case .timestamp: "[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,3})?Z)?"
+        case .text, .json: inList ? "[^,()\"\\\\]*" : "[^,]*"
+        }
+    }
+
+    private static func idParameter(_ endpoint: EndpointConfiguration) -> JSONValue {
+        let keys = endpoint.primaryKey.compactMap { endpoint.columns.indices.contains($0) ? endpoint.columns[$0] : nil }
+        let description =
+            keys.count == 1
+            ? "The record's \(keys[0].name)."
+            : "The record's key, its parts (\(keys.map(\.name).joined(separator: ", "))) separated by commas."
+        // A single text key may hold commas; a part of a composite one may not.
+        let pattern =
+            keys.count == 1 && (keys[0].type == .text || keys[0].type == .json)
+            ? ".+" : keys.map { valuePattern($0.type, inList: false) }.joined(separator: ",")
+        return .object([
+            "name": "id", "in": "path", "required": true, "description": .string(description),
+            "schema": .object(["type": "string", "pattern": .string("^\(pattern)$")]),
+        ])
+    }
+
+    private static let changesParameters: [JSONValue] = [
+        query(
+            "since", "The version the client has; 0 (the default) for everything.",
+            .object(["type": "integer", "minimum": 0, "maximum": .integer(Int64.max)])),
+        query(
+            "after",
+            "A position from the `next` link of a capped answer with the same `since`; follow `next` rather than "
+                + "building one.",
+            .object(["type": "string", "pattern": "^[0-9]{1,18}\\.[rd]\\.[0-9]{1,18}$"])),
+        query(
+            "limit", "The most changes in one answer; never more than `[server] max_rows`.",
+            .object(["type": "integer", "minimum": 1, "maximum": .integer(Int64(Int.max))])),
+    ]
+
+    private static func query(_ name: String, _ description: String, _ schema: JSONValue) -> JSONValue {
+        .object([
+            "name": .string(name), "in": "query", "required": false, "description": .string(description),
+            "schema": schema,
+        ])
+    }
+
+    // MARK: - Responses
+
+    /// The freshness headers of a cached answer.
+    private static let cacheHeaders: [String: JSONValue] = [
+        "ETag": header("A strong tag: the database's instance and the version.", pattern: nil),
+        "Last-Modified": header("When the data last changed, as an HTTP date.", pattern: nil),
+        "Age": header("Seconds since the last successful poll.", pattern: "^[0-9]+$"),
+        "Cache-Control": header("`max-age` from the last poll to the next; `max-age=0` when stale.", pattern: nil),
+        "Cache-Status": header(
+            "RFC 9211: `syncd; hit; ttl=42`, or a negative ttl and a detail when stale.", pattern: nil),
+    ]
+
+    private static func header(_ description: String, pattern: String?) -> JSONValue {
+        var schema: [String: JSONValue] = ["type": "string"]
+        if let pattern { schema["pattern"] = .string(pattern) }
+        return .object(["description": .string(description), "schema": .object(schema)])
+    }
+
+    private static func json(_ schema: String) -> JSONValue {
+        json(ref(schema), schema)
+    }
+
+    private static func json(_ schema: JSONValue, _ description: String, headers: [String: JSONValue] = [:])
+        -> JSONValue
+    {
+        var response: [String: JSONValue] = [
+            "description": .string(description),
+            "content": .object(["application/json": .object(["schema": schema])]),
+        ]
+        if !headers.isEmpty { response["headers"] = .object(headers) }
+        return .object(response)
+    }
+
+    private static func problem(_ description: String, retry: Bool = false) -> JSONValue {
+        var response: [String: JSONValue] = [
+            "description": .string(description),
+            "content": .object(["application/problem+json": .object(["schema": ref("Problem")])]),
+        ]
+        if retry {
+            response["headers"] = .object([
+                "Retry-After": header("Seconds to wait before asking again.", pattern: "^[0-9]+$")
+            ])
+        }
+        return .object(response)
+    }
+
+    private static func ref(_ schema: String) -> JSONValue {
+        .object(["$ref": .string("#/components/schemas/\(schema)")])
+    }
+
+    // MARK: - Schemas
+
+    private static let sharedSchemas: [String: JSONValue] = [
+        "Problem": .object([
+            "type": "object",
+            "description": "RFC 9457; `message` and `code` repeat the sentence and the kind for PostgREST clients.",
+            "required": .array(["type", "title", "status", "detail"]),
+            "properties": .object([
+                "type": string, "title": string, "status": .object(["type": "integer"]), "detail": string,
+                "message": string, "code": string,
+                "parameter": .object(["type": "string", "description": "The query parameter at fault (400)."]),
+            ]),
+        ]),
+        "Health": .object([
+            "type": "object",
+            "required": .array(["status", "endpoints", "stale"]),
+            "properties": .object([
+                "status": .object(["const": "ok"]), "endpoints": .object(["type": "integer", "minimum": 0]),
+                "stale": .object(["type": "integer", "minimum": 0]),
+            ]),
+        ]),
+        "EndpointState": .object([
+            "type": "object",
+            "required": .array(["name", "kind", "url", "version", "records", "fresh", "stale_reason"]),
+            "properties": .object([
+                "name": string, "kind": .object(["enum": .array(["collection", "document"])]),
+                "url": .object(["type": "string", "description": "Secrets in it are REDACTED."]),
+                "version": .object(["type": "integer", "minimum": 0]),
+                "records": .object(["type": "integer", "minimum": 0]), "fresh": .object(["type": "boolean"]),
+                "stale_reason": nullableString, "age": .object(["type": "integer"]),
+                "ttl": .object(["type": "integer"]), "changed_at": nullableString,
+                "last_success_at": nullableString, "last_attempt_at": nullableString,
+                "last_status": .object(["type": .array(["integer", "null"])]), "last_error": nullableString,
+                "consecutive_failures": .object(["type": "integer", "minimum": 0]), "next_due_at": nullableString,
+                "node": nullableString, "etag": string,
+            ]),
+        ]),
+        "Drift": .object([
+            "type": "object",
+            "required": .array(["endpoint", "drift"]),
+            "properties": .object([
+                "endpoint": string,
+                "drift": .object([
+                    "type": "array",
+                    "items": .object([
+                        "type": "object",
+                        "required": .array(["kind", "path", "first_seen", "last_seen", "count"]),
+                        "properties": .object([
+                            "kind": .object(["enum": .array(SchemaDrift.Kind.allCases.map { .string($0.rawValue) })]),
+                            "path": string, "detail": nullableString, "first_seen": string, "last_seen": string,
+                            "count": .object(["type": "integer", "minimum": 1]), "example": nullableString,
+                        ]),
+                    ]),
+                ]),
+            ]),
+        ]),
+    ]
+
+    private static let string: JSONValue = .object(["type": "string"])
+    private static let nullableString: JSONValue = .object(["type": .array(["string", "null"])])
+
+    /// A record as received: its configured columns where their paths put them, anything else besides.
+    static func recordSchema(_ endpoint: EndpointConfiguration) -> JSONValue {
+        var root = SchemaNode()
+        for (index, spec) in endpoint.columns.enumerated() {
+            // A primary-key column is required whatever its `required` says.
+            let required = spec.required || endpoint.primaryKey.contains(index)
+            root.insert(
+                spec.path.components[...], schema: receivedSchema(spec, required: required, strict: endpoint.strict),
+                required: required)
+        }
+        return root.schema(description: "A record of \(endpoint.name.name), as the upstream sent it.")
+    }
+
+    /// An object of selected columns (`select=a,b`), typed as stored.
+    static func rowSchema(_ endpoint: EndpointConfiguration) -> JSONValue {
+        var properties: [String: JSONValue] = [:]
+        for spec in endpoint.columns {
+            properties[spec.name] = storedSchema(spec)
+        }
+        return .object([
+            "type": "object",
+            "description": .string("The selected columns of a record of \(endpoint.name.name), typed as stored."),
+            "properties": .object(properties),
+            "additionalProperties": false,
+        ])
+    }
+
+    private static func changesSchema(_ endpoint: EndpointConfiguration) -> JSONValue {
+        let name = endpoint.name.name
+        let keyPart: JSONValue = .object(["type": .array(["string", "integer", "number", "boolean"])])
+        let key: JSONValue =
+            endpoint.primaryKey.count == 1 ? keyPart : .object(["type": "array", "items": keyPart])
+        return .object([
+            "type": "object",
+            "required": .array(["version", "changed", "deleted"]),
+            "properties": .object([
+                "version": .object(["type": "integer", "minimum": 0]),
+                "changed": .object(["type": "array", "items": ref("\(name)_record")]),
+                "deleted": .object(["type": "array", "items": key]),
+                "next": .object([
+                    "type": "string", "description": "The rest of a capped answer: fetch it, and its `next`.",
+                ]),
+            ]),
+        ])
+    }
+
+    /// How a column's value may look in a record as received: what the decoder accepts for a required column (it
+    /// rejects the record otherwise); anything for an optional one, whose mistyped value is kept as received.
+    private static func receivedSchema(_ spec: ColumnSpec, required: Bool, strict: Bool) -> JSONValue {
+        let description: JSONValue = .string(
+            "The \(required ? "required" : "optional") \(spec.type.rawValue) column \(spec.name).")
+        guard required else { return .object(["description": description]) }
+        let types: [JSONValue] =
+            switch (spec.type, strict) {
+            case (.integer, true): ["integer"]
+            case (.integer, false): ["integer", "string"]
+            case (.real, true): ["number"]
+            case (.real, false): ["number", "string"]
+            case (.text, true): ["string"]
+            case (.text, false): ["string", "number", "boolean"]
+            case (.boolean, true): ["boolean"]
+            case (.boolean, false): ["boolean", "string", "integer"]
+            case (.timestamp, true): ["string"]
+            case (.timestamp, false): ["string", "number"]
+            case (.json, _): []
+            }
+        guard !types.isEmpty else { return .object(["description": description]) }
+        return .object(["description": description, "type": .array(types)])
+    }
+
+    /// A column's value as stored and selected: its JSON type, or null.
+    private static func storedSchema(_ spec: ColumnSpec) -> JSONValue {
+        let type: String? =
+            switch spec.type {
+            case .integer: "integer"
+            case .real: "number"
+            case .text, .timestamp: "string"
+            case .boolean: "boolean"
+            case .json: nil
+            }
+        guard let type else { return .object(["description": .string("The json column \(spec.name).")]) }
+        return .object(["type": .array([.string(type), "null"])])
+    }
+
+    /// A regular expression that matches `text` as it is.
+    private static func regexEscaped(_ text: String) -> String {
+        var escaped = ""
+        for character in text {
+            if "\\^$.|?*+()[]{}".contains(character) { escaped.append("\\") }
+            escaped.append(character)
+        }
+        return escaped
+    }
+}
+
+/// The nested objects a record's column paths make: `address.geo.lat` is a property of a property of a property.
+private struct SchemaNode {
+    var properties: [String: SchemaNode] = [:]
+    var leaf: JSONValue?
+    /// The properties on the way to a required column: a record without them was rejected.
+    var required: Set<String> = []
+    /// An array element is on the path: one column does not describe all of the array's elements.
+    var isArray = false
+
+    mutating func insert(_ path: ArraySlice<JSONPath.Component>, schema: JSONValue, required isRequired: Bool) {
+        guard let first = path.first else {
+            leaf = schema
+            return
+        }
+        switch first {
+        case .key(let key):
+            var child = properties[key] ?? SchemaNode()
+            child.insert(path.dropFirst(), schema: schema, required: isRequired)
+            if isRequired { required.insert(key) }
+            properties[key] = child
+        case .index:
+            isArray = true
+        }
+    }
+
+    func schema(description: String? = nil) -> JSONValue {
+        if isArray { return ["type": "array"] }
+        if let leaf, properties.isEmpty { return leaf }
+        var object: [String: JSONValue] = ["type": "object", "additionalProperties": true]
+        if let description { object["description"] = .string(description) }
+        if !properties.isEmpty { object["properties"] = .object(properties.mapValues { $0.schema() }) }
+        if !required.isEmpty { object["required"] = .array(required.sorted().map(JSONValue.string)) }
+        return .object(object)
+    }
+}

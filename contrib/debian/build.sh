@@ -136,6 +136,9 @@ while read -r identity location pinned; do
             printf 'License: Apache-2.0 with Runtime Library Exception\n'
         elif [ "$first_line" = "Apache License" ]; then
             printf 'License: Apache-2.0\n'
+        elif [ "$first_line" = "MIT License" ]; then
+            printf 'License: MIT\n'
+            sed -e 's/^[[:space:]]*$/./' -e 's/^/ /' "$license_file"
         else
             printf 'License: %s\n' "$first_line"
             sed -e 's/^[[:space:]]*$/./' -e 's/^/ /' "$license_file"

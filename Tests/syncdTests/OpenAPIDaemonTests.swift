@@ -24,32 +24,16 @@ struct OpenAPIDaemonTests {
         checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "401", "404"]
         """
 
-    /// The demo's users, with a required column, and its flags document.
+    /// The demo's users (CLITests.toml) with a required column too, and its flags document; with `token`, the API
+    /// needs the token in the workspace's `token` file.
     static func toml(_ baseURL: String, token: Bool) -> String {
-        """
-        database = "cache.db"
-
-        [server]
-        listen = "127.0.0.1:0"
-        \(token ? #"token_file = "token""# : "")
-
-        [[endpoint]]
-        name = "users"
-        url = "\(baseURL)/users"
-        records = "$"
-        primary_key = ["id"]
-
-        [endpoint.columns]
-        id = { path = "id", type = "integer" }
-        name = "name"
-        email = { path = "email", required = true }
-        city = "address.city"
-        lat = { path = "address.geo.lat", type = "real" }
-
-        [[endpoint]]
-        name = "flags"
-        url = "\(baseURL)/flags.json"
-        """
+        var toml = CLITests.toml(baseURL).replacingOccurrences(
+            of: "name = \"name\"\n", with: "name = \"name\"\nemail = { path = \"email\", required = true }\n")
+        if token {
+            toml = toml.replacingOccurrences(
+                of: "listen = \"127.0.0.1:0\"\n", with: "listen = \"127.0.0.1:0\"\ntoken_file = \"token\"\n")
+        }
+        return toml
     }
 
     @Test(
@@ -59,7 +43,9 @@ struct OpenAPIDaemonTests {
     func schemathesis(token: Bool) async throws {
         let upstream = DemoUpstream(userCount: 12)
         let server = try await LoopbackHTTPServer.start { upstream.handle($0) }
-        let workspace = try CLITests.Workspace(toml: Self.toml(server.baseURL, token: token))
+        let toml = Self.toml(server.baseURL, token: token)
+        #expect(toml.contains("required = true") && toml.contains("token_file") == token)
+        let workspace = try CLITests.Workspace(toml: toml)
         defer { workspace.remove() }
         let secret = "st-7oken-\(UUID().uuidString.prefix(8))"
         try secret.write(toFile: workspace.path + "/token", atomically: true, encoding: .utf8)

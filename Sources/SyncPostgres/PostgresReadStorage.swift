@@ -62,6 +62,30 @@ struct PostgresStorageReader: StorageReader {
         }
     }
 
+    func recentRuns(of endpoints: [String], limit: Int) throws -> [RecentRun] {
+        let limit = min(max(0, limit), RecentRun.readLimit)
+        guard limit > 0, !endpoints.isEmpty else { return [] }
+        // One round trip: each endpoint's last runs through syncd_runs_endpoint, in the order the names came.
+        let rows = try session.query(
+            """
+            SELECT e.name, r.started_at, r.duration_ms, r.outcome, r.records
+            FROM unnest($1::text[]) WITH ORDINALITY AS e(name, position)
+            CROSS JOIN LATERAL (
+                SELECT id, started_at, duration_ms, outcome, records FROM syncd_runs WHERE endpoint = e.name
+                ORDER BY id DESC LIMIT $2
+            ) AS r
+            ORDER BY e.position, r.id
+            """, [.texts(endpoints), .integer(Int64(limit))]
+        ).rows
+        return try rows.compactMap { row in
+            guard let outcome = SyncSummary.Outcome(rawValue: try row[3].decode(String.self)) else { return nil }
+            return RecentRun(
+                endpoint: try row[0].decode(String.self), startedAt: try row[1].decode(String.self),
+                durationMilliseconds: try row[2].decode(Int64.self), outcome: outcome,
+                records: try row[4].decode(Int64.self))
+        }
+    }
+
     func storedEndpoint(named name: String) throws -> EndpointConfiguration? {
         guard
             let row = try session.query(

@@ -65,6 +65,10 @@ package protocol StorageReader {
     /// The schema-drift journal of one endpoint, or of all when `endpoint` is nil, by endpoint, kind and path.
     func drift(endpoint: String?) throws -> [SchemaDrift]
 
+    /// The last `limit` runs (at most ``RecentRun/readLimit``) of each of `endpoints`, oldest first, grouped by
+    /// endpoint in the order of `endpoints`; an endpoint without runs has none. What the status page charts.
+    func recentRuns(of endpoints: [String], limit: Int) throws -> [RecentRun]
+
     /// The records changed and the keys deleted after version `since`, whole or in capped parts (see
     /// ``ChangeBatch/next``).
     func changes(

@@ -59,6 +59,28 @@ struct SQLiteStorageReader: StorageReader {
         }
     }
 
+    func recentRuns(of endpoints: [String], limit: Int) throws -> [RecentRun] {
+        let limit = min(max(0, limit), RecentRun.readLimit)
+        var runs: [RecentRun] = []
+        // One indexed read of at most `limit` rows per endpoint (syncd_runs_endpoint), on one cached statement:
+        // a window over every kept run would read up to 1,000 rows of each.
+        for endpoint in endpoints where limit > 0 {
+            let rows = try database.rows(
+                """
+                SELECT started_at, duration_ms, outcome, records FROM syncd_runs WHERE endpoint = ?1
+                ORDER BY id DESC LIMIT ?2
+                """, [.text(endpoint), .integer(Int64(limit))])
+            runs += rows.reversed().compactMap { row in
+                guard let outcome = row.text("outcome").flatMap(SyncSummary.Outcome.init) else { return nil }
+                return RecentRun(
+                    endpoint: endpoint, startedAt: row.text("started_at") ?? "",
+                    durationMilliseconds: row.integer("duration_ms") ?? 0, outcome: outcome,
+                    records: row.integer("records") ?? 0)
+            }
+        }
+        return runs
+    }
+
     func state(of name: String) throws -> EndpointState? {
         try EndpointState.named(name, database)
     }

@@ -316,4 +316,24 @@ struct StorageConformanceTests {
         #expect(stored?.primaryKey == [0])
         #expect(try await reads.read { try $0.storedEndpoint(named: "nope") } == nil)
     }
+
+    @Test(
+        "recent runs: each endpoint's last ones, oldest first, in the order asked, with duration, outcome and records",
+        arguments: Kind.all)
+    func recentRuns(kind: Kind) async throws {
+        let (storage, reads) = try await kind.makeBoth(in: directory, open)
+        _ = try await storage.applyCollection(try body([1], in: storage), run: users, facts: Self.facts())
+        _ = try await storage.applyCollection(try body([1, 2], in: storage), run: users, facts: Self.facts())
+        _ = try await storage.recordFailure(
+            "users: HTTP 500", outcome: .failed, run: users, facts: Self.facts(status: 500)())
+        _ = try await storage.applyDocument(
+            ByteBuffer(string: "{}"), contentType: "application/json", run: flags, facts: Self.facts())
+        let runs = try await reads.read { try $0.recentRuns(of: ["flags", "users", "nope"], limit: 2) }
+        #expect(runs.map(\.endpoint) == ["flags", "users", "users"])
+        #expect(runs.map(\.outcome) == [.changed, .changed, .failed])
+        #expect(runs.map(\.records) == [1, 2, 0], "a document is one record")
+        #expect(runs.allSatisfy { $0.durationMilliseconds == 1000 && $0.startedAt.hasPrefix("2023-11-14T22:13:20") })
+        #expect(try await reads.read { try $0.recentRuns(of: ["users"], limit: 0) }.isEmpty)
+        #expect(try await reads.read { try $0.recentRuns(of: [], limit: 30) }.isEmpty)
+    }
 }

@@ -127,6 +127,8 @@ package struct ReadServer: Sendable {
         let model = self.model
         let registry = self.registry
         let syncMetrics = self.syncMetrics
+        // The status page goes through the router, never the fast path: the token and Host checks apply to it.
+        router.get("/") { request, _ in try await model.statusPage(request: request) }
         router.get("/healthz") { _, _ in try await model.health() }
         router.get("/metrics") { _, _ in
             var headers = HTTPFields()

@@ -8,7 +8,9 @@ extension ReadModel {
     /// The status page, from the same snapshot and freshness as `/v1/endpoints` and each listed endpoint's last
     /// runs; `Accept: application/json` (without `text/html`) gets ``endpointsList()`` instead.
     func statusPage(request: Request) async throws(ReadAPIError) -> Response {
-        if StatusPage.wantsJSON(accept: request.headers[.accept]) {
+        // Several Accept fields are one list (RFC 9110 §5.3).
+        let accept = request.headers[values: .accept]
+        if StatusPage.wantsJSON(accept: accept.isEmpty ? nil : accept.joined(separator: ",")) {
             var response = try await endpointsList()
             response.headers[.vary] = "Accept"
             return response

@@ -132,6 +132,8 @@ struct StatusPageTests {
                 let posted = try await api.get("/", method: "POST", headers: [("Accept", "application/json")])
                 #expect(posted.status == 405)
                 #expect(posted.header("Content-Type") == "application/problem+json")
+                let split = try await api.get("/", headers: [("Accept", "text/plain"), ("Accept", "application/json")])
+                #expect(split.body == listed.body, "two Accept fields are one list")
                 let plain = try await api.get("/")
                 #expect(plain.header("Content-Type") == "text/html; charset=utf-8", "no Accept: the page")
             }

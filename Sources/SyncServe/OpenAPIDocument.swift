@@ -36,6 +36,22 @@ package enum OpenAPIDocument {
                     "content": .object(["application/json": .object(["schema": .object(["type": "object"])])]),
                 ])
             ])
+        paths["/"] = get(
+            "statusPage",
+            summary: "The status page for people; a client whose Accept asks for JSON gets /v1/endpoints.",
+            tag: "service",
+            responses: [
+                "200": .object([
+                    "description": "An HTML page that reloads itself, or the endpoints' states as JSON.",
+                    "content": .object([
+                        "text/html": .object(["schema": .object(["type": "string"])]),
+                        "application/json": .object([
+                            "schema": .object(["type": "array", "items": ref("EndpointState")])
+                        ]),
+                    ]),
+                ]),
+                "503": problem("The database cannot be read.", retry: true),
+            ])
         paths["/v1/endpoints"] = get(
             "listEndpoints", summary: "Every endpoint's state and freshness, in the configuration's order.",
             tag: "service",

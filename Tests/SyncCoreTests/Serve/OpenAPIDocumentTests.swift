@@ -25,7 +25,7 @@ struct OpenAPIDocumentTests {
             let paths = try #require(document["paths"] as? [String: Any])
             #expect(
                 Set(paths.keys) == [
-                    "/healthz", "/metrics", "/openapi.json", "/v1/endpoints",
+                    "/", "/healthz", "/metrics", "/openapi.json", "/v1/endpoints",
                     "/v1/endpoints/users/records", "/v1/endpoints/users/records/{id}", "/v1/endpoints/users/changes",
                     "/v1/endpoints/users/drift", "/rest/users",
                     "/v1/endpoints/regions/records", "/v1/endpoints/regions/records/{id}",

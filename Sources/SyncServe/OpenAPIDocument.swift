@@ -17,9 +17,10 @@ package enum OpenAPIDocument {
     package static func make(endpoints: [EndpointConfiguration], bearer: Bool) -> JSONValue {
         var paths: [String: JSONValue] = [:]
         var schemas = Self.sharedSchemas
+        var parameters = Self.sharedParameters
         paths["/healthz"] = get(
             "health", summary: "Whether the database answers, and how many endpoints are stale.", tag: "service",
-            responses: ["200": json("Health"), "503": problem("The database cannot be read.", retry: true)])
+            responses: ["200": json("Health"), "503": response("Unavailable")])
         paths["/metrics"] = get(
             "metrics", summary: "Prometheus text: syncs, records, durations and requests.", tag: "service",
             responses: [
@@ -50,14 +51,14 @@ package enum OpenAPIDocument {
                         ]),
                     ]),
                 ]),
-                "503": problem("The database cannot be read.", retry: true),
+                "503": response("Unavailable"),
             ])
         paths["/v1/endpoints"] = get(
             "listEndpoints", summary: "Every endpoint's state and freshness, in the configuration's order.",
             tag: "service",
             responses: [
                 "200": json(.object(["type": "array", "items": ref("EndpointState")]), "The endpoints' states."),
-                "503": problem("The database cannot be read.", retry: true),
+                "503": response("Unavailable"),
             ])
         for endpoint in endpoints {
             let name = endpoint.name.name
@@ -74,6 +75,7 @@ package enum OpenAPIDocument {
                         ])))
                 continue
             }
+            for (key, parameter) in listParameterComponents(endpoint) { parameters[key] = parameter }
             schemas["\(name)_record"] = recordSchema(endpoint)
             schemas["\(name)_row"] = rowSchema(endpoint)
             schemas["\(name)_changes"] = changesSchema(endpoint)
@@ -92,7 +94,7 @@ package enum OpenAPIDocument {
                 "\(name)_drift", summary: "The schema-drift journal of \(name).", tag: name,
                 responses: [
                     "200": json("Drift"),
-                    "503": problem("The database cannot be read.", retry: true),
+                    "503": response("Unavailable"),
                 ])
         }
         var document: [String: JSONValue] = [
@@ -104,10 +106,18 @@ package enum OpenAPIDocument {
                 The local, read-only HTTP API of syncd: the cached records of each configured endpoint, with \
                 ETags, filters in PostgREST's dialect and a change feed. Errors are application/problem+json \
                 with one sentence. Only GET and HEAD are answered; any other method is 405.
+
+                A filter on a configured column is `column=op.value` with eq, neq, gt, gte, lt, lte, like, ilike \
+                (`%` or `*` for any run of characters, `_` for one), `in.(a,b)` (values may be double-quoted), or \
+                `is.null|true|false`, each negatable with `not.`; filters are joined by AND. `order` sorts NULLs \
+                last ascending and first descending unless `.nullsfirst`/`.nullslast` say otherwise.
                 """,
             ]),
             "paths": .object(paths.mapValues { operation in withCommonResponses(operation, bearer: bearer) }),
-            "components": .object(["schemas": .object(schemas)]),
+            "components": .object([
+                "schemas": .object(schemas), "parameters": .object(parameters),
+                "responses": .object(sharedResponses), "headers": .object(sharedHeaders),
+            ]),
         ]
         if bearer {
             document["security"] = .array([.object(["bearer": .array([])])])
@@ -146,12 +156,13 @@ package enum OpenAPIDocument {
         let name = endpoint.name.name
         let item: JSONValue = .object(["anyOf": .array([ref("\(name)_record"), ref("\(name)_row")])])
         var headers = cacheHeaders
-        headers["Content-Range"] = header(
-            "The rows sent, `0-9/*`, or with `Prefer: count=exact` `0-9/250` (`*/0` when none).", pattern: nil)
+        headers["Content-Range"] = .object(["$ref": "#/components/headers/Content-Range"])
         return [
             "summary": .string("The records of \(name), filtered, ordered and paged in PostgREST's dialect."),
             "tags": .array([.string(name)]),
-            "parameters": .array(listParameters(endpoint) + conditional),
+            "parameters": .array(
+                listParameterComponents(endpoint).map { parameter($0.0) }
+                    + [parameter("limit"), parameter("offset"), parameter("Prefer")] + conditional),
             "responses": .object(
                 cached(
                     json(
@@ -165,14 +176,8 @@ package enum OpenAPIDocument {
     /// never-synced endpoint or record, 503 when the database cannot be read.
     private static func cached(_ ok: JSONValue) -> [String: JSONValue] {
         [
-            "200": ok,
-            "304": .object([
-                "description": "Not modified: the tag or date given is current. No body.",
-                "headers": .object(cacheHeaders),
-            ]),
-            "400": problem("A query parameter is malformed or names no configured column; `parameter` names it."),
-            "404": problem("The endpoint has not been synced yet, or has no such record."),
-            "503": problem("The database cannot be read, or too many reads wait.", retry: true),
+            "200": ok, "304": response("NotModified"), "400": response("BadParameter"), "404": response("NotFound"),
+            "503": response("Unavailable"),
         ]
     }
 
@@ -183,11 +188,11 @@ package enum OpenAPIDocument {
             case .object(var responses)? = operation["responses"]
         else { return path }
         if bearer {
-            responses["401"] = problem("No bearer token, or the wrong one.")
+            responses["401"] = response("Unauthorized")
         } else {
-            responses["421"] = problem("The request's Host does not name the address the API listens on.")
+            responses["421"] = response("MisdirectedRequest")
         }
-        responses["503"] = responses["503"] ?? problem("Too many reads wait for a thread.", retry: true)
+        responses["503"] = responses["503"] ?? response("Unavailable")
         operation["responses"] = .object(responses)
         item["get"] = .object(operation)
         return .object(item)
@@ -196,55 +201,78 @@ package enum OpenAPIDocument {
     // MARK: - Parameters
 
     /// `If-None-Match` and `If-Modified-Since`, for a 304.
-    private static let conditional: [JSONValue] = [
-        .object([
+    private static let conditional: [JSONValue] = [parameter("IfNoneMatch"), parameter("IfModifiedSince")]
+
+    /// The parameters every endpoint's operations share, once in `components`: each path refers to them.
+    private static let sharedParameters: [String: JSONValue] = [
+        "IfNoneMatch": .object([
             "name": "If-None-Match", "in": "header", "required": false,
             "description": "Tags from earlier answers (a list, `W/` tags, or `*`): 304 when one is current.",
             "schema": .object(["type": "string"]),
         ]),
-        .object([
+        "IfModifiedSince": .object([
             "name": "If-Modified-Since", "in": "header", "required": false,
             "description": "An HTTP date: 304 when nothing changed since. Ignored with If-None-Match.",
             "schema": .object(["type": "string"]),
         ]),
+        "Prefer": .object([
+            "name": "Prefer", "in": "header", "required": false,
+            "description": "`count=exact` puts the total in Content-Range.",
+            "schema": .object(["type": "string"]),
+        ]),
+        "limit": query(
+            "limit", "The most records to send; never more than `[server] max_rows`, nor past 8 MiB of JSON.",
+            .object(["type": "integer", "minimum": 0, "maximum": .integer(Int64(Int.max))])),
+        "offset": query(
+            "offset", "How many records to skip.",
+            .object(["type": "integer", "minimum": 0, "maximum": .integer(Int64(Int.max))])),
+        "since": query(
+            "since", "The version the client has; 0 (the default) for everything.",
+            .object(["type": "integer", "minimum": 0, "maximum": .integer(Int64.max)])),
+        "after": query(
+            "after",
+            "A position from the `next` link of a capped answer with the same `since`; follow `next` rather than "
+                + "building one.",
+            .object(["type": "string", "pattern": "^[0-9]{1,18}\\.[rd]\\.[0-9]{1,18}$"])),
+        "changesLimit": query(
+            "limit", "The most changes in one answer; never more than `[server] max_rows`.",
+            .object(["type": "integer", "minimum": 1, "maximum": .integer(Int64(Int.max))])),
     ]
 
-    private static func listParameters(_ endpoint: EndpointConfiguration) -> [JSONValue] {
+    private static func parameter(_ name: String) -> JSONValue {
+        .object(["$ref": .string("#/components/parameters/\(name)")])
+    }
+
+    /// A collection's list parameters, written once in `components.parameters` under `NAME.PARAMETER` (names are
+    /// SQL identifiers, so the key is one OpenAPI allows) for its two list routes to refer to: `select`, `order`,
+    /// and a filter per configured column. The filter dialect is described once, in `info`.
+    private static func listParameterComponents(_ endpoint: EndpointConfiguration) -> [(String, JSONValue)] {
+        let name = endpoint.name.name
         let names = endpoint.columns.map(\.name)
         let column = "(" + names.map(regexEscaped).joined(separator: "|") + ")"
         let orderItem = column + "(\\.(asc|desc))?(\\.(nullsfirst|nullslast))?"
-        var parameters: [JSONValue] = [
-            query(
-                "select",
-                "`*` (the default) for the records as received, or configured columns separated by commas for "
-                    + "objects of those columns, typed.",
-                .object(["type": "string", "pattern": .string("^(\\*?|\(column)(,\(column))*)$")])),
-            query(
-                "order",
-                "Configured columns separated by commas, each `.asc` or `.desc`, `.nullsfirst` or "
-                    + "`.nullslast`; NULLs sort last ascending and first descending.",
-                .object(["type": "string", "pattern": .string("^(\(orderItem)(,\(orderItem))*)?$")])),
-            query(
-                "limit",
-                "The most records to send; never more than `[server] max_rows`, nor past 8 MiB of JSON.",
-                .object(["type": "integer", "minimum": 0, "maximum": .integer(Int64(Int.max))])),
-            query(
-                "offset", "How many records to skip.",
-                .object(["type": "integer", "minimum": 0, "maximum": .integer(Int64(Int.max))])),
-            .object([
-                "name": "Prefer", "in": "header", "required": false,
-                "description": "`count=exact` puts the total in Content-Range.",
-                "schema": .object(["type": "string"]),
-            ]),
+        var parameters: [(String, JSONValue)] = [
+            (
+                "\(name).select",
+                query(
+                    "select", "`*` (the default) for the records as received, or columns for objects of them, typed.",
+                    .object(["type": "string", "pattern": .string("^(\\*?|\(column)(,\(column))*)$")]))
+            ),
+            (
+                "\(name).order",
+                query(
+                    "order", "Columns, each `.asc`/`.desc` and `.nullsfirst`/`.nullslast`.",
+                    .object(["type": "string", "pattern": .string("^(\(orderItem)(,\(orderItem))*)?$")]))
+            ),
         ]
         for spec in endpoint.columns {
             parameters.append(
-                query(
-                    spec.name,
-                    "A filter on the \(spec.type.rawValue) column \(spec.name): `op.value` with eq, neq, gt, gte, lt, "
-                        + "lte, like, ilike (`%` or `*` for any run, `_` for one), `in.(a,b)`, or "
-                        + "`is.null|true|false`, each negatable with `not.`.",
-                    .object(["type": "string", "pattern": .string(filterPattern(spec.type))])))
+                (
+                    "\(name).\(spec.name)",
+                    query(
+                        spec.name, "A filter on the \(spec.type.rawValue) column \(spec.name).",
+                        .object(["type": "string", "pattern": .string(filterPattern(spec.type))]))
+                ))
         }
         return parameters
     }
@@ -286,17 +314,7 @@ package enum OpenAPIDocument {
     }
 
     private static let changesParameters: [JSONValue] = [
-        query(
-            "since", "The version the client has; 0 (the default) for everything.",
-            .object(["type": "integer", "minimum": 0, "maximum": .integer(Int64.max)])),
-        query(
-            "after",
-            "A position from the `next` link of a capped answer with the same `since`; follow `next` rather than "
-                + "building one.",
-            .object(["type": "string", "pattern": "^[0-9]{1,18}\\.[rd]\\.[0-9]{1,18}$"])),
-        query(
-            "limit", "The most changes in one answer; never more than `[server] max_rows`.",
-            .object(["type": "integer", "minimum": 1, "maximum": .integer(Int64(Int.max))])),
+        parameter("since"), parameter("after"), parameter("changesLimit"),
     ]
 
     private static func query(_ name: String, _ description: String, _ schema: JSONValue) -> JSONValue {
@@ -308,15 +326,41 @@ package enum OpenAPIDocument {
 
     // MARK: - Responses
 
-    /// The freshness headers of a cached answer.
-    private static let cacheHeaders: [String: JSONValue] = [
+    /// The freshness headers of a cached answer, each a reference to `components`.
+    private static let cacheHeaders: [String: JSONValue] = Dictionary(
+        uniqueKeysWithValues: sharedHeaders.keys.filter { !["Content-Range", "Retry-After"].contains($0) }.map {
+            ($0, JSONValue.object(["$ref": .string("#/components/headers/\($0)")]))
+        })
+
+    /// The headers of the answers, once in `components`.
+    private static let sharedHeaders: [String: JSONValue] = [
         "ETag": header("A strong tag: the database's instance and the version.", pattern: nil),
         "Last-Modified": header("When the data last changed, as an HTTP date.", pattern: nil),
         "Age": header("Seconds since the last successful poll.", pattern: "^[0-9]+$"),
         "Cache-Control": header("`max-age` from the last poll to the next; `max-age=0` when stale.", pattern: nil),
         "Cache-Status": header(
             "RFC 9211: `syncd; hit; ttl=42`, or a negative ttl and a detail when stale.", pattern: nil),
+        "Content-Range": header(
+            "The rows sent, `0-9/*`, or with `Prefer: count=exact` `0-9/250` (`*/0` when none).", pattern: nil),
+        "Retry-After": header("Seconds to wait before asking again.", pattern: "^[0-9]+$"),
     ]
+
+    /// The answers every endpoint's operations share, once in `components`.
+    private static let sharedResponses: [String: JSONValue] = [
+        "NotModified": .object([
+            "description": "Not modified: the tag or date given is current. No body.",
+            "headers": .object(cacheHeaders),
+        ]),
+        "BadParameter": problem("A query parameter is malformed or names no configured column; `parameter` names it."),
+        "NotFound": problem("The endpoint has not been synced yet, or has no such record."),
+        "Unavailable": problem("The database cannot be read, or too many reads wait.", retry: true),
+        "Unauthorized": problem("No bearer token, or the wrong one."),
+        "MisdirectedRequest": problem("The request's Host does not name the address the API listens on."),
+    ]
+
+    private static func response(_ name: String) -> JSONValue {
+        .object(["$ref": .string("#/components/responses/\(name)")])
+    }
 
     private static func header(_ description: String, pattern: String?) -> JSONValue {
         var schema: [String: JSONValue] = ["type": "string"]
@@ -345,9 +389,7 @@ package enum OpenAPIDocument {
             "content": .object(["application/problem+json": .object(["schema": ref("Problem")])]),
         ]
         if retry {
-            response["headers"] = .object([
-                "Retry-After": header("Seconds to wait before asking again.", pattern: "^[0-9]+$")
-            ])
+            response["headers"] = .object(["Retry-After": .object(["$ref": "#/components/headers/Retry-After"])])
         }
         return .object(response)
     }

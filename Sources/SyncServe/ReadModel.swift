@@ -60,6 +60,9 @@ package final class ReadModel: Sendable {
     }
     private let snapshot = Mutex<Snapshot?>(nil)
     let cache: RepresentationCache
+    /// `/openapi.json` as last built, with whether it had the bearer scheme: it changes only with the configuration
+    /// (a reload drops it). Only a document of at most 4 MiB is kept (see ``openAPI(bearer:)``).
+    let openAPIDocument = Mutex<(bearer: Bool, body: ByteBuffer)?>(nil)
 
     /// - Parameters:
     ///   - storage: Where the data is read.
@@ -80,6 +83,7 @@ package final class ReadModel: Sendable {
     package func reload(_ configuration: Configuration) {
         endpoints.withLock { $0 = Endpoints(configuration) }
         cache.removeAll()
+        openAPIDocument.withLock { $0 = nil }
     }
 
     /// The configured endpoint of that name.

@@ -46,8 +46,12 @@ struct OpenAPIDocumentTests {
             let list = try #require((paths["/rest/users"] as? [String: Any])?["get"] as? [String: Any])
             let responses = try #require(list["responses"] as? [String: Any])
             #expect(Set(responses.keys) == ["200", "304", "400", "404", "421", "503"])
-            let parameters = try #require(list["parameters"] as? [[String: Any]])
-            let city = try #require(parameters.first { $0["name"] as? String == "city" })
+            // The filters are the endpoint's own components, which both list routes refer to.
+            let references = try #require(list["parameters"] as? [[String: String]]).compactMap { $0["$ref"] }
+            #expect(references.contains("#/components/parameters/users.city"))
+            let shared = try #require((document["components"] as? [String: Any])?["parameters"] as? [String: Any])
+            let city = try #require(shared["users.city"] as? [String: Any])
+            #expect(city["name"] as? String == "city" && city["in"] as? String == "query")
             let pattern = try #require((city["schema"] as? [String: Any])?["pattern"] as? String)
             let regex = try Regex(pattern)
             for good in ["eq.Oslo", "not.in.(Oslo,Lima)", "ilike.*os*", "is.null", "neq."] {
@@ -60,6 +64,26 @@ struct OpenAPIDocumentTests {
                 (((paths["/v1/endpoints/regions/records/{id}"] as? [String: Any])?["get"] as? [String: Any])?[
                     "parameters"] as? [[String: Any]])?.first)
             #expect((key["schema"] as? [String: Any])?["pattern"] as? String == "^[^,]*,[^,]*$")
+        }
+    }
+
+    @Test("the document is kept until a reload, which describes the reloaded endpoints")
+    func reload() async throws {
+        let (fixture, files) = try await ReadAPITests.fixture()
+        defer { _ = files }
+        try await ReadAPIHarness.with(fixture) { api in
+            let first = try await api.get("/openapi.json").body
+            #expect(try await api.get("/openapi.json").body == first)
+            var configuration = fixture.configuration
+            configuration.endpoints.removeAll { $0.name.name == "regions" }
+            api.model.reload(configuration)
+            let paths = try #require(try await Self.document(api)["paths"] as? [String: Any])
+            #expect(paths["/rest/regions"] == nil && paths["/rest/users"] != nil)
+            // Shared parameters, headers and answers are written once and referred to from every endpoint's paths.
+            let components = try #require(try await Self.document(api)["components"] as? [String: Any])
+            #expect((components["parameters"] as? [String: Any])?["IfNoneMatch"] != nil)
+            #expect((components["responses"] as? [String: Any])?["NotModified"] != nil)
+            #expect((components["headers"] as? [String: Any])?["ETag"] != nil)
         }
     }
 

@@ -1,9 +1,11 @@
 import SyncCore
+import SyncServe
 
-/// The header parsers: `Link`, `Retry-After`, `RateLimit-*`/`X-RateLimit-*`, HTTP-dates and `If-None-Match`.
+/// The header parsers: `Link`, `Retry-After`, `RateLimit-*`/`X-RateLimit-*`, HTTP-dates, `If-None-Match` and the
+/// status page's `Accept`.
 ///
-/// Input: one byte choosing the parser — `L`ink, `R`etry-After, `X` rate limit, `D`ate, `E`Tag (any other byte picks
-/// by its value) — then the header value; newlines separate fields where a parser takes several.
+/// Input: one byte choosing the parser — `L`ink, `R`etry-After, `X` rate limit, `D`ate, `E`Tag, `A`ccept (any other
+/// byte picks by its value) — then the header value; newlines separate fields where a parser takes several.
 enum HeadersTarget {
     /// 2025-11-24T00:00:00Z: the clock is ours, not the input's.
     static let now = 1_763_942_400.0
@@ -15,14 +17,23 @@ enum HeadersTarget {
         guard let first = input.first else { return }
         let text = String(decoding: input.dropFirst(), as: UTF8.self)
         // A letter names a parser; any other byte picks one by its value.
-        let letters: [UInt8] = Array("LRXDE".utf8)
+        let letters: [UInt8] = Array("LRXDEA".utf8)
         switch letters.firstIndex(of: first) ?? Int(first) % letters.count {
         case 0: try link(text)
         case 1: try retryAfter(text)
         case 2: try rateLimit(text)
         case 3: try date(text)
-        default: try entityTags(text)
+        case 4: try entityTags(text)
+        default: try accept(text)
         }
+    }
+
+    /// JSON is chosen only when the value names a JSON type, and never once it also names HTML.
+    static func accept(_ text: String) throws(FuzzFailure) {
+        guard AcceptHeader.wantsJSON(text) else { return }
+        try require(text.lowercased().contains("json"), "Accept \(text.debugDescription) chose JSON without naming it")
+        try require(
+            !AcceptHeader.wantsJSON(text + ", text/html"), "Accept \(text.debugDescription), text/html chose JSON")
     }
 
     static func fields(_ text: String) -> [String] {

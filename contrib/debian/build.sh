@@ -111,7 +111,9 @@ parser=$checkouts/swift-argument-parser
 [ -f "$parser/Package.swift" ] || { echo "no swift-argument-parser checkout in $checkouts" >&2; exit 1; }
 echo "--- generate-manual, from $parser ($(awk '$1 == "swift-argument-parser" { print $3 }' "$stage/pins"))"
 manual_build=(swift build --package-path "$parser" --scratch-path "$repo/.build-generate-manual" --product generate-manual)
-"${manual_build[@]}"
+# Its build log (the checkout's own deprecation warnings) is shown only when the build fails.
+"${manual_build[@]}" > "$stage/generate-manual-build.log" 2>&1 \
+    || { cat "$stage/generate-manual-build.log" >&2; echo "building generate-manual failed" >&2; exit 1; }
 generate_manual="$("${manual_build[@]}" --show-bin-path)/generate-manual"
 mkdir "$stage/man"
 "$generate_manual" "$root/usr/bin/syncd" --output-directory "$stage/man" --date "$manual_date" \

@@ -7,12 +7,6 @@ package import Prometheus
 package import ServiceLifecycle
 package import SyncCore
 
-#if canImport(Glibc)
-    internal import Glibc
-#elseif canImport(Darwin)
-    internal import Darwin
-#endif
-
 /// The local HTTP read API (DESIGN.md › Read API) on Hummingbird: routes, problem answers, the bearer token,
 /// request metrics and `/metrics`.
 ///
@@ -84,7 +78,7 @@ package struct ReadServer: Sendable {
         case .tcp(let host, let port):
             address = .hostname(host, port: port)
         case .unix(let path):
-            Self.removeStaleSocket(at: path)
+            StaleSocket.remove(at: path)
             address = .unixDomainSocket(path: path)
         }
         let counters = RequestCounters(factory: PrometheusMetricsFactory(registry: registry))
@@ -166,14 +160,6 @@ package struct ReadServer: Sendable {
             try await model.records(try Self.parameter("name", context), request: request)
         }
         return router
-    }
-
-    /// A socket file left by a previous run would make the bind fail; anything else at that path is left alone
-    /// (the bind then fails, saying so).
-    static func removeStaleSocket(at path: String) {
-        var status = stat()
-        guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFSOCK else { return }
-        unlink(path)
     }
 
     /// A path parameter, percent-decoded.

@@ -134,7 +134,7 @@ package enum OpenAPIDocument {
     // MARK: - Operations
 
     /// A GET operation (HEAD is answered as GET without a body, and not listed).
-    private static func get(
+    static func get(
         _ id: String, summary: String, tag: String, parameters: [JSONValue] = [], responses: [String: JSONValue]
     ) -> JSONValue {
         var operation: [String: JSONValue] = [
@@ -145,14 +145,14 @@ package enum OpenAPIDocument {
         return .object(["get": .object(operation)])
     }
 
-    private static func get(_ id: String, _ operation: [String: JSONValue]) -> JSONValue {
+    static func get(_ id: String, _ operation: [String: JSONValue]) -> JSONValue {
         var operation = operation
         operation["operationId"] = .string(id)
         return .object(["get": .object(operation)])
     }
 
     /// The records list of a collection, as `/v1/endpoints/{name}/records` and `/rest/{name}` both answer it.
-    private static func listOperation(_ endpoint: EndpointConfiguration) -> [String: JSONValue] {
+    static func listOperation(_ endpoint: EndpointConfiguration) -> [String: JSONValue] {
         let name = endpoint.name.name
         let item: JSONValue = .object(["anyOf": .array([ref("\(name)_record"), ref("\(name)_row")])])
         var headers = cacheHeaders
@@ -174,7 +174,7 @@ package enum OpenAPIDocument {
 
     /// 200 with `ok`, 304, and the problems of a cached route: 400 for a bad parameter, 404 for an unknown or
     /// never-synced endpoint or record, 503 when the database cannot be read.
-    private static func cached(_ ok: JSONValue) -> [String: JSONValue] {
+    static func cached(_ ok: JSONValue) -> [String: JSONValue] {
         [
             "200": ok, "304": response("NotModified"), "400": response("BadParameter"), "404": response("NotFound"),
             "503": response("Unavailable"),
@@ -183,7 +183,7 @@ package enum OpenAPIDocument {
 
     /// Adds what any route may answer: 405 is not listed (it answers methods the document does not declare), 401
     /// with a token, 421 without one.
-    private static func withCommonResponses(_ path: JSONValue, bearer: Bool) -> JSONValue {
+    static func withCommonResponses(_ path: JSONValue, bearer: Bool) -> JSONValue {
         guard case .object(var item) = path, case .object(var operation)? = item["get"],
             case .object(var responses)? = operation["responses"]
         else { return path }
@@ -201,10 +201,10 @@ package enum OpenAPIDocument {
     // MARK: - Parameters
 
     /// `If-None-Match` and `If-Modified-Since`, for a 304.
-    private static let conditional: [JSONValue] = [parameter("IfNoneMatch"), parameter("IfModifiedSince")]
+    static let conditional: [JSONValue] = [parameter("IfNoneMatch"), parameter("IfModifiedSince")]
 
     /// The parameters every endpoint's operations share, once in `components`: each path refers to them.
-    private static let sharedParameters: [String: JSONValue] = [
+    static let sharedParameters: [String: JSONValue] = [
         "IfNoneMatch": .object([
             "name": "If-None-Match", "in": "header", "required": false,
             "description": "Tags from earlier answers (a list, `W/` tags, or `*`): 304 when one is current.",
@@ -239,14 +239,14 @@ package enum OpenAPIDocument {
             .object(["type": "integer", "minimum": 1, "maximum": .integer(Int64(Int.max))])),
     ]
 
-    private static func parameter(_ name: String) -> JSONValue {
+    static func parameter(_ name: String) -> JSONValue {
         .object(["$ref": .string("#/components/parameters/\(name)")])
     }
 
     /// A collection's list parameters, written once in `components.parameters` under `NAME.PARAMETER` (names are
     /// SQL identifiers, so the key is one OpenAPI allows) for its two list routes to refer to: `select`, `order`,
     /// and a filter per configured column. The filter dialect is described once, in `info`.
-    private static func listParameterComponents(_ endpoint: EndpointConfiguration) -> [(String, JSONValue)] {
+    static func listParameterComponents(_ endpoint: EndpointConfiguration) -> [(String, JSONValue)] {
         let name = endpoint.name.name
         let names = endpoint.columns.map(\.name)
         let column = "(" + names.map(regexEscaped).joined(separator: "|") + ")"
@@ -297,7 +297,7 @@ package enum OpenAPIDocument {
         }
     }
 
-    private static func idParameter(_ endpoint: EndpointConfiguration) -> JSONValue {
+    static func idParameter(_ endpoint: EndpointConfiguration) -> JSONValue {
         let keys = endpoint.primaryKey.compactMap { endpoint.columns.indices.contains($0) ? endpoint.columns[$0] : nil }
         let description =
             keys.count == 1
@@ -313,11 +313,11 @@ package enum OpenAPIDocument {
         ])
     }
 
-    private static let changesParameters: [JSONValue] = [
+    static let changesParameters: [JSONValue] = [
         parameter("since"), parameter("after"), parameter("changesLimit"),
     ]
 
-    private static func query(_ name: String, _ description: String, _ schema: JSONValue) -> JSONValue {
+    static func query(_ name: String, _ description: String, _ schema: JSONValue) -> JSONValue {
         .object([
             "name": .string(name), "in": "query", "required": false, "description": .string(description),
             "schema": schema,
@@ -327,13 +327,13 @@ package enum OpenAPIDocument {
     // MARK: - Responses
 
     /// The freshness headers of a cached answer, each a reference to `components`.
-    private static let cacheHeaders: [String: JSONValue] = Dictionary(
+    static let cacheHeaders: [String: JSONValue] = Dictionary(
         uniqueKeysWithValues: sharedHeaders.keys.filter { !["Content-Range", "Retry-After"].contains($0) }.map {
             ($0, JSONValue.object(["$ref": .string("#/components/headers/\($0)")]))
         })
 
     /// The headers of the answers, once in `components`.
-    private static let sharedHeaders: [String: JSONValue] = [
+    static let sharedHeaders: [String: JSONValue] = [
         "ETag": header("A strong tag: the database's instance and the version.", pattern: nil),
         "Last-Modified": header("When the data last changed, as an HTTP date.", pattern: nil),
         "Age": header("Seconds since the last successful poll.", pattern: "^[0-9]+$"),
@@ -346,7 +346,7 @@ package enum OpenAPIDocument {
     ]
 
     /// The answers every endpoint's operations share, once in `components`.
-    private static let sharedResponses: [String: JSONValue] = [
+    static let sharedResponses: [String: JSONValue] = [
         "NotModified": .object([
             "description": "Not modified: the tag or date given is current. No body.",
             "headers": .object(cacheHeaders),
@@ -358,21 +358,21 @@ package enum OpenAPIDocument {
         "MisdirectedRequest": problem("The request's Host does not name the address the API listens on."),
     ]
 
-    private static func response(_ name: String) -> JSONValue {
+    static func response(_ name: String) -> JSONValue {
         .object(["$ref": .string("#/components/responses/\(name)")])
     }
 
-    private static func header(_ description: String, pattern: String?) -> JSONValue {
+    static func header(_ description: String, pattern: String?) -> JSONValue {
         var schema: [String: JSONValue] = ["type": "string"]
         if let pattern { schema["pattern"] = .string(pattern) }
         return .object(["description": .string(description), "schema": .object(schema)])
     }
 
-    private static func json(_ schema: String) -> JSONValue {
+    static func json(_ schema: String) -> JSONValue {
         json(ref(schema), schema)
     }
 
-    private static func json(_ schema: JSONValue, _ description: String, headers: [String: JSONValue] = [:])
+    static func json(_ schema: JSONValue, _ description: String, headers: [String: JSONValue] = [:])
         -> JSONValue
     {
         var response: [String: JSONValue] = [
@@ -383,7 +383,7 @@ package enum OpenAPIDocument {
         return .object(response)
     }
 
-    private static func problem(_ description: String, retry: Bool = false) -> JSONValue {
+    static func problem(_ description: String, retry: Bool = false) -> JSONValue {
         var response: [String: JSONValue] = [
             "description": .string(description),
             "content": .object(["application/problem+json": .object(["schema": ref("Problem")])]),
@@ -394,198 +394,7 @@ package enum OpenAPIDocument {
         return .object(response)
     }
 
-    private static func ref(_ schema: String) -> JSONValue {
+    static func ref(_ schema: String) -> JSONValue {
         .object(["$ref": .string("#/components/schemas/\(schema)")])
-    }
-
-    // MARK: - Schemas
-
-    private static let sharedSchemas: [String: JSONValue] = [
-        "Problem": .object([
-            "type": "object",
-            "description": "RFC 9457; `message` and `code` repeat the sentence and the kind for PostgREST clients.",
-            "required": .array(["type", "title", "status", "detail"]),
-            "properties": .object([
-                "type": string, "title": string, "status": .object(["type": "integer"]), "detail": string,
-                "message": string, "code": string,
-                "parameter": .object(["type": "string", "description": "The query parameter at fault (400)."]),
-            ]),
-        ]),
-        "Health": .object([
-            "type": "object",
-            "required": .array(["status", "endpoints", "stale"]),
-            "properties": .object([
-                "status": .object(["const": "ok"]), "endpoints": .object(["type": "integer", "minimum": 0]),
-                "stale": .object(["type": "integer", "minimum": 0]),
-            ]),
-        ]),
-        "EndpointState": .object([
-            "type": "object",
-            "required": .array(["name", "kind", "url", "version", "records", "fresh", "stale_reason"]),
-            "properties": .object([
-                "name": string, "kind": .object(["enum": .array(["collection", "document"])]),
-                "url": .object(["type": "string", "description": "Secrets in it are REDACTED."]),
-                "version": .object(["type": "integer", "minimum": 0]),
-                "records": .object(["type": "integer", "minimum": 0]), "fresh": .object(["type": "boolean"]),
-                "stale_reason": nullableString, "age": .object(["type": "integer"]),
-                "ttl": .object(["type": "integer"]), "changed_at": nullableString,
-                "last_success_at": nullableString, "last_attempt_at": nullableString,
-                "last_status": .object(["type": .array(["integer", "null"])]), "last_error": nullableString,
-                "consecutive_failures": .object(["type": "integer", "minimum": 0]), "next_due_at": nullableString,
-                "node": nullableString, "etag": string,
-            ]),
-        ]),
-        "Drift": .object([
-            "type": "object",
-            "required": .array(["endpoint", "drift"]),
-            "properties": .object([
-                "endpoint": string,
-                "drift": .object([
-                    "type": "array",
-                    "items": .object([
-                        "type": "object",
-                        "required": .array(["kind", "path", "first_seen", "last_seen", "count"]),
-                        "properties": .object([
-                            "kind": .object(["enum": .array(SchemaDrift.Kind.allCases.map { .string($0.rawValue) })]),
-                            "path": string, "detail": nullableString, "first_seen": string, "last_seen": string,
-                            "count": .object(["type": "integer", "minimum": 1]), "example": nullableString,
-                        ]),
-                    ]),
-                ]),
-            ]),
-        ]),
-    ]
-
-    private static let string: JSONValue = .object(["type": "string"])
-    private static let nullableString: JSONValue = .object(["type": .array(["string", "null"])])
-
-    /// A record as received: its configured columns where their paths put them, anything else besides.
-    static func recordSchema(_ endpoint: EndpointConfiguration) -> JSONValue {
-        var root = SchemaNode()
-        for (index, spec) in endpoint.columns.enumerated() {
-            // A primary-key column is required whatever its `required` says.
-            let required = spec.required || endpoint.primaryKey.contains(index)
-            root.insert(
-                spec.path.components[...], schema: receivedSchema(spec, required: required, strict: endpoint.strict),
-                required: required)
-        }
-        return root.schema(description: "A record of \(endpoint.name.name), as the upstream sent it.")
-    }
-
-    /// An object of selected columns (`select=a,b`), typed as stored.
-    static func rowSchema(_ endpoint: EndpointConfiguration) -> JSONValue {
-        var properties: [String: JSONValue] = [:]
-        for spec in endpoint.columns {
-            properties[spec.name] = storedSchema(spec)
-        }
-        return .object([
-            "type": "object",
-            "description": .string("The selected columns of a record of \(endpoint.name.name), typed as stored."),
-            "properties": .object(properties),
-            "additionalProperties": false,
-        ])
-    }
-
-    private static func changesSchema(_ endpoint: EndpointConfiguration) -> JSONValue {
-        let name = endpoint.name.name
-        let keyPart: JSONValue = .object(["type": .array(["string", "integer", "number", "boolean"])])
-        let key: JSONValue =
-            endpoint.primaryKey.count == 1 ? keyPart : .object(["type": "array", "items": keyPart])
-        return .object([
-            "type": "object",
-            "required": .array(["version", "changed", "deleted"]),
-            "properties": .object([
-                "version": .object(["type": "integer", "minimum": 0]),
-                "changed": .object(["type": "array", "items": ref("\(name)_record")]),
-                "deleted": .object(["type": "array", "items": key]),
-                "next": .object([
-                    "type": "string", "description": "The rest of a capped answer: fetch it, and its `next`.",
-                ]),
-            ]),
-        ])
-    }
-
-    /// How a column's value may look in a record as received: what the decoder accepts for a required column (it
-    /// rejects the record otherwise); anything for an optional one, whose mistyped value is kept as received.
-    private static func receivedSchema(_ spec: ColumnSpec, required: Bool, strict: Bool) -> JSONValue {
-        let description: JSONValue = .string(
-            "The \(required ? "required" : "optional") \(spec.type.rawValue) column \(spec.name).")
-        guard required else { return .object(["description": description]) }
-        let types: [JSONValue] =
-            switch (spec.type, strict) {
-            case (.integer, true): ["integer"]
-            case (.integer, false): ["integer", "string"]
-            case (.real, true): ["number"]
-            case (.real, false): ["number", "string"]
-            case (.text, true): ["string"]
-            case (.text, false): ["string", "number", "boolean"]
-            case (.boolean, true): ["boolean"]
-            case (.boolean, false): ["boolean", "string", "integer"]
-            case (.timestamp, true): ["string"]
-            case (.timestamp, false): ["string", "number"]
-            case (.json, _): []
-            }
-        guard !types.isEmpty else { return .object(["description": description]) }
-        return .object(["description": description, "type": .array(types)])
-    }
-
-    /// A column's value as stored and selected: its JSON type, or null.
-    private static func storedSchema(_ spec: ColumnSpec) -> JSONValue {
-        let type: String? =
-            switch spec.type {
-            case .integer: "integer"
-            case .real: "number"
-            case .text, .timestamp: "string"
-            case .boolean: "boolean"
-            case .json: nil
-            }
-        guard let type else { return .object(["description": .string("The json column \(spec.name).")]) }
-        return .object(["type": .array([.string(type), "null"])])
-    }
-
-    /// A regular expression that matches `text` as it is.
-    private static func regexEscaped(_ text: String) -> String {
-        var escaped = ""
-        for character in text {
-            if "\\^$.|?*+()[]{}".contains(character) { escaped.append("\\") }
-            escaped.append(character)
-        }
-        return escaped
-    }
-}
-
-/// The nested objects a record's column paths make: `address.geo.lat` is a property of a property of a property.
-private struct SchemaNode {
-    var properties: [String: SchemaNode] = [:]
-    var leaf: JSONValue?
-    /// The properties on the way to a required column: a record without them was rejected.
-    var required: Set<String> = []
-    /// An array element is on the path: one column does not describe all of the array's elements.
-    var isArray = false
-
-    mutating func insert(_ path: ArraySlice<JSONPath.Component>, schema: JSONValue, required isRequired: Bool) {
-        guard let first = path.first else {
-            leaf = schema
-            return
-        }
-        switch first {
-        case .key(let key):
-            var child = properties[key] ?? SchemaNode()
-            child.insert(path.dropFirst(), schema: schema, required: isRequired)
-            if isRequired { required.insert(key) }
-            properties[key] = child
-        case .index:
-            isArray = true
-        }
-    }
-
-    func schema(description: String? = nil) -> JSONValue {
-        if isArray { return ["type": "array"] }
-        if let leaf, properties.isEmpty { return leaf }
-        var object: [String: JSONValue] = ["type": "object", "additionalProperties": true]
-        if let description { object["description"] = .string(description) }
-        if !properties.isEmpty { object["properties"] = .object(properties.mapValues { $0.schema() }) }
-        if !required.isEmpty { object["required"] = .array(required.sorted().map(JSONValue.string)) }
-        return .object(object)
     }
 }

@@ -1,0 +1,194 @@
+internal import SyncCore
+
+/// The schemas of `/openapi.json`: the ones every configuration has (problems, health, endpoint states, drift) and
+/// each collection's record, row and change-feed schemas, built from its columns.
+extension OpenAPIDocument {
+    static let sharedSchemas: [String: JSONValue] = [
+        "Problem": .object([
+            "type": "object",
+            "description": "RFC 9457; `message` and `code` repeat the sentence and the kind for PostgREST clients.",
+            "required": .array(["type", "title", "status", "detail"]),
+            "properties": .object([
+                "type": string, "title": string, "status": .object(["type": "integer"]), "detail": string,
+                "message": string, "code": string,
+                "parameter": .object(["type": "string", "description": "The query parameter at fault (400)."]),
+            ]),
+        ]),
+        "Health": .object([
+            "type": "object",
+            "required": .array(["status", "endpoints", "stale"]),
+            "properties": .object([
+                "status": .object(["const": "ok"]), "endpoints": .object(["type": "integer", "minimum": 0]),
+                "stale": .object(["type": "integer", "minimum": 0]),
+            ]),
+        ]),
+        "EndpointState": .object([
+            "type": "object",
+            "required": .array(["name", "kind", "url", "version", "records", "fresh", "stale_reason"]),
+            "properties": .object([
+                "name": string, "kind": .object(["enum": .array(["collection", "document"])]),
+                "url": .object(["type": "string", "description": "Secrets in it are REDACTED."]),
+                "version": .object(["type": "integer", "minimum": 0]),
+                "records": .object(["type": "integer", "minimum": 0]), "fresh": .object(["type": "boolean"]),
+                "stale_reason": nullableString, "age": .object(["type": "integer"]),
+                "ttl": .object(["type": "integer"]), "changed_at": nullableString,
+                "last_success_at": nullableString, "last_attempt_at": nullableString,
+                "last_status": .object(["type": .array(["integer", "null"])]), "last_error": nullableString,
+                "consecutive_failures": .object(["type": "integer", "minimum": 0]), "next_due_at": nullableString,
+                "node": nullableString, "etag": string,
+            ]),
+        ]),
+        "Drift": .object([
+            "type": "object",
+            "required": .array(["endpoint", "drift"]),
+            "properties": .object([
+                "endpoint": string,
+                "drift": .object([
+                    "type": "array",
+                    "items": .object([
+                        "type": "object",
+                        "required": .array(["kind", "path", "first_seen", "last_seen", "count"]),
+                        "properties": .object([
+                            "kind": .object(["enum": .array(SchemaDrift.Kind.allCases.map { .string($0.rawValue) })]),
+                            "path": string, "detail": nullableString, "first_seen": string, "last_seen": string,
+                            "count": .object(["type": "integer", "minimum": 1]), "example": nullableString,
+                        ]),
+                    ]),
+                ]),
+            ]),
+        ]),
+    ]
+
+    static let string: JSONValue = .object(["type": "string"])
+    static let nullableString: JSONValue = .object(["type": .array(["string", "null"])])
+
+    /// A record as received: its configured columns where their paths put them, anything else besides.
+    static func recordSchema(_ endpoint: EndpointConfiguration) -> JSONValue {
+        var root = SchemaNode()
+        for (index, spec) in endpoint.columns.enumerated() {
+            // A primary-key column is required whatever its `required` says.
+            let required = spec.required || endpoint.primaryKey.contains(index)
+            root.insert(
+                spec.path.components[...], schema: receivedSchema(spec, required: required, strict: endpoint.strict),
+                required: required)
+        }
+        return root.schema(description: "A record of \(endpoint.name.name), as the upstream sent it.")
+    }
+
+    /// An object of selected columns (`select=a,b`), typed as stored.
+    static func rowSchema(_ endpoint: EndpointConfiguration) -> JSONValue {
+        var properties: [String: JSONValue] = [:]
+        for spec in endpoint.columns {
+            properties[spec.name] = storedSchema(spec)
+        }
+        return .object([
+            "type": "object",
+            "description": .string("The selected columns of a record of \(endpoint.name.name), typed as stored."),
+            "properties": .object(properties),
+            "additionalProperties": false,
+        ])
+    }
+
+    static func changesSchema(_ endpoint: EndpointConfiguration) -> JSONValue {
+        let name = endpoint.name.name
+        let keyPart: JSONValue = .object(["type": .array(["string", "integer", "number", "boolean"])])
+        let key: JSONValue =
+            endpoint.primaryKey.count == 1 ? keyPart : .object(["type": "array", "items": keyPart])
+        return .object([
+            "type": "object",
+            "required": .array(["version", "changed", "deleted"]),
+            "properties": .object([
+                "version": .object(["type": "integer", "minimum": 0]),
+                "changed": .object(["type": "array", "items": ref("\(name)_record")]),
+                "deleted": .object(["type": "array", "items": key]),
+                "next": .object([
+                    "type": "string", "description": "The rest of a capped answer: fetch it, and its `next`.",
+                ]),
+            ]),
+        ])
+    }
+
+    /// How a column's value may look in a record as received: what the decoder accepts for a required column (it
+    /// rejects the record otherwise); anything for an optional one, whose mistyped value is kept as received.
+    static func receivedSchema(_ spec: ColumnSpec, required: Bool, strict: Bool) -> JSONValue {
+        let description: JSONValue = .string(
+            "The \(required ? "required" : "optional") \(spec.type.rawValue) column \(spec.name).")
+        guard required else { return .object(["description": description]) }
+        let types: [JSONValue] =
+            switch (spec.type, strict) {
+            case (.integer, true): ["integer"]
+            case (.integer, false): ["integer", "string"]
+            case (.real, true): ["number"]
+            case (.real, false): ["number", "string"]
+            case (.text, true): ["string"]
+            case (.text, false): ["string", "number", "boolean"]
+            case (.boolean, true): ["boolean"]
+            case (.boolean, false): ["boolean", "string", "integer"]
+            case (.timestamp, true): ["string"]
+            case (.timestamp, false): ["string", "number"]
+            case (.json, _): []
+            }
+        guard !types.isEmpty else { return .object(["description": description]) }
+        return .object(["description": description, "type": .array(types)])
+    }
+
+    /// A column's value as stored and selected: its JSON type, or null.
+    static func storedSchema(_ spec: ColumnSpec) -> JSONValue {
+        let type: String? =
+            switch spec.type {
+            case .integer: "integer"
+            case .real: "number"
+            case .text, .timestamp: "string"
+            case .boolean: "boolean"
+            case .json: nil
+            }
+        guard let type else { return .object(["description": .string("The json column \(spec.name).")]) }
+        return .object(["type": .array([.string(type), "null"])])
+    }
+
+    /// A regular expression that matches `text` as it is.
+    static func regexEscaped(_ text: String) -> String {
+        var escaped = ""
+        for character in text {
+            if "\\^$.|?*+()[]{}".contains(character) { escaped.append("\\") }
+            escaped.append(character)
+        }
+        return escaped
+    }
+}
+
+/// The nested objects a record's column paths make: `address.geo.lat` is a property of a property of a property.
+private struct SchemaNode {
+    var properties: [String: SchemaNode] = [:]
+    var leaf: JSONValue?
+    /// The properties on the way to a required column: a record without them was rejected.
+    var required: Set<String> = []
+    /// An array element is on the path: one column does not describe all of the array's elements.
+    var isArray = false
+
+    mutating func insert(_ path: ArraySlice<JSONPath.Component>, schema: JSONValue, required isRequired: Bool) {
+        guard let first = path.first else {
+            leaf = schema
+            return
+        }
+        switch first {
+        case .key(let key):
+            var child = properties[key] ?? SchemaNode()
+            child.insert(path.dropFirst(), schema: schema, required: isRequired)
+            if isRequired { required.insert(key) }
+            properties[key] = child
+        case .index:
+            isArray = true
+        }
+    }
+
+    func schema(description: String? = nil) -> JSONValue {
+        if isArray { return ["type": "array"] }
+        if let leaf, properties.isEmpty { return leaf }
+        var object: [String: JSONValue] = ["type": "object", "additionalProperties": true]
+        if let description { object["description"] = .string(description) }
+        if !properties.isEmpty { object["properties"] = .object(properties.mapValues { $0.schema() }) }
+        if !required.isEmpty { object["required"] = .array(required.sorted().map(JSONValue.string)) }
+        return .object(object)
+    }
+}

@@ -75,11 +75,12 @@ package enum OpenAPIDocument {
                         ])))
                 continue
             }
-            for (key, parameter) in listParameterComponents(endpoint) { parameters[key] = parameter }
+            let listParameters = listParameterComponents(endpoint)
+            for (key, parameter) in listParameters { parameters[key] = parameter }
             schemas["\(name)_record"] = recordSchema(endpoint)
             schemas["\(name)_row"] = rowSchema(endpoint)
             schemas["\(name)_changes"] = changesSchema(endpoint)
-            let list = listOperation(endpoint)
+            let list = listOperation(endpoint, parameters: listParameters.map(\.0))
             paths[base + "/records"] = get("\(name)_records", list)
             paths["/rest/\(name)"] = get("\(name)_rest", list)
             paths[base + "/records/{id}"] = get(
@@ -114,20 +115,16 @@ package enum OpenAPIDocument {
                 """,
             ]),
             "paths": .object(paths.mapValues { operation in withCommonResponses(operation, bearer: bearer) }),
-            "components": .object([
-                "schemas": .object(schemas), "parameters": .object(parameters),
-                "responses": .object(sharedResponses), "headers": .object(sharedHeaders),
-            ]),
+        ]
+        var components: [String: JSONValue] = [
+            "schemas": .object(schemas), "parameters": .object(parameters),
+            "responses": .object(sharedResponses), "headers": .object(sharedHeaders),
         ]
         if bearer {
             document["security"] = .array([.object(["bearer": .array([])])])
-            if case .object(var components) = document["components"] {
-                components["securitySchemes"] = .object([
-                    "bearer": .object(["type": "http", "scheme": "bearer"])
-                ])
-                document["components"] = .object(components)
-            }
+            components["securitySchemes"] = .object(["bearer": .object(["type": "http", "scheme": "bearer"])])
         }
+        document["components"] = .object(components)
         return .object(document)
     }
 
@@ -151,8 +148,9 @@ package enum OpenAPIDocument {
         return .object(["get": .object(operation)])
     }
 
-    /// The records list of a collection, as `/v1/endpoints/{name}/records` and `/rest/{name}` both answer it.
-    static func listOperation(_ endpoint: EndpointConfiguration) -> [String: JSONValue] {
+    /// The records list of a collection, as `/v1/endpoints/{name}/records` and `/rest/{name}` both answer it, with the
+    /// keys of its own parameters in `components` (``listParameterComponents(_:)``).
+    static func listOperation(_ endpoint: EndpointConfiguration, parameters own: [String]) -> [String: JSONValue] {
         let name = endpoint.name.name
         let item: JSONValue = .object(["anyOf": .array([ref("\(name)_record"), ref("\(name)_row")])])
         var headers = cacheHeaders
@@ -161,7 +159,7 @@ package enum OpenAPIDocument {
             "summary": .string("The records of \(name), filtered, ordered and paged in PostgREST's dialect."),
             "tags": .array([.string(name)]),
             "parameters": .array(
-                listParameterComponents(endpoint).map { parameter($0.0) }
+                own.map(parameter)
                     + [parameter("limit"), parameter("offset"), parameter("Prefer")] + conditional),
             "responses": .object(
                 cached(

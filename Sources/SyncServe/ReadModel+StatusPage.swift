@@ -10,7 +10,7 @@ extension ReadModel {
     func statusPage(request: Request) async throws(ReadAPIError) -> Response {
         // Several Accept fields are one list (RFC 9110 §5.3).
         let accept = request.headers[values: .accept]
-        if StatusPage.wantsJSON(accept: accept.isEmpty ? nil : accept.joined(separator: ",")) {
+        if AcceptHeader.wantsJSON(accept.isEmpty ? nil : accept.joined(separator: ",")) {
             var response = try await endpointsList()
             response.headers[.vary] = "Accept"
             return response

@@ -72,8 +72,3 @@ struct StatusPage: Sendable {
         rows.count { $0.freshness == freshness }
     }
 }
-
-extension StatusPage {
-    /// Whether a request's `Accept` asks for JSON rather than the page (``AcceptHeader/wantsJSON(_:)``).
-    static func wantsJSON(accept: String?) -> Bool { AcceptHeader.wantsJSON(accept) }
-}

@@ -149,7 +149,7 @@ struct StatusPageTests {
             ("text/html;q=0, application/json", true), ("APPLICATION/JSON", true), ("text/plain", false),
         ] as [(String?, Bool)])
     func negotiation(accept: String?, json: Bool) {
-        #expect(StatusPage.wantsJSON(accept: accept) == json)
+        #expect(AcceptHeader.wantsJSON(accept) == json)
     }
 
     @Test("escaping: the five characters and control characters; numbers grouped; times for people")

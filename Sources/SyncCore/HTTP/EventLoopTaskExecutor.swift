@@ -16,6 +16,9 @@ package final class EventLoopTaskExecutor: TaskExecutor {
         self.loop = loop
     }
 
+    /// Whether the calling code runs on this executor's event loop.
+    var runsHere: Bool { loop.inEventLoop }
+
     package func enqueue(_ job: consuming ExecutorJob) {
         let unownedJob = UnownedJob(job)
         let executor = asUnownedTaskExecutor()

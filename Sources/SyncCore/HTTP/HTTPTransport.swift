@@ -46,6 +46,11 @@ package final class HTTPTransport: Transport {
         return runExecutors[turn]
     }
 
+    /// The executor of the event loop this code runs on, when it runs on one of the client's.
+    private func currentRunExecutor() -> (any TaskExecutor)? {
+        runExecutors.first { $0.runsHere }
+    }
+
     /// Closes the pooled connections.
     package func shutdown() async throws {
         try await client.shutdown()
@@ -71,7 +76,8 @@ package final class HTTPTransport: Transport {
                 case .final:
                     break redirecting
                 case .follow(let next):
-                    try await Self.discard(response, request: request, deadline: bodyDeadline)
+                    try await Self.discard(
+                        response, request: request, deadline: bodyDeadline, executor: currentRunExecutor())
                     response = try await client.execute(Self.outgoing(next), deadline: deadline)
                 case .failure(let error):
                     throw error
@@ -89,7 +95,8 @@ package final class HTTPTransport: Transport {
                     throw FetchError.bodyTooLarge(limit: limited.maxBody)
                 }
                 body = try await Self.readBody(
-                    response, length: length, request: limited, deadline: bodyDeadline, streaming: streaming)
+                    response, length: length, request: limited, deadline: bodyDeadline, streaming: streaming,
+                    executor: currentRunExecutor())
             }
             var fetched = FetchResponse(
                 status: status,
@@ -133,12 +140,14 @@ package final class HTTPTransport: Transport {
     /// Reads and drops a redirect's body, up to 64 KiB and by the request's deadline; a longer one is left unread
     /// (its connection is closed), a slower one times the request out.
     private static func discard(
-        _ response: HTTPClientResponse, request: FetchRequest, deadline: ContinuousClock.Instant
+        _ response: HTTPClientResponse, request: FetchRequest, deadline: ContinuousClock.Instant,
+        executor: (any TaskExecutor)?
     ) async throws {
         var limited = request
         limited.maxBody = 64 << 10
         do {
-            _ = try await readBody(response, length: nil, request: limited, deadline: deadline, streaming: nil)
+            _ = try await readBody(
+                response, length: nil, request: limited, deadline: deadline, streaming: nil, executor: executor)
         } catch let error as FetchError where error == .bodyTooLarge {
             return
         }

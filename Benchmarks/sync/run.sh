@@ -8,7 +8,8 @@
 # Anchor, measured in the same run: the sqlite3 shell loading the same file into the same table shape with
 # json_each/json_extract in one transaction (an UPSERT plus the deletion of absent keys for "changed").
 # Floor: SQLite's bare insert of the same rows (INSERT … SELECT from a staged copy of those syncd stored, into a table
-# made by syncd's own CREATE TABLE, one transaction).
+# made by syncd's own CREATE TABLE, in a database of syncd's page size, one transaction). Also shown, not an anchor:
+# the shell's load into a database of syncd's page size.
 # Every table has syncd's shape: the key, eight columns, _raw, _version (indexed, for the change feed), _changed_at.
 # Each figure is the median of RUNS runs (default 3). Wall time and peak RSS are per process.
 set -euo pipefail
@@ -104,11 +105,17 @@ for _ in $(seq "$RUNS"); do
     # The floor's rows are the ones syncd just stored, each `_raw` with the bytes the upstream sent (json_each's
     # `value`, which the shell's load stores, is re-serialised without the spaces: 383 bytes a user against 535), in
     # syncd's own table, index included.
+    # Its database has syncd's page size (8 KiB where SQLite's default is 4).
     rm -f "$WORK"/floor.db*
-    sqlite3 "$WORK/floor.db" "PRAGMA journal_mode = WAL; ATTACH '$WORK/syncd.db' AS s;
+    PAGE_SIZE=$(sqlite3 "$WORK/syncd.db" "PRAGMA page_size")
+    sqlite3 "$WORK/floor.db" "PRAGMA page_size = $PAGE_SIZE; PRAGMA journal_mode = WAL; ATTACH '$WORK/syncd.db' AS s;
         CREATE TABLE staged AS SELECT * FROM s.users;
         $(sqlite3 "$WORK/syncd.db" "SELECT sql FROM sqlite_schema WHERE name = 'users'");" >/dev/null
     measure sqlite_first sh -c "sqlite3 '$WORK/anchor.db' < '$WORK/load.sql'"
+    # Not the anchor (the shell as one would run it, SQLite's defaults), but what the page size alone does for it.
+    rm -f "$WORK"/paged.db*
+    measure sqlite_first_paged sh -c "{ echo 'PRAGMA page_size = $PAGE_SIZE;'; cat '$WORK/load.sql'; } | sqlite3 '$WORK/paged.db'"
+    rm -f "$WORK"/paged.db*
     config /users-churned
     measure syncd_changed "$BIN/syncd" sync --config "$WORK/syncd.toml"
     measure sqlite_changed sh -c "sqlite3 '$WORK/anchor.db' < '$WORK/upsert.sql'"
@@ -134,6 +141,8 @@ done
 printf '%-26s %9s %6s   (inside syncd: %s for the run itself)\n' "304 re-sync (process)" "$(ms "$(median syncd_304)")" \
     "$(mb "$(median syncd_304 2)")" "$(ms "$(median syncd_304_run)")"
 printf '%-26s %16s\n' "floor: bare insert" "$(ms "$(median floor)")"
+printf '%-26s %16s   (the shell with syncd'"'"'s %d-byte pages; the anchor keeps SQLite'"'"'s default)\n' \
+    "first sync, shell" "$(ms "$(median sqlite_first_paged)")" "$PAGE_SIZE"
 if [ -n "${BASE_BIN:-}" ]; then
     printf '%-26s %9s %6s   (the build before the drift journal; ratio %s)\n' "first sync, no journal" \
         "$(ms "$(median base_first)")" "$(mb "$(median base_first 2)")" "$(ratio "$(median syncd_first)" "$(median base_first)")"

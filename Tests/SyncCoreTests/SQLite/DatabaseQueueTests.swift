@@ -41,7 +41,8 @@ struct DatabaseQueueTests {
         let directory = try TemporaryDirectory()
         let path = directory.file("cache.db")
         let queue = try DatabaseQueue(path: path)
-        let blob = SQLiteValue.blob([UInt8](repeating: 7, count: 3000))
+        // A page each.
+        let blob = SQLiteValue.blob([UInt8](repeating: 7, count: Database.newDatabasePageSize - 1000))
         try await queue.perform { database in
             try database.execute("CREATE TABLE t (x BLOB)")
             try database.transaction(.immediate) {
@@ -52,7 +53,7 @@ struct DatabaseQueueTests {
         }
         // Left in the log, the rows would leave the file at its first two pages.
         let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
-        #expect(size > DatabaseQueue.checkpointFrames * 4096, "\(size) bytes")
+        #expect(size > DatabaseQueue.checkpointFrames * Database.newDatabasePageSize, "\(size) bytes")
     }
 
     @Test("a write submitted while the connection is free runs before the call returns, and its error is passed on")

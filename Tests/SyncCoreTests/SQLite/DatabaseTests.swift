@@ -17,6 +17,21 @@ struct DatabaseTests {
         #expect(row.values == [.integer(42), .real(1.5), .text("é\u{0}x"), .blob([0, 255])])
     }
 
+    @Test("a new database gets 8 KiB pages; an existing one keeps the page size it was made with")
+    func pageSize() throws {
+        let directory = try TemporaryDirectory()
+        let database = try Database(path: directory.file("new.db"))
+        try database.execute("CREATE TABLE t (a)")
+        #expect(try database.scalar("PRAGMA page_size") == .integer(8_192))
+
+        // A database made before syncd chose 8 KiB, with SQLite's default.
+        let old = directory.file("old.db")
+        try Database(path: old, newDatabasePageSize: 4_096).execute("CREATE TABLE t (a); INSERT INTO t VALUES (1)")
+        let existing = try Database(path: old)
+        #expect(try existing.scalar("PRAGMA page_size") == .integer(4_096))
+        #expect(try existing.scalar("SELECT a FROM t") == .integer(1))
+    }
+
     @Test("tableExists finds tables and views of the main schema, made on this connection or another, and nothing else")
     func tableExists() throws {
         let directory = try TemporaryDirectory()

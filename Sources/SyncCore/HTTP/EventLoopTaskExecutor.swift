@@ -8,7 +8,9 @@ package import NIOCore
 /// part of the daemon's CPU. What such a task does between two awaits runs on the loop, so it must not block: the
 /// syncs' database work runs on the database queue's thread, and their decoding on threads of its own, except the
 /// short steps that find the connection free (an endpoint's state, a 304's two rows: tens of microseconds, and the
-/// checkpoints that commits bring stay on the queue's thread).
+/// checkpoints that commits bring stay on the queue's thread), and each chunk of a body as it arrives: appended to the
+/// run's spool (a write into the page cache) and, for a paged body, passed through the first decoding that finds
+/// what decides the next page (tens of microseconds for 64 KiB).
 package final class EventLoopTaskExecutor: TaskExecutor {
     private let loop: any EventLoop
 

@@ -101,6 +101,21 @@ struct SchemaTallyTests {
         return try #require(chunked.schemaTally)
     }
 
+    @Test("a field's name is a secret's by its words, whatever their case, underscores and dashes, in any script")
+    func secretNames() {
+        for name in ["token", "api_token", "API_KEY", "apiKey", "Pass-Word", "x_authorization_y", "tok_en", "PASSWD"] {
+            #expect(SchemaTally.isSecret(name), "\(name)")
+        }
+        for name in ["", "name", "tokn", "pass", "key", "api", "author", "credit"] {
+            #expect(!SchemaTally.isSecret(name), "\(name)")
+        }
+        // Names beyond ASCII are lowercased as Unicode does it: the Kelvin sign's lowercase is an ASCII k.
+        #expect(SchemaTally.isSecret("to\u{212A}en"))
+        #expect(SchemaTally.isSecret("ÜberToken"))
+        #expect(SchemaTally.isSecret("Geheimes_PASSWORT_password"))
+        #expect(!SchemaTally.isSecret("Straße"))
+    }
+
     @Test("fields beside the columns, nested ones by path, escaped keys unescaped", arguments: [1, 2, 3, 5, 7, 4096])
     func fields(chunkSize: Int) throws {
         let tally = try Self.tally(

@@ -84,7 +84,12 @@ package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duratio
 
     package func run() async {
         await withGracefulShutdownHandler {
-            await self.loop()
+            // On one of the event loops where the runs' answers arrive, as the runs themselves: a run that ends there
+            // wakes the scheduler in that thread's own queue, where on Swift's pool each end woke a pool thread, and
+            // each start woke the loop back (see EventLoopTaskExecutor).
+            await withTaskExecutorPreference(engine.transport.nextRunExecutor()) {
+                await self.loop()
+            }
         } onGracefulShutdown: {
             self.wake.yield(.shutdown)
         }

@@ -63,6 +63,9 @@ package struct SystemdNotifier: Sendable {
     /// since notifying must never take the daemon down.
     ///
     /// - Parameter fields: Pairs such as `[("READY", "1"), ("STATUS", "syncing 3 endpoints")]`.
+    /// Whether there is a systemd to tell (`NOTIFY_SOCKET` names a socket); without one, every message is dropped.
+    package var isActive: Bool { address != nil }
+
     package func notify(_ fields: [(String, String)]) {
         guard let address else { return }
         let lines = fields.compactMap { key, value -> String? in

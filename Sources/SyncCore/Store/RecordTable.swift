@@ -69,23 +69,37 @@ package struct RecordTable: Sendable {
             """
     }
 
-    /// The UPSERT of one record: a row whose `_raw` did not change is not rewritten, and returns no row.
-    var upsertSQL: String {
-        let names = columns.map { SQLIdentifier.quote($0.name) } + ["\"_raw\"", "\"_version\"", "\"_changed_at\""]
-        let placeholders = Array(repeating: "?", count: names.count).joined(separator: ", ")
-        let updates = names.filter { name in !keyNames.map(SQLIdentifier.quote).contains(name) }
+    /// The UPSERT of `rows` records in one statement: a row whose `_raw` did not change is not rewritten, and returns
+    /// no row. `?1` is the run's version (`_created_version` takes it again, and an update leaves that as it was), `?2`
+    /// its time; each record binds its configured columns and `_raw` after them, from ``upsertParameter(row:)``.
+    /// Whether rows were written is `Database.changes` after the step: 0 for a row whose stored `_raw` is the same.
+    /// (RETURNING would say it too, but makes SQLite run the statement to its end and buffer the result on the first
+    /// step, every row.)
+    func upsertSQL(rows: Int) -> String {
+        let names = columns.map { SQLIdentifier.quote($0.name) } + ["\"_raw\""]
+        var values: [String] = []
+        values.reserveCapacity(rows)
+        for row in 0..<rows {
+            let first = upsertParameter(row: row)
+            let placeholders = (0..<names.count).map { "?\(first + $0)" }.joined(separator: ", ")
+            values.append("(\(placeholders), ?1, ?2, ?1)")
+        }
+        let keys = Set(keyNames.map(SQLIdentifier.quote))
+        let updates = (names + ["\"_version\"", "\"_changed_at\""]).filter { !keys.contains($0) }
             .map { "\($0) = excluded.\($0)" }
-        // `_created_version` takes the `_version` parameter again (?N), and an update leaves it as it was. Whether a row
-        // was written is `Database.changes` after the step: 0 when the stored `_raw` is the same. (RETURNING would say
-        // it too, but makes SQLite run the statement to its end and buffer the result on the first step, every row.)
-        let versionParameter = columns.count + 2
         return """
-            INSERT INTO \(quotedName) (\(names.joined(separator: ", ")), "_created_version")
-            VALUES (\(placeholders), ?\(versionParameter))
+            INSERT INTO \(quotedName) (\(names.joined(separator: ", ")), "_version", "_changed_at", "_created_version")
+            VALUES \(values.joined(separator: ", "))
             ON CONFLICT (\(keyNames.map(SQLIdentifier.quote).joined(separator: ", "))) DO UPDATE SET
             \(updates.joined(separator: ", "))
             WHERE \(quotedName)."_raw" IS NOT excluded."_raw"
             """
+    }
+
+    /// The parameter of the first configured column of record `row` (from 0) in ``upsertSQL(rows:)``; `_raw` follows
+    /// the columns.
+    func upsertParameter(row: Int) -> Int {
+        3 + row * (columns.count + 1)
     }
 
     /// Creates the table, or brings an existing one up to the configured columns.

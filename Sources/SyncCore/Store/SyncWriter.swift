@@ -46,11 +46,7 @@ package struct SyncWriter: Sendable {
             let before = try count(database, table)
 
             var intake = RecordIntake(endpoint: endpoint, keyNames: table.keyNames, now: startFacts.finishedAt)
-            let valueCount = endpoint.columns.count
-            let upsert = try database.makeStatement(table.upsertSQL)
-            // Every row of the run has the same version and time: bound once, kept across resets.
-            try upsert.bind(SQLiteValue.integer(newVersion), at: Int32(valueCount + 2))
-            try upsert.bind(SQLiteValue.text(now), at: Int32(valueCount + 3))
+            var upsert = try RecordUpsert(table: table, database: database, version: newVersion, now: now)
             var written = 0
             var deleted = 0
             let incremental = try endpoint.incremental.map { _ in
@@ -61,27 +57,25 @@ package struct SyncWriter: Sendable {
                 decoder: decoder, spool: decoded.spool, pages: decoded.pages, feed: decoded.feed,
                 observingSchema: true)
             defer { pipeline.stop() }
+            // The positions in the batch of the records to store, stored in groups (RecordUpsert), in order: a
+            // deletion waits for the records before it.
+            var waiting: [Int] = []
             while let batch = try pipeline.next() {
                 try batch.bytes.withUnsafeBytes { bytes in
-                    for record in batch.records {
+                    waiting.removeAll(keepingCapacity: true)
+                    for (position, record) in batch.records.enumerated() {
                         switch intake.take(record) {
-                        case .skip: continue
-                        case .delete(let key):
-                            deleted += try incremental?.delete(key: key, version: newVersion, now: now) ?? 0
+                        case .skip:
                             continue
-                        case .store: break
+                        case .delete(let key):
+                            written += try upsert.store(waiting, of: batch.records, bytes: bytes)
+                            waiting.removeAll(keepingCapacity: true)
+                            deleted += try incremental?.delete(key: key, version: newVersion, now: now) ?? 0
+                        case .store:
+                            waiting.append(position)
                         }
-                        for index in 0..<valueCount {
-                            try upsert.bind(record.values[index], at: Int32(index + 1))
-                        }
-                        // The bytes stay valid through this step, the only time SQLite reads them: no copy. Each row
-                        // binds its own before it steps, so the pointer left behind after the reset is never read.
-                        try upsert.bindTextNoCopy(
-                            UnsafeRawBufferPointer(rebasing: bytes[record.raw]), at: Int32(valueCount + 1))
-                        _ = try upsert.step()
-                        written += database.changes
-                        upsert.resetKeepingBindings()
                     }
+                    written += try upsert.store(waiting, of: batch.records, bytes: bytes)
                 }
             }
 

@@ -4,6 +4,8 @@
 measure() {
     local name=$1; shift
     local start end
+    # What the steps before wrote is on disk first: no measurement pays for the writeback of another's files.
+    [ "${FLUSH:-1}" = 0 ] || sync
     start=$(date +%s%N)
     /usr/bin/time -f "%M" -o "$WORK/rss" "$@" >/dev/null
     end=$(date +%s%N)

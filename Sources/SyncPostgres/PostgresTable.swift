@@ -97,27 +97,11 @@ package struct PostgresTable: Sendable {
         return nil
     }
 
-    /// The upsert of `rows` records in one statement. `$1` is the run's version, `$2` its time; each record binds its
-    /// configured columns and `_raw` after them. A row whose `_raw` did not change is not rewritten and not counted.
+    /// The upsert of `rows` records in one statement, SQLite's (``RecordTable/upsertSQL(rows:parameter:isDistinctFrom:)``)
+    /// in PostgreSQL's words. `$1` is the run's version, `$2` its time; each record binds its configured columns and
+    /// `_raw` after them. A row whose `_raw` did not change is not rewritten and not counted.
     func upsertSQL(rows: Int) -> String {
-        let names = table.columns.map { SQLIdentifier.quote($0.name) } + ["\"_raw\""]
-        var values: [String] = []
-        values.reserveCapacity(rows)
-        var parameter = 3
-        for _ in 0..<rows {
-            let placeholders = (0..<names.count).map { "$\(parameter + $0)" }.joined(separator: ", ")
-            parameter += names.count
-            values.append("(\(placeholders), $1, $2, $1)")
-        }
-        let keys = Set(keyNames.map(SQLIdentifier.quote))
-        let updates = (names + ["\"_version\"", "\"_changed_at\""]).filter { !keys.contains($0) }
-            .map { "\($0) = EXCLUDED.\($0)" }
-        return """
-            INSERT INTO \(quotedName) (\(names.joined(separator: ", ")), "_version", "_changed_at", "_created_version")
-            VALUES \(values.joined(separator: ", "))
-            ON CONFLICT (\(quotedKeys)) DO UPDATE SET \(updates.joined(separator: ", "))
-            WHERE \(quotedName)."_raw" IS DISTINCT FROM EXCLUDED."_raw"
-            """
+        table.upsertSQL(rows: rows, parameter: { "$\($0)" }, isDistinctFrom: "IS DISTINCT FROM")
     }
 
     /// A column's value as read back from PostgreSQL, as the decoder made it.

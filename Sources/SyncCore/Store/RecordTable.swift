@@ -76,13 +76,20 @@ package struct RecordTable: Sendable {
     /// (RETURNING would say it too, but makes SQLite run the statement to its end and buffer the result on the first
     /// step, every row.)
     func upsertSQL(rows: Int) -> String {
+        upsertSQL(rows: rows, parameter: { "?\($0)" }, isDistinctFrom: "IS NOT")
+    }
+
+    /// The UPSERT of `rows` records in the SQL every store takes, with its own parameters (`parameter(n)`: `?n` in
+    /// SQLite, `$n` in PostgreSQL) and comparison of `_raw` (`IS NOT`, `IS DISTINCT FROM`); the parameters as in
+    /// ``upsertSQL(rows:)``.
+    package func upsertSQL(rows: Int, parameter: (Int) -> String, isDistinctFrom: String) -> String {
         let names = columns.map { SQLIdentifier.quote($0.name) } + ["\"_raw\""]
         var values: [String] = []
         values.reserveCapacity(rows)
         for row in 0..<rows {
             let first = upsertParameter(row: row)
-            let placeholders = (0..<names.count).map { "?\(first + $0)" }.joined(separator: ", ")
-            values.append("(\(placeholders), ?1, ?2, ?1)")
+            let placeholders = (0..<names.count).map { parameter(first + $0) }.joined(separator: ", ")
+            values.append("(\(placeholders), \(parameter(1)), \(parameter(2)), \(parameter(1)))")
         }
         let keys = Set(keyNames.map(SQLIdentifier.quote))
         let updates = (names + ["\"_version\"", "\"_changed_at\""]).filter { !keys.contains($0) }
@@ -92,13 +99,13 @@ package struct RecordTable: Sendable {
             VALUES \(values.joined(separator: ", "))
             ON CONFLICT (\(keyNames.map(SQLIdentifier.quote).joined(separator: ", "))) DO UPDATE SET
             \(updates.joined(separator: ", "))
-            WHERE \(quotedName)."_raw" IS NOT excluded."_raw"
+            WHERE \(quotedName)."_raw" \(isDistinctFrom) excluded."_raw"
             """
     }
 
     /// The parameter of the first configured column of record `row` (from 0) in ``upsertSQL(rows:)``; `_raw` follows
     /// the columns.
-    func upsertParameter(row: Int) -> Int {
+    package func upsertParameter(row: Int) -> Int {
         3 + row * (columns.count + 1)
     }
 

@@ -31,7 +31,11 @@ package struct SQLIdentifier: Hashable, Sendable, Comparable, CustomStringConver
     package static func < (lhs: SQLIdentifier, rhs: SQLIdentifier) -> Bool { lhs.name < rhs.name }
 
     /// Double-quotes any name, doubling inner quotes. For names syncd itself chose or already validated.
+    ///
+    /// A name without quotes, which every validated one is, is not searched and rebuilt: each run builds its
+    /// statements' SQL, and `replacing` was 3% of the writer's time in a cold start of 10,000 endpoints.
     package static func quote(_ name: String) -> String {
-        "\"" + name.replacing("\"", with: "\"\"") + "\""
+        guard name.utf8.contains(UInt8(ascii: "\"")) else { return "\"" + name + "\"" }
+        return "\"" + name.replacing("\"", with: "\"\"") + "\""
     }
 }

@@ -185,6 +185,8 @@ struct DatabaseTests {
         #expect((identifier != nil) == valid)
         if let identifier { #expect(identifier.quoted == "\"\(name)\"") }
         #expect(SQLIdentifier.quote("a\"b") == "\"a\"\"b\"")
+        #expect(SQLIdentifier.quote("\"x\"") == "\"\"\"x\"\"\"")
+        #expect(SQLIdentifier.quote("") == "\"\"")
     }
 }
 

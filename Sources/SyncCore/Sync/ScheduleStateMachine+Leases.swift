@@ -8,6 +8,7 @@ extension ScheduleStateMachine {
     /// - Returns: Whether the endpoint was running here (and is still configured).
     @discardableResult
     package mutating func postpone(_ name: String, until due: Double) -> Bool {
+        storing.remove(name)
         guard running.remove(name) != nil, let id = ids[name] else { return false }
         entries[id].isRunning = false
         entries[id].startedInBacklog = false

@@ -14,7 +14,7 @@ extension ScheduleStateMachine {
     ///
     /// - Parameters:
     ///   - endpoints: The configured endpoints; of two with one name, the first counts.
-    ///   - concurrency: The most endpoints running at once; less than 1 counts as 1.
+    ///   - concurrency: The most endpoints fetching at once; less than 1 counts as 1.
     ///   - persisted: Stored states for endpoints this machine does not know yet, by name; the states of endpoints
     ///     it knows are newer in memory and are kept.
     ///   - now: The current time, in seconds since 1970.

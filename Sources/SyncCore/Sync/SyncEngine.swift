@@ -74,21 +74,29 @@ package struct SyncEngine: Sendable {
     /// - Parameter dueAt: When the scheduler wanted the run to start, for syncd_runs.due_at and the report's
     ///   ``SyncSummary/lateSeconds``; `nil` when nobody scheduled it.
     /// - Parameter claim: The claim the scheduler holds on the endpoint, when nodes share the storage.
-    package func sync(_ endpoint: EndpointConfiguration, dueAt: Double? = nil, claim: String? = nil) async
-        -> SyncSummary
-    {
+    /// - Parameter fetched: Called once a collection's answer is in (every page spooled, or the fetch failed), before
+    ///   it is stored: the scheduler's slot can then fetch for another endpoint. Not called for a document, whose
+    ///   body waits in memory rather than in a spool.
+    package func sync(
+        _ endpoint: EndpointConfiguration, dueAt: Double? = nil, claim: String? = nil,
+        fetched: (@Sendable () -> Void)? = nil
+    ) async -> SyncSummary {
         let startedAt = now()
         var report = await sync(
-            endpoint, run: SyncRun(endpoint: endpoint, dueAt: dueAt, claim: claim), startedAt: startedAt)
+            endpoint, run: SyncRun(endpoint: endpoint, dueAt: dueAt, claim: claim), startedAt: startedAt,
+            fetched: fetched)
         report.lateSeconds = dueAt.map { max(0, startedAt - $0) }
         return report
     }
 
-    private func sync(_ endpoint: EndpointConfiguration, run: SyncRun, startedAt: Double) async -> SyncSummary {
+    private func sync(
+        _ endpoint: EndpointConfiguration, run: SyncRun, startedAt: Double, fetched: (@Sendable () -> Void)?
+    ) async -> SyncSummary {
         var logger = self.logger
         logger[metadataKey: LogKey.endpointName] = "\(endpoint.name.name)"
         do {
-            let report = try await self.run(endpoint, run: run, startedAt: startedAt, logger: logger)
+            let report = try await self.run(
+                endpoint, run: run, startedAt: startedAt, logger: logger, fetched: fetched ?? {})
             if !report.newDrift.isEmpty { logger.notice("Schema drift", metadata: Self.driftMetadata(report)) }
             return report
         } catch let failure as SyncFailure {
@@ -131,10 +139,10 @@ package struct SyncEngine: Sendable {
         }
     }
 
-    private func run(_ endpoint: EndpointConfiguration, run: SyncRun, startedAt: Double, logger: Logger)
-        async throws
-        -> SyncSummary
-    {
+    private func run(
+        _ endpoint: EndpointConfiguration, run: SyncRun, startedAt: Double, logger: Logger,
+        fetched: @Sendable () -> Void
+    ) async throws -> SyncSummary {
         let name = endpoint.name.name
         let state = try await storage.state(of: name)
         let validators = state.map { (etag: $0.etag, lastModified: $0.lastModified) }
@@ -161,10 +169,12 @@ package struct SyncEngine: Sendable {
         do {
             pages = try await fetchPages(endpoint, url: url, validators: validators, logger: logger, feed: feed)
         } catch {
+            fetched()
             feed.fail()
             _ = await streamed.withLock({ $0 })?.value
             throw error
         }
+        fetched()
         let response = pages.firstResponse
         let bytes = pages.spool?.count ?? 0
         let facts = self.facts(response, startedAt: startedAt, bytes: bytes, pages: pages.count)

@@ -3,7 +3,8 @@ internal import Logging
 internal import ServiceLifecycle
 
 /// Keeps every endpoint fresh: runs ``SyncEngine`` syncs when ``ScheduleStateMachine`` says they are due, at most
-/// `concurrency` at once, persisting each endpoint's next due time so that a restart resumes the schedule.
+/// `concurrency` fetching at once (and as many more whose answers wait to be stored), persisting each endpoint's next
+/// due time so that a restart resumes the schedule.
 ///
 /// A `Service`: it runs until its task is cancelled or a graceful shutdown begins. On graceful shutdown it
 /// starts nothing new and lets running syncs finish (each commits or rolls back as a whole) for up to
@@ -11,6 +12,8 @@ internal import ServiceLifecycle
 package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duration {
     private enum Wake: Sendable {
         case finished(String, SyncSummary)
+        /// A run's answer is in: its slot can fetch for another endpoint while it is stored.
+        case fetched(String)
         /// A batch of next due times is stored: its reports can go out.
         case stored([SyncSummary])
         case timer
@@ -116,6 +119,8 @@ package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duratio
                     } else {
                         onReport(report)
                     }
+                case .fetched(let name):
+                    machine.fetched(name)
                 case .stored(let reports):
                     storing = false
                     for report in reports { onReport(report) }
@@ -271,7 +276,7 @@ package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duratio
         let claim = leasing?.holder
         group.addTask(executorPreference: engine.transport.nextRunExecutor()) { [engine, wake] in
             let started = engine.now()
-            var report = await engine.sync(endpoint, dueAt: due, claim: claim)
+            var report = await engine.sync(endpoint, dueAt: due, claim: claim) { wake.yield(.fetched(name)) }
             report.duration = .seconds(engine.now() - started)
             wake.yield(.finished(name, report))
         }

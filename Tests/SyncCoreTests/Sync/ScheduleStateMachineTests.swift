@@ -180,6 +180,37 @@ struct ScheduleStateMachineTests {
         #expect(machine.running == ["a", "b"])
     }
 
+    @Test("a run whose answer is in frees its slot for another fetch; at most `concurrency` more wait to be stored")
+    func fetchedRunsFreeTheirSlots() {
+        let names = (0..<6).map { "e\($0)" }
+        var machine = ScheduleStateMachine.make(names.map { ScheduledEndpoint($0, every: 60) }, concurrency: 2)
+        #expect(machine.nextAction(now: 1000) == .run(["e0", "e1"]))
+        #expect(machine.nextAction(now: 1000) == .waitForFinish)
+        machine.fetched("e0")
+        #expect(machine.nextAction(now: 1000) == .run(["e2"]))
+        #expect(machine.nextAction(now: 1000) == .waitForFinish)
+        machine.fetched("e1")
+        machine.fetched("e2")
+        // Three wait to be stored and one fetches: four running, twice `concurrency`, is the most.
+        #expect(machine.nextAction(now: 1000) == .run(["e3"]))
+        #expect(machine.nextAction(now: 1000) == .waitForFinish)
+        #expect(machine.running == ["e0", "e1", "e2", "e3"])
+        #expect(machine.storing == ["e0", "e1", "e2"])
+        // An endpoint not running is not counted; one being stored is never started again, however overdue.
+        machine.fetched("e5")
+        #expect(machine.storing == ["e0", "e1", "e2"])
+        #expect(machine.nextAction(now: 5000) == .waitForFinish)
+        _ = machine.finished("e0", outcome: .success, now: 1001)
+        #expect(machine.storing == ["e1", "e2"])
+        #expect(machine.nextAction(now: 1001) == .run(["e4"]))
+        // Two fetching: the slots are full again, whatever is stored.
+        _ = machine.finished("e1", outcome: .success, now: 1002)
+        #expect(machine.nextAction(now: 1002) == .waitForFinish)
+        _ = machine.finished("e3", outcome: .failure(retryAfter: nil), now: 1003)
+        #expect(machine.storing == ["e2"])
+        #expect(machine.nextAction(now: 1003) == .run(["e5"]))
+    }
+
     @Test("sleep is until the earliest next due among the endpoints not running")
     func sleepUntilEarliestNotRunning() {
         var machine = ScheduleStateMachine.make(

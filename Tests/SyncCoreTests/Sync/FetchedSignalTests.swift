@@ -1,3 +1,4 @@
+import Dispatch
 import SampleUpstream
 import Synchronization
 import Testing
@@ -5,8 +6,8 @@ import Testing
 @testable import SyncCore
 
 /// A run says when its answer is in, before storing it: the scheduler's slot then fetches for another endpoint
-/// (``ScheduleStateMachine/fetched(_:)``).
-@Suite("sync: a run's answer is in before it is stored")
+/// (``ScheduleStateMachine/fetched(_:)``); and it starts without waiting for another run's transaction.
+@Suite("sync: a run's answer is in before it is stored, and its start waits for no other run's")
 struct FetchedSignalTests {
     static func toml(_ upstream: TestUpstream) -> String {
         """
@@ -69,6 +70,39 @@ struct FetchedSignalTests {
             let (report, signals) = try await Self.sync("flags", fixture)
             #expect(report.outcome == .changed)
             #expect(signals.isEmpty)
+        }
+    }
+
+    @Test("a run reads its endpoint's committed state while the writer is in another transaction, without waiting")
+    func stateWhileWriting() async throws {
+        try await withTestUpstream { upstream in
+            upstream.setJSON("/users", #"[{"id": 1}]"#, etag: "\"a\"")
+            let fixture = try SyncFixture(toml: Self.toml(upstream))
+            _ = try await fixture.sync("users")
+            let storage = SQLiteSyncStorage(database: fixture.database)
+
+            let (entered, enter) = AsyncStream.makeStream(of: Void.self)
+            let release = DispatchSemaphore(value: 0)
+            // Another run's transaction, open until the test lets it go (or ten seconds, so that a read that waits
+            // for it fails the test rather than hanging it).
+            let writing = Task {
+                try await fixture.database.perform { database in
+                    try database.transaction {
+                        try database.execute("UPDATE syncd_endpoints SET etag = 'uncommitted' WHERE name = 'users'")
+                        enter.yield()
+                        // Whether the test let it go, rather than the ten seconds running out.
+                        return release.wait(timeout: .now() + 10) == .success
+                    }
+                }
+            }
+            var iterator = entered.makeAsyncIterator()
+            await iterator.next()
+
+            let state = try await storage.state(of: "users")
+            release.signal()
+            #expect(try await writing.value, "the read waited for the transaction to end")
+            #expect(state?.etag == "\"a\"")
+            #expect(try await storage.state(of: "users")?.etag == "uncommitted")
         }
     }
 }

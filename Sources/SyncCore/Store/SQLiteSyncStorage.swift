@@ -158,19 +158,11 @@ private final class StateReader: Sendable {
     /// failed (the caller then reads on the writer, which says why if it fails there too).
     func readIfIdle<T: Sendable>(_ body: @Sendable (Database) throws -> T) -> T? {
         let result: T?? = connection.withLockIfAvailable { connection -> T? in
-            switch connection {
-            case .unavailable:
-                return nil
-            case .unopened:
-                guard let database = try? Database(path: path, mode: .readOnly) else {
-                    connection = .unavailable
-                    return nil
-                }
-                connection = .open(database)
-                return try? body(database)
-            case .open(let database):
-                return try? body(database)
+            if case .unopened = connection {
+                connection = (try? Database(path: path, mode: .readOnly)).map(Connection.open) ?? .unavailable
             }
+            guard case .open(let database) = connection else { return nil }
+            return try? body(database)
         }
         return result ?? nil
     }

@@ -79,7 +79,7 @@ package struct SyncEngine: Sendable {
     ///   body waits in memory rather than in a spool.
     package func sync(
         _ endpoint: EndpointConfiguration, dueAt: Double? = nil, claim: String? = nil,
-        fetched: (@Sendable () -> Void)? = nil
+        fetched: @Sendable () -> Void = {}
     ) async -> SyncSummary {
         let startedAt = now()
         var report = await sync(
@@ -90,13 +90,13 @@ package struct SyncEngine: Sendable {
     }
 
     private func sync(
-        _ endpoint: EndpointConfiguration, run: SyncRun, startedAt: Double, fetched: (@Sendable () -> Void)?
+        _ endpoint: EndpointConfiguration, run: SyncRun, startedAt: Double, fetched: @Sendable () -> Void
     ) async -> SyncSummary {
         var logger = self.logger
         logger[metadataKey: LogKey.endpointName] = "\(endpoint.name.name)"
         do {
             let report = try await self.run(
-                endpoint, run: run, startedAt: startedAt, logger: logger, fetched: fetched ?? {})
+                endpoint, run: run, startedAt: startedAt, logger: logger, fetched: fetched)
             if !report.newDrift.isEmpty { logger.notice("Schema drift", metadata: Self.driftMetadata(report)) }
             return report
         } catch let failure as SyncFailure {

@@ -121,6 +121,33 @@ struct SpoolFeedTests {
         #expect(throws: SpoolFeed.Stop.abandoned) { try retried.next(after: 0, page: 0) }
     }
 
+    @Test("a waiting reader is woken for every 64 KiB and at each page's end, not for each small append")
+    func wakesInGulps() throws {
+        let directory = try TemporaryDirectory()
+        let spool = BodySpool(directory: directory.path)
+        let feed = SpoolFeed { _, _ in }
+        let record = ByteBuffer(string: Self.user(1) + ", ")
+        try spool.append(ByteBuffer(string: "["))
+        var announcements: [Int] = []
+        while spool.count < 2 * SpoolFeed.wakeBytes + SpoolFeed.wakeBytes / 2 {
+            try spool.append(record)
+            feed.received(upTo: spool.count, in: spool)
+            if feed.announcedBytes != announcements.last ?? 0 { announcements.append(feed.announcedBytes) }
+        }
+        #expect(announcements.count == 2, "\(announcements)")
+        #expect(announcements.allSatisfy { $0 >= SpoolFeed.wakeBytes })
+        #expect(zip(announcements, announcements.dropFirst()).allSatisfy { $1 - $0 >= SpoolFeed.wakeBytes })
+        #expect(feed.hasNews(after: announcements.last ?? 0, page: 0), "what was not announced is there to read")
+        try spool.append(ByteBuffer(string: Self.user(2) + "]"))
+        feed.received(upTo: spool.count, in: spool)
+        feed.pageEnded(0..<spool.count)
+        #expect(feed.announcedBytes == spool.count, "a page's end wakes the reader for all of it")
+        try spool.append(ByteBuffer(string: "[]"))
+        feed.received(upTo: spool.count, in: spool)
+        feed.close(with: RunFacts(startedAt: 1, finishedAt: 2))
+        #expect(feed.announcedBytes == spool.count, "so does the fetch's end")
+    }
+
     @Test("the reader starts with the first bytes, once; a fetch that ends without any starts none")
     func startsWithTheFirstBytes() throws {
         let directory = try TemporaryDirectory()

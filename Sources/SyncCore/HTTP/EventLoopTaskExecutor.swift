@@ -21,6 +21,9 @@ package final class EventLoopTaskExecutor: TaskExecutor {
     /// Whether the calling code runs on this executor's event loop.
     var runsHere: Bool { loop.inEventLoop }
 
+    /// The event loop the jobs run on.
+    var eventLoop: any EventLoop { loop }
+
     package func enqueue(_ job: consuming ExecutorJob) {
         let unownedJob = UnownedJob(job)
         let executor = asUnownedTaskExecutor()

@@ -46,11 +46,6 @@ package final class HTTPTransport: Transport {
         return runExecutors[turn]
     }
 
-    /// The executor of the event loop this code runs on, when it runs on one of the client's.
-    private func currentRunExecutor() -> (any TaskExecutor)? {
-        runExecutors.first { $0.runsHere }
-    }
-
     /// Closes the pooled connections.
     package func shutdown() async throws {
         try await client.shutdown()
@@ -65,51 +60,43 @@ package final class HTTPTransport: Transport {
     }
 
     package func fetch(_ request: FetchRequest, successBody: BodyChunkHandler?) async throws -> FetchResponse {
+        // The whole request, body included: a body dripped a byte at a time cannot hold the run past it.
         let deadline = NIODeadline.now() + TimeAmount(request.timeout)
-        let bodyDeadline = ContinuousClock.now + request.timeout
         var redirects = RedirectFollower(request)
+        var current = request
         do {
-            var response = try await client.execute(Self.outgoing(request), deadline: deadline)
-            redirecting: while true {
-                let status = Int(response.status.code)
-                switch redirects.next(status: status, location: response.headers.first(name: "Location")) {
+            while true {
+                try Task.checkCancellation()
+                let delegate = FetchDelegate(request: current, streaming: successBody)
+                let answer: FetchDelegate.Answer
+                do {
+                    answer = try await execute(current, delegate: delegate, deadline: deadline)
+                } catch is FetchDelegate.RedirectBodyLeftUnread {
+                    guard let head = delegate.head else { throw FetchError.connection("the redirect was cut off") }
+                    answer = FetchDelegate.Answer(head: head, body: ByteBuffer())
+                }
+                let headers = answer.head.headers
+                let status = Int(answer.head.status.code)
+                switch redirects.next(status: status, location: headers.first(name: "Location")) {
                 case .final:
-                    break redirecting
+                    var fetched = FetchResponse(
+                        status: status,
+                        etag: headers.first(name: "ETag"),
+                        lastModified: headers.first(name: "Last-Modified"),
+                        contentType: headers.first(name: "Content-Type"),
+                        retryAfter: headers.first(name: "Retry-After"),
+                        links: headers["Link"],
+                        rateLimit: RateLimitHeaders(headers: headers),
+                        body: answer.body
+                    )
+                    fetched.headers = headers.map { (name: $0.name, value: $0.value) }
+                    return fetched
                 case .follow(let next):
-                    try await Self.discard(
-                        response, request: request, deadline: bodyDeadline, executor: currentRunExecutor())
-                    response = try await client.execute(Self.outgoing(next), deadline: deadline)
+                    current = next
                 case .failure(let error):
                     throw error
                 }
             }
-            let status = Int(response.status.code)
-            var body = ByteBuffer()
-            if status != 304 {
-                let streaming = (200..<300).contains(status) ? successBody : nil
-                // A collected body is one ByteBuffer, whose capacity is a UInt32: never more than max_body's bound.
-                var limited = request
-                if streaming == nil { limited.maxBody = min(request.maxBody, ConfigurationBounds.maxBody.upperBound) }
-                let length = response.headers.first(name: "Content-Length").flatMap(Int.init)
-                if let length, length > limited.maxBody {
-                    throw FetchError.bodyTooLarge(limit: limited.maxBody)
-                }
-                body = try await Self.readBody(
-                    response, length: length, request: limited, deadline: bodyDeadline, streaming: streaming,
-                    executor: currentRunExecutor())
-            }
-            var fetched = FetchResponse(
-                status: status,
-                etag: response.headers.first(name: "ETag"),
-                lastModified: response.headers.first(name: "Last-Modified"),
-                contentType: response.headers.first(name: "Content-Type"),
-                retryAfter: response.headers.first(name: "Retry-After"),
-                links: response.headers["Link"],
-                rateLimit: RateLimitHeaders(headers: response.headers),
-                body: body
-            )
-            fetched.headers = response.headers.map { (name: $0.name, value: $0.value) }
-            return fetched
         } catch let failure as HandlerFailure {
             throw failure.error
         } catch let error as FetchError {
@@ -119,38 +106,39 @@ package final class HTTPTransport: Transport {
         }
     }
 
-    /// The request as AsyncHTTPClient takes it: syncd's own headers, then the request's.
-    private static func outgoing(_ request: FetchRequest) -> HTTPClientRequest {
-        var outgoing = HTTPClientRequest(url: request.url)
-        outgoing.method = HTTPMethod(rawValue: request.method)
-        if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
-        outgoing.headers.add(name: "User-Agent", value: Self.userAgent)
-        outgoing.headers.add(name: "Accept", value: "application/json")
-        outgoing.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
-        for header in request.headers {
-            outgoing.headers.replaceOrAdd(name: header.name, value: header.value)
+    /// Sends `request` and receives its answer through `delegate`, on the event loop this code runs on when it is one
+    /// of the client's (a run's, see ``nextRunExecutor()``).
+    private func execute(_ request: FetchRequest, delegate: FetchDelegate, deadline: NIODeadline) async throws
+        -> FetchDelegate.Answer
+    {
+        let outgoing = try HTTPClient.Request(
+            url: request.url, method: HTTPMethod(rawValue: request.method), headers: Self.headers(of: request),
+            body: request.body.map { .bytes($0) })
+        let loop = runExecutors.first { $0.runsHere }?.eventLoop
+        let task = client.execute(
+            request: outgoing, delegate: delegate, eventLoop: loop.map { .delegate(on: $0) } ?? .indifferent,
+            deadline: deadline)
+        return try await withTaskCancellationHandler {
+            try await task.futureResult.get()
+        } onCancel: {
+            task.cancel()
         }
-        if let etag = request.etag { outgoing.headers.replaceOrAdd(name: "If-None-Match", value: etag) }
-        if let lastModified = request.lastModified {
-            outgoing.headers.replaceOrAdd(name: "If-Modified-Since", value: lastModified)
-        }
-        return outgoing
     }
 
-    /// Reads and drops a redirect's body, up to 64 KiB and by the request's deadline; a longer one is left unread
-    /// (its connection is closed), a slower one times the request out.
-    private static func discard(
-        _ response: HTTPClientResponse, request: FetchRequest, deadline: ContinuousClock.Instant,
-        executor: (any TaskExecutor)?
-    ) async throws {
-        var limited = request
-        limited.maxBody = 64 << 10
-        do {
-            _ = try await readBody(
-                response, length: nil, request: limited, deadline: deadline, streaming: nil, executor: executor)
-        } catch let error as FetchError where error == .bodyTooLarge {
-            return
+    /// The request's headers as sent: syncd's own, then the request's.
+    private static func headers(of request: FetchRequest) -> HTTPHeaders {
+        var headers = HTTPHeaders()
+        headers.add(name: "User-Agent", value: Self.userAgent)
+        headers.add(name: "Accept", value: "application/json")
+        headers.add(name: "Accept-Encoding", value: "gzip, deflate")
+        for header in request.headers {
+            headers.replaceOrAdd(name: header.name, value: header.value)
         }
+        if let etag = request.etag { headers.replaceOrAdd(name: "If-None-Match", value: etag) }
+        if let lastModified = request.lastModified {
+            headers.replaceOrAdd(name: "If-Modified-Since", value: lastModified)
+        }
+        return headers
     }
 
     /// One sentence per kind of failure; never the URL, which may hold a secret query parameter.
@@ -178,6 +166,8 @@ package final class HTTPTransport: Transport {
             return .connection("the connection failed: \(Self.describe(error))")
         }
         switch error {
+        case .cancelled:
+            return .timeout("the request was cancelled")
         case .deadlineExceeded, .readTimeout, .writeTimeout:
             return .timeout("no complete response within \(DurationText.format(request.timeout))")
         case .connectTimeout:

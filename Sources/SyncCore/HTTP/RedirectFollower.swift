@@ -32,8 +32,11 @@ struct RedirectFollower {
     }
 
     /// Takes the answer to ``request`` and says what to do next.
+    /// The statuses followed when they carry a `Location`.
+    static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
+
     mutating func next(status: Int, location: String?) -> Decision {
-        guard [301, 302, 303, 307, 308].contains(status), let location else { return .final }
+        guard Self.redirectStatuses.contains(status), let location else { return .final }
         guard var url = PageURL.resolve(location, against: request.url) else {
             return .failure(.connection("a redirect leads to a URL that is not http or https"))
         }

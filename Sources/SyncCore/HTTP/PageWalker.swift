@@ -94,8 +94,14 @@ package struct PageWalker {
         }
         let (sum, overflow) = recordCount.addingReportingOverflow(page.records)
         recordCount = overflow ? Int.max : sum
-        if case .link = pagination.kind, let last = LinkHeader.target(of: "last", in: page.links) {
-            announcedLast = PageURL.resolve(last, against: page.url)
+        // Read once: a Link field may announce the last page and the next one.
+        var nextTarget: String?
+        if case .link = pagination.kind {
+            let links = page.links.flatMap(LinkHeader.links(in:))
+            nextTarget = links.first { $0.relations.contains("next") }?.target
+            if let last = links.first(where: { $0.relations.contains("last") })?.target {
+                announcedLast = PageURL.resolve(last, against: page.url)
+            }
         }
         if let path = pagination.totalPath, let value = page.captured[path] {
             guard let total = Self.count(value) else {
@@ -103,13 +109,16 @@ package struct PageWalker {
             }
             announcedTotal = total
         }
-        let decision = decide(after: page, pagination: pagination)
+        let decision = decide(after: page, pagination: pagination, nextTarget: nextTarget)
         guard decision == .done else { return decision }
         return unfinished(after: page, pagination: pagination) ?? .done
     }
 
-    /// Where the walk goes after `page`, by the configured kind and the stop rules.
-    private mutating func decide(after page: Page, pagination: PaginationConfiguration) -> Decision {
+    /// Where the walk goes after `page`, by the configured kind and the stop rules; `nextTarget` is the target of its
+    /// `Link` `rel="next"`, for link pagination.
+    private mutating func decide(after page: Page, pagination: PaginationConfiguration, nextTarget: String?)
+        -> Decision
+    {
         let number = pageCount
         if page.records == 0 { return .done }
         if let path = pagination.hasMorePath, page.captured[path] == .bool(false) { return .done }
@@ -118,7 +127,7 @@ package struct PageWalker {
         var bodyCursor: CapturedValue?
         switch pagination.kind {
         case .link:
-            guard let target = LinkHeader.next(in: page.links) else { return .done }
+            guard let target = nextTarget else { return .done }
             guard let resolved = PageURL.resolve(target, against: page.url) else {
                 return .failure("page \(number)'s Link rel=\"next\" is not an http or https URL")
             }

@@ -114,6 +114,31 @@ struct LinkHeaderTests {
         #expect(LinkHeader.next(in: ["garbage", ""]) == nil)
     }
 
+    @Test("the Link parser reads bytes as the parser of Unicode scalars before it read characters, on any field")
+    func linksAsBefore() {
+        var generator = SplitMix64(seed: 8288)
+        // Structure, blanks, letters that spell relations and parameters, and characters of two to four bytes, one
+        // a combining accent that joins the character before it.
+        let alphabet: [String] = [
+            "<", ">", ";", ",", "=", "\"", "\\", " ", "\t", "rel", "REL", "next", "last", "title", "/p?x=1", "a",
+            "é", "\u{301}", "😀", "ﬀ",
+        ]
+        var fields = [
+            #"<https://a.example/x?page=2>; rel="next""#, #"</p1>; rel="prev", </p3>; rel="next""#,
+            #"</a,b;c>; title="x, rel=next"; rel="Next""#, #"</é>; rel="n\"ext\é last""#, "<", "<>", ";rel=next",
+        ]
+        for _ in 0..<3000 {
+            let length = Int(generator.next() % 24)
+            fields.append((0..<length).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] }.joined())
+        }
+        for field in fields {
+            let links = LinkHeader.links(in: field)
+            let before = ScalarLinkParser.links(in: field)
+            #expect(links.map(\.target) == before.map(\.target), "\(field.debugDescription)")
+            #expect(links.map(\.relations) == before.map(\.relations), "\(field.debugDescription)")
+        }
+    }
+
     @Test("next URLs resolve against the page's URL; only http and https are followed")
     func resolve() {
         let base = "https://api.example/v1/users?page=1"
@@ -123,6 +148,44 @@ struct LinkHeaderTests {
         #expect(PageURL.resolve("https://other.example/u", against: base) == "https://other.example/u")
         #expect(PageURL.resolve("file:///etc/passwd", against: base) == nil)
         #expect(PageURL.resolve("  ", against: base) == nil)
+    }
+
+    @Test("the references resolved without Foundation resolve as Foundation resolves them; the rest go to it")
+    func plainReferences() throws {
+        var generator = SplitMix64(seed: 3986)
+        func pick<T>(_ items: [T]) -> T { items[Int(generator.next() % UInt64(items.count))] }
+        let bases = [
+            "https://api.github.com/repositories/1/issues?page=1", "http://127.0.0.1:18999/users-paged?page=7",
+            "http://localhost/x", "https://a-b.example.com:8443", "http://example.com:80/v1/", "https://example.com.",
+            "https://user:secret@example.com/x", "https://EXAMPLE.com/x", "http://[::1]:8080/x", "https://host:/x",
+        ]
+        let pieces = [
+            "/", "users", "page", "=", "?", "&", "2", "%2F", "%2f", "%zz", ".", "..", "./", "~", "+", ":", "@", "!",
+            "$",
+            "'", "(", ")", "*", ",", ";", "-", "_", "#f", " ", "é", "//", "\\", "https://", "http://h.example",
+        ]
+        var plain = 0
+        for _ in 0..<5000 {
+            let base = pick(bases)
+            var reference = (0..<Int(generator.next() % 8)).map { _ in pick(pieces) }.joined()
+            if generator.next() % 2 == 0 { reference = "/" + reference }
+            if generator.next() % 5 == 0 {
+                reference = pick(["https://api.github.com", "http://127.0.0.1:1"]) + reference
+            }
+            let foundation = PageURL.resolvedByFoundation(reference, against: base)
+            if let resolved = PageURL.plainlyResolved(reference, against: base) {
+                plain += 1
+                #expect(resolved == foundation, "\(reference.debugDescription) against \(base)")
+            }
+            #expect(PageURL.resolve(reference, against: base) == foundation)
+        }
+        #expect(plain > 500, "the plain path took \(plain) of 5,000")
+        let github = "https://api.github.com/repositories/1/issues?page=2"
+        #expect(PageURL.plainlyResolved(github, against: bases[0]) == github)
+        #expect(
+            PageURL.plainlyResolved("/users-paged?page=8", against: bases[1])
+                == "http://127.0.0.1:18999/users-paged?page=8")
+        #expect(PageURL.plainlyResolved("/a/../b", against: bases[1]) == nil, "a dot segment goes to Foundation")
     }
 
     @Test("parameters are replaced in place, appended when new, and encoded")
@@ -138,5 +201,63 @@ struct LinkHeaderTests {
         #expect(!PageURL.isSameOrigin("https://a.example/x", "http://a.example/x"))
         #expect(!PageURL.isSameOrigin("http://127.0.0.1:80/x", "http://127.0.0.1:81/x"))
         #expect(!PageURL.isSameOrigin("https://a.example/x", "https://a.example.evil/x"))
+    }
+}
+
+/// The Link parser as it was before it read bytes: Unicode scalars, slice by slice. The byte parser must agree with it.
+private enum ScalarLinkParser {
+    static func links(in field: String) -> [(target: String, relations: [String])] {
+        var links: [(target: String, relations: [String])] = []
+        var scalars = Substring(field).unicodeScalars[...]
+        while true {
+            scalars = scalars.drop { $0 == " " || $0 == "\t" || $0 == "," }
+            guard scalars.first == "<" else { break }
+            scalars = scalars.dropFirst()
+            let target = String(String.UnicodeScalarView(scalars.prefix { $0 != ">" }))
+            scalars = scalars.drop { $0 != ">" }
+            guard scalars.first == ">" else { break }
+            scalars = scalars.dropFirst()
+            var relations: [String] = []
+            // Parameters until the comma that ends this link.
+            while true {
+                scalars = scalars.drop { $0 == " " || $0 == "\t" }
+                guard scalars.first == ";" else { break }
+                scalars = scalars.dropFirst().drop { $0 == " " || $0 == "\t" }
+                let name = String(String.UnicodeScalarView(scalars.prefix { !"=;, \t".unicodeScalars.contains($0) }))
+                scalars = scalars.dropFirst(name.unicodeScalars.count).drop { $0 == " " || $0 == "\t" }
+                var value = ""
+                if scalars.first == "=" {
+                    scalars = scalars.dropFirst().drop { $0 == " " || $0 == "\t" }
+                    if scalars.first == "\"" {
+                        scalars = scalars.dropFirst()
+                        var escaped = false
+                        while let scalar = scalars.first {
+                            scalars = scalars.dropFirst()
+                            if escaped {
+                                value.unicodeScalars.append(scalar)
+                                escaped = false
+                            } else if scalar == "\\" {
+                                escaped = true
+                            } else if scalar == "\"" {
+                                break
+                            } else {
+                                value.unicodeScalars.append(scalar)
+                            }
+                        }
+                    } else {
+                        let token = scalars.prefix { !";, \t".unicodeScalars.contains($0) }
+                        value = String(String.UnicodeScalarView(token))
+                        scalars = scalars.dropFirst(token.count)
+                    }
+                }
+                if name.lowercased() == "rel" {
+                    relations = value.lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+                }
+            }
+            links.append((target, relations))
+            // Anything else up to the next comma is not a parameter: skip it.
+            scalars = scalars.drop { $0 != "," }
+        }
+        return links
     }
 }

@@ -173,6 +173,14 @@ package enum PageURL {
 
     /// Whether two absolute URLs have the same scheme, host and port (RFC 6454), default ports included.
     package static func isSameOrigin(_ first: String, _ second: String) -> Bool {
+        // Asked for every request: two plain URLs (see plainlyResolved) with the same bytes up to their paths need no
+        // parser; anything else is Foundation's to compare.
+        if let length = Plain.originLength(first), Plain.isPath(first.utf8.dropFirst(length)),
+            Plain.originLength(second) == length, Plain.isPath(second.utf8.dropFirst(length)),
+            first.utf8.prefix(length).elementsEqual(second.utf8.prefix(length))
+        {
+            return true
+        }
         guard let first = URLComponents(string: first), let second = URLComponents(string: second) else {
             return false
         }

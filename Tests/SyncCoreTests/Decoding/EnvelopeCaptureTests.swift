@@ -201,6 +201,10 @@ struct LinkHeaderTests {
         #expect(!PageURL.isSameOrigin("https://a.example/x", "http://a.example/x"))
         #expect(!PageURL.isSameOrigin("http://127.0.0.1:80/x", "http://127.0.0.1:81/x"))
         #expect(!PageURL.isSameOrigin("https://a.example/x", "https://a.example.evil/x"))
+        #expect(PageURL.isSameOrigin("http://127.0.0.1:18999/users?page=2", "http://127.0.0.1:18999/users"))
+        #expect(!PageURL.isSameOrigin("http://127.0.0.1:18999/users", "http://127.0.0.1:1899/users"))
+        #expect(!PageURL.isSameOrigin("http://127.0.0.1:18999/users", "http://127.0.0.1:18999x/users"))
+        #expect(!PageURL.isSameOrigin("http://a.example/x", "http://a.example@b.example/x"))
     }
 }
 

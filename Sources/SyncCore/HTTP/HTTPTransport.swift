@@ -71,9 +71,8 @@ package final class HTTPTransport: Transport {
                 let answer: FetchDelegate.Answer
                 do {
                     answer = try await execute(current, delegate: delegate, deadline: deadline)
-                } catch is FetchDelegate.RedirectBodyLeftUnread {
-                    guard let head = delegate.head else { throw FetchError.connection("the redirect was cut off") }
-                    answer = FetchDelegate.Answer(head: head, body: ByteBuffer())
+                } catch let unread as FetchDelegate.RedirectBodyLeftUnread {
+                    answer = FetchDelegate.Answer(head: unread.head, body: ByteBuffer())
                 }
                 let headers = answer.head.headers
                 let status = Int(answer.head.status.code)

@@ -18,12 +18,13 @@ package enum LinkHeader {
     ///   - relation: a lowercase relation type: `next`, `last`.
     ///   - fields: every `Link` field of the response, in order.
     package static func target(of relation: String, in fields: [String]) -> String? {
-        for field in fields {
-            for link in links(in: field) where link.relations.contains(relation) {
-                return link.target
-            }
-        }
-        return nil
+        target(of: relation, among: fields.flatMap(links(in:)))
+    }
+
+    /// The target of the first of `links` whose relation types include `relation` (lowercase): for a reader that
+    /// looks for several relations in the fields it read once.
+    package static func target(of relation: String, among links: [(target: String, relations: [String])]) -> String? {
+        links.first { $0.relations.contains(relation) }?.target
     }
 
     /// The links of one field: each target and its lowercased relation types.

@@ -65,7 +65,7 @@ package enum PageURL {
             for byte in bytes.dropFirst(scheme) {
                 if byte == slash || byte == UInt8(ascii: "?") { break }
                 if var port = portLength {
-                    guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9"), port < 5 else { return nil }
+                    guard ASCIIDigits.isDigit(byte), port < 5 else { return nil }
                     port += 1
                     portLength = port
                 } else if byte == colon {
@@ -81,9 +81,8 @@ package enum PageURL {
         }
 
         static func isHost(_ byte: UInt8) -> Bool {
-            (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
-                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
-                || byte == dot || byte == UInt8(ascii: "-")
+            (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || ASCIIDigits.isDigit(byte) || byte == dot
+                || byte == UInt8(ascii: "-")
         }
 
         /// Whether every byte is plain, each `%` starts `%XX`, and no `/` is followed by a `.`.
@@ -92,7 +91,7 @@ package enum PageURL {
             var hexDigitsDue = 0
             for byte in bytes {
                 if hexDigitsDue > 0 {
-                    guard JSONStringContent.hexValue(byte) != nil else { return false }
+                    guard ASCIIDigits.hexValue(byte) != nil else { return false }
                     hexDigitsDue -= 1
                 } else if byte == percent {
                     hexDigitsDue = 2

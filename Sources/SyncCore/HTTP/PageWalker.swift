@@ -98,8 +98,8 @@ package struct PageWalker {
         var nextTarget: String?
         if case .link = pagination.kind {
             let links = page.links.flatMap(LinkHeader.links(in:))
-            nextTarget = links.first { $0.relations.contains("next") }?.target
-            if let last = links.first(where: { $0.relations.contains("last") })?.target {
+            nextTarget = LinkHeader.target(of: "next", among: links)
+            if let last = LinkHeader.target(of: "last", among: links) {
                 announcedLast = PageURL.resolve(last, against: page.url)
             }
         }

@@ -21,4 +21,10 @@ static inline int syncd_sqlite3_config_memstatus(int enable) {
     return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, enable);
 }
 
+/// How large a statement journal grows in memory before SQLite moves it to a temporary file (64 KiB by default).
+/// Like the memory status, it must be set before SQLite is initialised.
+static inline int syncd_sqlite3_config_stmtjrnl_spill(int bytes) {
+    return sqlite3_config(SQLITE_CONFIG_STMTJRNL_SPILL, bytes);
+}
+
 #endif

@@ -53,9 +53,16 @@ public final class SyncCache: Service, Sendable {
     /// The storage the reads go through, for the read API and the CLI, which serve what is stored as stored.
     package var readStorage: any ReadStorage { storage }
 
-    /// Process-wide SQLite settings for a program that owns its process, made before it opens a cache: see
-    /// `Database.configureProcess()`. The `syncd` binary calls it first thing.
-    package static func configureProcess() {
+    /// Process-wide SQLite settings for a program that owns its process, to call before it opens any SQLite
+    /// database; the `syncd` binary calls it first thing. Afterwards it does nothing.
+    ///
+    /// - SQLite stops counting the memory it allocates (a process-wide mutex on each allocation, about 5% of a
+    ///   large sync), so `sqlite3_memory_used` and a soft heap limit no longer work in the process.
+    /// - A statement's journal stays in memory up to 1 MiB instead of 64 KiB: storing 100k records no longer writes
+    ///   a temporary file page by page (a tenth less time).
+    ///
+    /// Neither changes what is stored or what a crash or power loss can lose.
+    public static func configureProcess() {
         Database.configureProcess()
     }
     /// Wakes the change streams at once when this cache committed, instead of at their next look.

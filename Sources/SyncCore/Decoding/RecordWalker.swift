@@ -73,8 +73,9 @@ struct RecordWalker {
                 let start = scanner.position
                 try scanner.skipValue(depth: inner, inside: .object)
                 // A value that reaches the buffer's end may be a number cut by a chunk: the record is walked again
-                // whole, and the field noted then.
-                if tally != nil, scanner.position < scanner.buffer.count {
+                // whole, and the field noted then. (Not `tally != nil`, which copied the tally, retaining its
+                // storage, for every field no column maps.)
+                if scanner.position < scanner.buffer.count {
                     tally?.noteField(
                         node: nodeIndex, key: UnsafeBufferPointer(rebasing: scanner.buffer[key]),
                         value: UnsafeBufferPointer(rebasing: scanner.buffer[start..<scanner.position]), trie: trie)

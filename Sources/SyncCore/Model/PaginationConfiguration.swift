@@ -103,6 +103,13 @@ package struct PaginationConfiguration: Sendable, Hashable {
         return paths
     }
 
+    /// Whether a page's body decides the next page only by being empty: no value is read from it (no cursor, next
+    /// URL, has-more flag or total) and no full page size is configured. The records of such a page need not be
+    /// counted while it is fetched, only found: the transaction that stores them reads them all.
+    package var decidesOnlyByEmptiness: Bool {
+        keyedPaths.isEmpty && lastRecordPath == nil && pageSize == nil
+    }
+
     /// The number of records a full page holds, when the configuration says.
     package var pageSize: Int? {
         switch kind {

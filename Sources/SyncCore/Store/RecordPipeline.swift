@@ -3,8 +3,10 @@ internal import Foundation
 /// Decodes the records of a spooled body on a thread of its own, a batch at a time, while the caller stores the
 /// batches before it: one core reads and decodes while SQLite writes on the other.
 ///
-/// The body was decoded once already, while it was fetched (that pass checks it and counts its records); this second
-/// pass is what a sync's transaction waits for, so it runs beside the transaction rather than inside it. At most
+/// A paged body was read once already, while it was fetched (that pass checks and counts each page's records, or
+/// finds its first one when only an empty page ends the walk); this pass is what a sync's transaction waits for, so
+/// it runs beside the transaction rather than inside it. A page of several that does not decode fails it with a
+/// ``PageDecodingError`` naming the page, which a paged feed's fetch also hears of (it stops there). At most
 /// ``capacity`` batches wait, so memory stays flat however large the body is.
 ///
 /// ```swift
@@ -129,11 +131,15 @@ package final class RecordPipeline: @unchecked Sendable {
 
     private func produce(decoder: RecordDecoder, spool: BodySpool, pages: [Range<Int>]) {
         producing { batch in
-            for page in pages {
-                var chunked = ChunkedRecordDecoder(decoder, observingSchema: observesSchema)
-                try spool.forEachChunk(in: page) { chunk in try decode(chunk, with: &chunked, into: &batch) }
-                _ = try chunked.finish()
-                noteSchema(of: chunked)
+            for (index, page) in pages.enumerated() {
+                do {
+                    var chunked = ChunkedRecordDecoder(decoder, observingSchema: observesSchema)
+                    try spool.forEachChunk(in: page) { chunk in try decode(chunk, with: &chunked, into: &batch) }
+                    _ = try chunked.finish()
+                    noteSchema(of: chunked)
+                } catch let error as BodyDecodingError where pages.count > 1 {
+                    throw PageDecodingError(page: index + 1, error: error)
+                }
             }
         }
     }
@@ -144,29 +150,37 @@ package final class RecordPipeline: @unchecked Sendable {
             var chunked = ChunkedRecordDecoder(decoder, observingSchema: observesSchema)
             var offset = 0
             var page = 0
-            while true {
-                // Records decoded so far are stored while the next bytes are on the way.
-                if !batch.records.isEmpty, !feed.hasNews(after: offset, page: page) {
-                    try hand(batch)
-                    batch = Batch()
-                }
-                switch try feed.next(after: offset, page: page) {
-                case .bytes(let end):
-                    try spool.forEachChunk(in: offset..<end) { chunk in try decode(chunk, with: &chunked, into: &batch)
+            do {
+                while true {
+                    // Records decoded so far are stored while the next bytes are on the way.
+                    if !batch.records.isEmpty, !feed.hasNews(after: offset, page: page) {
+                        try hand(batch)
+                        batch = Batch()
                     }
-                    offset = end
-                case .pageEnd(let range):
-                    try spool.forEachChunk(in: offset..<range.upperBound) { chunk in
-                        try decode(chunk, with: &chunked, into: &batch)
+                    switch try feed.next(after: offset, page: page) {
+                    case .bytes(let end):
+                        try spool.forEachChunk(in: offset..<end) { chunk in
+                            try decode(chunk, with: &chunked, into: &batch)
+                        }
+                        offset = end
+                    case .pageEnd(let range):
+                        try spool.forEachChunk(in: offset..<range.upperBound) { chunk in
+                            try decode(chunk, with: &chunked, into: &batch)
+                        }
+                        _ = try chunked.finish()
+                        noteSchema(of: chunked)
+                        chunked = ChunkedRecordDecoder(decoder, observingSchema: observesSchema)
+                        offset = range.upperBound
+                        page += 1
+                    case .end:
+                        return
                     }
-                    _ = try chunked.finish()
-                    noteSchema(of: chunked)
-                    chunked = ChunkedRecordDecoder(decoder, observingSchema: observesSchema)
-                    offset = range.upperBound
-                    page += 1
-                case .end:
-                    return
                 }
+            } catch let error as BodyDecodingError where feed.isPaged {
+                // The fetch may have checked only the start of this page: it stops, and the run names the page.
+                let failure = PageDecodingError(page: page + 1, error: error)
+                feed.readerFailed(failure)
+                throw failure
             }
         }
     }

@@ -58,10 +58,18 @@ package final class SpoolFeed: @unchecked Sendable {
     private var shouldYield: @Sendable () -> Bool = { false }
     private var whenStarted: (@Sendable (SpoolFeed, BodySpool) -> Void)?
     private var waited: Duration = .zero
+    private var pageFailure: PageDecodingError?
 
-    /// - Parameter whenStarted: called once, with the feed and its spool, when the first bytes of a body arrive
-    ///   (before a failure, if any); it starts the reader, which must not block the caller (the fetch).
-    package init(whenStarted: @escaping @Sendable (SpoolFeed, BodySpool) -> Void) {
+    /// Whether the body comes in pages (an endpoint with `pagination`): the reader then names the page of a body
+    /// that does not decode.
+    package let isPaged: Bool
+
+    /// - Parameters:
+    ///   - isPaged: whether the body comes in pages.
+    ///   - whenStarted: called once, with the feed and its spool, when the first bytes of a body arrive (before a
+    ///     failure, if any); it starts the reader, which must not block the caller (the fetch).
+    package init(isPaged: Bool = false, whenStarted: @escaping @Sendable (SpoolFeed, BodySpool) -> Void) {
+        self.isPaged = isPaged
         self.whenStarted = whenStarted
     }
 
@@ -85,6 +93,14 @@ package final class SpoolFeed: @unchecked Sendable {
         received = max(received, range.upperBound)
         announce()
         condition.unlock()
+    }
+
+    /// The page the reader found not to decode, if it did: the fetch stops there instead of fetching pages the run
+    /// will not store.
+    package var readerFailure: PageDecodingError? {
+        condition.lock()
+        defer { condition.unlock() }
+        return pageFailure
     }
 
     /// A page is fetched again from `offset`: bytes the reader may have read are dropped, so it gives way.
@@ -117,6 +133,13 @@ package final class SpoolFeed: @unchecked Sendable {
     package func setYield(_ check: @escaping @Sendable () -> Bool) {
         condition.lock()
         shouldYield = check
+        condition.unlock()
+    }
+
+    /// The reader found that a page does not decode; it stops, and so does the fetch, at its next page.
+    package func readerFailed(_ failure: PageDecodingError) {
+        condition.lock()
+        if pageFailure == nil { pageFailure = failure }
         condition.unlock()
     }
 

@@ -20,6 +20,10 @@ extension SyncEngine {
         let isGraphQL = endpoint.body?.isGraphQL ?? false
         let decoder = endpoint.pagination == nil && !isGraphQL ? nil : endpoint.recordDecoder
         let captured = (endpoint.pagination?.capturedPaths ?? []) + (isGraphQL ? [RequestBody.graphQLErrorPath] : [])
+        // Only whether a page is empty decides the next one: each page is read here up to its first record, and the
+        // transaction that stores the records reads the rest (a page that does not decode fails the run there, and
+        // the fetch stops at its next page).
+        let firstRecordOnly = !isGraphQL && endpoint.pagination?.decidesOnlyByEmptiness == true
         var walker = PageWalker(pagination: endpoint.pagination, url: firstURL)
         var url = walker.firstURL
         var body = endpoint.body?.bytes
@@ -37,7 +41,8 @@ extension SyncEngine {
                     try await waitForTurn(endpoint)
                     let page = try await fetchPage(
                         request, spool: fetched.spool, from: start, decoder: decoder, capturing: captured,
-                        lastRecordPath: endpoint.pagination?.lastRecordPath, readsPastFailure: isGraphQL, feed: feed)
+                        lastRecordPath: endpoint.pagination?.lastRecordPath, readsPastFailure: isGraphQL,
+                        firstRecordOnly: firstRecordOnly, feed: feed)
                     pacer.observe(page.response.rateLimit, endpoint: endpoint, now: now())
                     return page
                 } response: {
@@ -60,7 +65,8 @@ extension SyncEngine {
             }
             fetched.spool = page.spool
             let end = page.spool?.count ?? start
-            var facts = PageWalker.Page(url: url, records: 0)
+            // A page read up to its first record has at least one.
+            var facts = PageWalker.Page(url: url, records: page.sawFirstRecord ? 1 : 0)
             do {
                 if var chunked = page.decoder {
                     let records = Result { () throws -> Int in
@@ -94,6 +100,11 @@ extension SyncEngine {
                     message: "\(name): \(context)\(error); kept the stored data", status: page.response.status,
                     bytes: end, pages: number)
             }
+            if let failure = feed?.readerFailure {
+                throw SyncFailure(
+                    message: "\(name): \(failure); kept the stored data", status: page.response.status, bytes: end,
+                    pages: number)
+            }
             fetched.ranges.append(start..<end)
             feed?.pageEnded(start..<end)
             facts.links = page.response.links
@@ -120,13 +131,13 @@ extension SyncEngine {
         }
     }
 
-    /// One attempt at one page: its body decoded as it streams in (with a `decoder`) and appended to the run's spool
-    /// from `start`
-    /// (what an earlier attempt left there is dropped). The spool is made on the first byte: a 304, the common
-    /// answer, creates no file.
+    /// One attempt at one page: its body decoded as it streams in (with a `decoder`; with `firstRecordOnly`, up to
+    /// its first record) and appended to the run's spool from `start` (what an earlier attempt left there is
+    /// dropped). The spool is made on the first byte: a 304, the common answer, creates no file.
     private func fetchPage(
         _ request: FetchRequest, spool existing: BodySpool?, from start: Int, decoder: RecordDecoder?,
-        capturing paths: [JSONPath], lastRecordPath: JSONPath?, readsPastFailure: Bool, feed: SpoolFeed?
+        capturing paths: [JSONPath], lastRecordPath: JSONPath?, readsPastFailure: Bool, firstRecordOnly: Bool,
+        feed: SpoolFeed?
     ) async throws -> PageFetch {
         var spool = existing
         feed?.restarting(at: start)
@@ -137,22 +148,33 @@ extension SyncEngine {
             ChunkedRecordDecoder($0, capturing: paths, lastRecordPath: lastRecordPath, decodingRecords: false)
         }
         var decodingFailure: (any Error)?
+        var sawFirstRecord = false
         let response = try await transport.fetch(request) { chunk in
             let file = spool ?? BodySpool(directory: spoolDirectory)
             spool = file
             guard file.count <= spoolLimit - chunk.readableBytes else { throw FetchError.spoolFull(limit: spoolLimit) }
             try file.append(chunk)
             feed?.received(upTo: file.count, in: file)
-            guard decodingFailure == nil else { return }
+            guard decodingFailure == nil, !sawFirstRecord else { return }
             do {
                 // The records themselves are the transaction's: here only what the next page's choice needs.
-                try chunk.withUnsafeReadableBytes { bytes in try chunked?.feed(bytes) { _, _ in } }
+                try chunk.withUnsafeReadableBytes { bytes in
+                    try chunked?.feed(bytes) { _, _ in
+                        guard firstRecordOnly else { return }
+                        sawFirstRecord = true
+                        throw FirstRecordFound()
+                    }
+                }
+            } catch is FirstRecordFound {
+                // The rest of the page is the transaction's to read.
             } catch  where readsPastFailure {
                 // The rest of the body may say why (GraphQL's errors after a null `data`).
                 decodingFailure = error
             }
         }
-        return PageFetch(response: response, spool: spool, decoder: chunked, decodingFailure: decodingFailure)
+        return PageFetch(
+            response: response, spool: spool, decoder: sawFirstRecord ? nil : chunked, decodingFailure: decodingFailure,
+            sawFirstRecord: sawFirstRecord)
     }
 }
 
@@ -191,4 +213,9 @@ private struct PageFetch {
     var decoder: ChunkedRecordDecoder?
     /// What the decoder threw, when the body was read to its end regardless.
     var decodingFailure: (any Error)?
+    /// Whether the body was read only up to its first record, which it has (the decoder is then nil).
+    var sawFirstRecord = false
 }
+
+/// Ends the reading of a page at its first record.
+private struct FirstRecordFound: Error {}

@@ -161,7 +161,7 @@ package struct SyncEngine: Sendable {
         }
         // The records are stored while the body arrives, in a transaction that starts with its first bytes.
         let streamed = Mutex<Task<SyncSummary?, Never>?>(nil)
-        let feed = SpoolFeed { feed, spool in
+        let feed = SpoolFeed(isPaged: endpoint.pagination != nil) { feed, spool in
             let task = Task { await applyWhileFetching(feed, spool: spool, run: run, startedAt: startedAt) }
             streamed.withLock { $0 = task }
         }
@@ -194,6 +194,10 @@ package struct SyncEngine: Sendable {
             return try await storage.applyCollection(decoded, run: run, facts: facts)
         } catch let error as BodyDecodingError {
             // The body, decoded as it is stored, is not what the endpoint's records should be.
+            throw SyncFailure(
+                message: "\(name): \(error); kept the stored data", status: response.status, bytes: bytes,
+                pages: pages.count)
+        } catch let error as PageDecodingError {
             throw SyncFailure(
                 message: "\(name): \(error); kept the stored data", status: response.status, bytes: bytes,
                 pages: pages.count)

@@ -146,6 +146,34 @@ struct RecordPipelineTests {
     }
 
     @Test(
+        "a page of several that does not decode fails the consumer with its number; a paged feed's fetch hears of it",
+        arguments: [false, true])
+    func pageDecodingFailure(followingFeed: Bool) throws {
+        let directory = try TemporaryDirectory()
+        let spool = BodySpool(directory: directory.path)
+        var ranges: [Range<Int>] = []
+        for page in [#"[{"id": 1, "name": "a"}]"#, #"[{"id": 2, "name": "b"}, {"id": 3,]"#, #"[{"id": 4}]"#] {
+            let start = spool.count
+            try spool.append(ByteBuffer(string: page))
+            ranges.append(start..<spool.count)
+        }
+        let feed = SpoolFeed(isPaged: true) { _, _ in }
+        feed.received(upTo: spool.count, in: spool)
+        for range in ranges { feed.pageEnded(range) }
+        let pipeline = RecordPipeline(
+            decoder: try Self.decoder(), spool: spool, pages: followingFeed ? [] : ranges,
+            feed: followingFeed ? feed : nil, inlineLimit: 0)
+        defer { pipeline.stop() }
+        let error = #expect(throws: PageDecodingError.self) { _ = try Self.drain(pipeline) }
+        #expect(error?.page == 2)
+        #expect(
+            error?.description
+                == #"page 2: the response is not valid JSON: at byte 34 (line 1, column 35) expected a string key, "#
+                + #"found "]""#)
+        #expect(feed.readerFailure?.page == (followingFeed ? 2 : nil), "only the reader of a feed tells it")
+    }
+
+    @Test(
         "a page that no longer decodes fails the consumer with the decoding error",
         arguments: [0, RecordPipeline.inlineLimit])
     func decodingFailure(inlineLimit: Int) throws {

@@ -65,14 +65,11 @@ extension SyncEngine {
             }
             fetched.spool = page.spool
             let end = page.spool?.count ?? start
-            // A page read up to its first record has at least one.
-            var facts = PageWalker.Page(url: url, records: page.sawFirstRecord ? 1 : 0)
+            var facts = PageWalker.Page(url: url, records: 0)
             do {
-                if var chunked = page.decoder {
-                    let records = Result { () throws -> Int in
-                        if let failure = page.decodingFailure { throw failure }
-                        return try chunked.finish()
-                    }
+                if var probe = page.probe {
+                    let records = Result { try probe.finish() }
+                    let chunked = probe.decoder
                     var graphQLError = isGraphQL ? chunked.capturedValue(at: RequestBody.graphQLErrorPath) : nil
                     if isGraphQL, graphQLError == nil, case .failure = records, let spool = page.spool {
                         // GraphQL's errors usually come with a null `data`, where the decoder stopped: they say why.
@@ -144,37 +141,21 @@ extension SyncEngine {
         spool?.truncate(to: start)
         let spoolDirectory = self.spoolDirectory
         let spoolLimit = self.spoolLimit
-        var chunked = decoder.map {
-            ChunkedRecordDecoder($0, capturing: paths, lastRecordPath: lastRecordPath, decodingRecords: false)
+        var probe = decoder.map {
+            PageProbe(
+                decoder: $0, capturing: paths, lastRecordPath: lastRecordPath, firstRecordOnly: firstRecordOnly,
+                readsPastFailure: readsPastFailure)
         }
-        var decodingFailure: (any Error)?
-        var sawFirstRecord = false
         let response = try await transport.fetch(request) { chunk in
             let file = spool ?? BodySpool(directory: spoolDirectory)
             spool = file
             guard file.count <= spoolLimit - chunk.readableBytes else { throw FetchError.spoolFull(limit: spoolLimit) }
             try file.append(chunk)
             feed?.received(upTo: file.count, in: file)
-            guard decodingFailure == nil, !sawFirstRecord else { return }
-            do {
-                // The records themselves are the transaction's: here only what the next page's choice needs.
-                try chunk.withUnsafeReadableBytes { bytes in
-                    try chunked?.feed(bytes) { _, _ in
-                        guard firstRecordOnly else { return }
-                        sawFirstRecord = true
-                        throw FirstRecordFound()
-                    }
-                }
-            } catch is FirstRecordFound {
-                // The rest of the page is the transaction's to read.
-            } catch  where readsPastFailure {
-                // The rest of the body may say why (GraphQL's errors after a null `data`).
-                decodingFailure = error
-            }
+            // The records themselves are the transaction's: here only what the next page's choice needs.
+            try chunk.withUnsafeReadableBytes { bytes in try probe?.feed(bytes) }
         }
-        return PageFetch(
-            response: response, spool: spool, decoder: sawFirstRecord ? nil : chunked, decodingFailure: decodingFailure,
-            sawFirstRecord: sawFirstRecord)
+        return PageFetch(response: response, spool: spool, probe: probe)
     }
 }
 
@@ -206,16 +187,9 @@ struct PagedFetch {
     var count = 0
 }
 
-/// One attempt at one page: the answer, the spool and, for a paged body, its decoder after the last byte.
+/// One attempt at one page: the answer, the spool and, for a paged body, what was read of it after the last byte.
 private struct PageFetch {
     var response: FetchResponse
     var spool: BodySpool?
-    var decoder: ChunkedRecordDecoder?
-    /// What the decoder threw, when the body was read to its end regardless.
-    var decodingFailure: (any Error)?
-    /// Whether the body was read only up to its first record, which it has (the decoder is then nil).
-    var sawFirstRecord = false
+    var probe: PageProbe?
 }
-
-/// Ends the reading of a page at its first record.
-private struct FirstRecordFound: Error {}

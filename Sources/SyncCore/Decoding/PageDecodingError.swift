@@ -5,10 +5,5 @@ package struct PageDecodingError: Error, Sendable, CustomStringConvertible {
     package var page: Int
     package var error: BodyDecodingError
 
-    package init(page: Int, error: BodyDecodingError) {
-        self.page = page
-        self.error = error
-    }
-
     package var description: String { "page \(page): \(error)" }
 }

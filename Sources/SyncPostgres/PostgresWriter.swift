@@ -56,9 +56,7 @@ struct PostgresWriter {
             var written = 0
             var deleted = 0
             let keyColumns = endpoint.primaryKey
-            let pipeline = RecordPipeline(
-                decoder: decoder, spool: decoded.spool, pages: decoded.pages, feed: decoded.feed,
-                observingSchema: true)
+            let pipeline = RecordPipeline(decoder: decoder, body: decoded, observingSchema: true)
             defer { pipeline.stop() }
             while let batch = try pipeline.next() {
                 for record in batch.records {

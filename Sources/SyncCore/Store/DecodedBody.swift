@@ -7,11 +7,14 @@ package struct DecodedBody: Sendable {
     /// The body as it still arrives, for a transaction that starts before the fetch ends; nil when it is all there
     /// (``pages`` says where).
     package var feed: SpoolFeed?
+    /// Whether the body is an endpoint's pages (it has `pagination`): a page that does not decode is named.
+    package var isPaged: Bool
 
-    package init(spool: BodySpool, pages: [Range<Int>]? = nil) {
+    package init(spool: BodySpool, pages: [Range<Int>]? = nil, isPaged: Bool = false) {
         self.spool = spool
         self.pages = pages ?? [0..<spool.count]
         self.feed = nil
+        self.isPaged = isPaged
     }
 
     /// A body still arriving in `spool`, as `feed` reports it.
@@ -19,5 +22,6 @@ package struct DecodedBody: Sendable {
         self.spool = spool
         self.pages = []
         self.feed = feed
+        self.isPaged = feed.isPaged
     }
 }

@@ -45,6 +45,8 @@ package final class RecordPipeline: @unchecked Sendable {
     private var tally: SchemaTally?
 
     private let feed: SpoolFeed?
+    /// Whether a page that does not decode is named (``PageDecodingError``): the body is an endpoint's pages.
+    private let namesPages: Bool
     /// Whether the records' shape is noted for the schema-drift journal.
     private let observesSchema: Bool
     /// Decoded on the caller's thread, all at once: no thread, and no bound on the batches waiting.
@@ -54,12 +56,14 @@ package final class RecordPipeline: @unchecked Sendable {
     /// the feed reports them arriving instead.
     ///
     /// A body of at most `inlineLimit` bytes, in memory and whole (no feed, or a feed whose fetch ended) is decoded
-    /// at once, on the caller's thread.
+    /// at once, on the caller's thread. With `namingPages` (or a paged feed), a page that does not decode throws a
+    /// ``PageDecodingError`` naming it.
     package init(
         decoder: RecordDecoder, spool: BodySpool, pages: [Range<Int>], feed: SpoolFeed? = nil,
-        inlineLimit: Int = RecordPipeline.inlineLimit, observingSchema: Bool = false
+        namingPages: Bool = false, inlineLimit: Int = RecordPipeline.inlineLimit, observingSchema: Bool = false
     ) {
         self.feed = feed
+        self.namesPages = namingPages || feed?.isPaged == true
         self.observesSchema = observingSchema
         // A feed whose fetch ended already holds the whole body, as a body without a feed does.
         let whole = feed == nil ? pages : feed?.completedPages
@@ -78,6 +82,13 @@ package final class RecordPipeline: @unchecked Sendable {
         }
         thread.name = "syncd-decode"
         thread.start()
+    }
+
+    /// Starts decoding `body`: its pages, or its feed's as they arrive.
+    package convenience init(decoder: RecordDecoder, body: DecodedBody, observingSchema: Bool = false) {
+        self.init(
+            decoder: decoder, spool: body.spool, pages: body.pages, feed: body.feed, namingPages: body.isPaged,
+            observingSchema: observingSchema)
     }
 
     /// The next batch, in the body's order; nil after the last.
@@ -137,7 +148,7 @@ package final class RecordPipeline: @unchecked Sendable {
                     try spool.forEachChunk(in: page) { chunk in try decode(chunk, with: &chunked, into: &batch) }
                     _ = try chunked.finish()
                     noteSchema(of: chunked)
-                } catch let error as BodyDecodingError where pages.count > 1 {
+                } catch let error as BodyDecodingError where namesPages {
                     throw PageDecodingError(page: index + 1, error: error)
                 }
             }
@@ -176,7 +187,7 @@ package final class RecordPipeline: @unchecked Sendable {
                         return
                     }
                 }
-            } catch let error as BodyDecodingError where feed.isPaged {
+            } catch let error as BodyDecodingError where namesPages {
                 // The fetch may have checked only the start of this page: it stops, and the run names the page.
                 let failure = PageDecodingError(page: page + 1, error: error)
                 feed.readerFailed(failure)

@@ -53,9 +53,7 @@ package struct SyncWriter: Sendable {
                 try IncrementalApply(table: table, database: database, endpoint: endpoint)
             }
             // The records are decoded on a second thread while this one stores them (RecordPipeline).
-            let pipeline = RecordPipeline(
-                decoder: decoder, spool: decoded.spool, pages: decoded.pages, feed: decoded.feed,
-                observingSchema: true)
+            let pipeline = RecordPipeline(decoder: decoder, body: decoded, observingSchema: true)
             defer { pipeline.stop() }
             // The positions in the batch of the records to store, stored in groups (RecordUpsert), in order: a
             // deletion waits for the records before it.

@@ -189,15 +189,11 @@ package struct SyncEngine: Sendable {
         }
         let body = pages.spool ?? BodySpool(directory: spoolDirectory)
         // Stored after the fetch: the body had no bytes, or the transaction that stored them as they came gave way.
-        let decoded = DecodedBody(spool: body, pages: pages.ranges)
+        let decoded = DecodedBody(spool: body, pages: pages.ranges, isPaged: endpoint.pagination != nil)
         do {
             return try await storage.applyCollection(decoded, run: run, facts: facts)
-        } catch let error as BodyDecodingError {
+        } catch  where error is BodyDecodingError || error is PageDecodingError {
             // The body, decoded as it is stored, is not what the endpoint's records should be.
-            throw SyncFailure(
-                message: "\(name): \(error); kept the stored data", status: response.status, bytes: bytes,
-                pages: pages.count)
-        } catch let error as PageDecodingError {
             throw SyncFailure(
                 message: "\(name): \(error); kept the stored data", status: response.status, bytes: bytes,
                 pages: pages.count)

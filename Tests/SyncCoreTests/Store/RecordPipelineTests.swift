@@ -162,7 +162,7 @@ struct RecordPipelineTests {
         for range in ranges { feed.pageEnded(range) }
         let pipeline = RecordPipeline(
             decoder: try Self.decoder(), spool: spool, pages: followingFeed ? [] : ranges,
-            feed: followingFeed ? feed : nil, inlineLimit: 0)
+            feed: followingFeed ? feed : nil, namingPages: true, inlineLimit: 0)
         defer { pipeline.stop() }
         let error = #expect(throws: PageDecodingError.self) { _ = try Self.drain(pipeline) }
         #expect(error?.page == 2)

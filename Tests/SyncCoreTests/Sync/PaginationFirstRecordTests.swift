@@ -65,6 +65,17 @@ struct PaginationFirstRecordTests {
         }
     }
 
+    @Test("a walk of one page names it too, whether the body was stored as it arrived or after")
+    func onePageNamed() async throws {
+        try await withTestUpstream { upstream in
+            upstream.route("/users") { _ in jsonAnswer(#"{"data": [{"id": 1, "name": "a"}, {"id": 2, ]}"#) }
+            let fixture = try SyncFixture(toml: PaginationTests.toml(upstream.url("/users"), pagination: Self.link))
+            let report = try await fixture.sync("users")
+            #expect(report.outcome == .failed)
+            #expect(report.error?.hasPrefix("users: page 1: the response is not valid JSON: at byte 44") == true)
+        }
+    }
+
     @Test("an empty page still ends the walk, though its Link announces another")
     func emptyPageEnds() async throws {
         try await withTestUpstream { upstream in

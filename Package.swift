@@ -33,6 +33,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", "3.0.0"..<"5.0.0"),
         // PostgreSQL as a shared store (SyncPostgres).
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        // Whether a tracer was bootstrapped, so that AsyncHTTPClient makes no spans for the no-op one; already in the
+        // graph through AsyncHTTPClient.
+        .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.1.0"),
     ],
     targets: [
         .systemLibrary(
@@ -54,6 +57,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             swiftSettings: swiftSettings,
             plugins: ["EmbedMigrations"]

@@ -5,6 +5,7 @@ internal import NIOHTTP1
 internal import NIOHTTPCompression
 internal import NIOSSL
 internal import Synchronization
+internal import Tracing
 
 /// HTTP and HTTPS over one shared AsyncHTTPClient: pooled connections, verified TLS, bounded redirects that keep
 /// secrets to their origin (``RedirectFollower``), gzip.
@@ -32,6 +33,9 @@ package final class HTTPTransport: Transport {
         // syncd retries itself (retries within a run, then the scheduler's backoff), so a refused connection or a
         // failed TLS handshake must fail the attempt at once, not be retried until the connect timeout.
         configuration.connectionPool.retryConnectionEstablishment = false
+        // A span per request for the no-op tracer, attributes and all, was a fortieth of a 304 poll's CPU; a program
+        // that bootstraps a tracer still gets them.
+        if InstrumentationSystem.tracer is NoOpTracer { configuration.tracing.tracer = nil }
         let group = HTTPClient.defaultEventLoopGroup
         self.client = HTTPClient(eventLoopGroup: group, configuration: configuration)
         self.runExecutors = group.makeIterator().map(EventLoopTaskExecutor.init)

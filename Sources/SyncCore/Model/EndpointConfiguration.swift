@@ -29,7 +29,9 @@ package struct EndpointConfiguration: Sendable {
     /// The endpoint's name, also its table's name. Never starts with `syncd_` or `sqlite_`.
     package var name: SQLIdentifier
     /// An absolute `http://`, `https://` or `file://` URL.
-    package var url: String
+    package var url: String {
+        didSet { redactedURL = URLRedaction.redact(url, queryCredential: auth?.queryName) }
+    }
     /// The line of the endpoint's `[[endpoint]]` header; 0 when built in code.
     package var line: Int
     /// The time between polls. The default is 5 minutes; always positive.
@@ -56,7 +58,12 @@ package struct EndpointConfiguration: Sendable {
     /// The JSON sent with each request, already checked. The default is nil: none.
     package var body: RequestBody?
     /// How requests authenticate. The default is nil: no authentication.
-    package var auth: Credential?
+    package var auth: Credential? {
+        didSet { redactedURL = URLRedaction.redact(url, queryCredential: auth?.queryName) }
+    }
+    /// The URL as it may be stored, logged, printed and served (``URLRedaction``). Kept rather than worked out
+    /// again: every run stores it, 304s too.
+    package private(set) var redactedURL: String
     /// Whether values must have exactly their column's JSON type (`"12"` is then not an integer). The default is false.
     package var strict: Bool
     /// Whether a snapshot may empty a table that has rows. The default is false.
@@ -134,5 +141,6 @@ package struct EndpointConfiguration: Sendable {
         self.incremental = incremental
         self.rateLimit = rateLimit
         self.rateLimitScope = rateLimitScope
+        self.redactedURL = URLRedaction.redact(url, queryCredential: auth?.queryName)
     }
 }

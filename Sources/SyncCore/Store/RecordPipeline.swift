@@ -142,10 +142,13 @@ package final class RecordPipeline: @unchecked Sendable {
 
     private func produce(decoder: RecordDecoder, spool: BodySpool, pages: [Range<Int>]) {
         producing { batch in
+            var readBuffer: [UInt8] = []
             for (index, page) in pages.enumerated() {
                 do {
                     var chunked = ChunkedRecordDecoder(decoder, observingSchema: observesSchema)
-                    try spool.forEachChunk(in: page) { chunk in try decode(chunk, with: &chunked, into: &batch) }
+                    try spool.forEachChunk(in: page, reusing: &readBuffer) { chunk in
+                        try decode(chunk, with: &chunked, into: &batch)
+                    }
                     _ = try chunked.finish()
                     noteSchema(of: chunked)
                 } catch let error as BodyDecodingError where namesPages {
@@ -159,6 +162,7 @@ package final class RecordPipeline: @unchecked Sendable {
     private func produce(decoder: RecordDecoder, spool: BodySpool, following feed: SpoolFeed) {
         producing { batch in
             var chunked = ChunkedRecordDecoder(decoder, observingSchema: observesSchema)
+            var readBuffer: [UInt8] = []
             var offset = 0
             var page = 0
             do {
@@ -170,12 +174,12 @@ package final class RecordPipeline: @unchecked Sendable {
                     }
                     switch try feed.next(after: offset, page: page) {
                     case .bytes(let end):
-                        try spool.forEachChunk(in: offset..<end) { chunk in
+                        try spool.forEachChunk(in: offset..<end, reusing: &readBuffer) { chunk in
                             try decode(chunk, with: &chunked, into: &batch)
                         }
                         offset = end
                     case .pageEnd(let range):
-                        try spool.forEachChunk(in: offset..<range.upperBound) { chunk in
+                        try spool.forEachChunk(in: offset..<range.upperBound, reusing: &readBuffer) { chunk in
                             try decode(chunk, with: &chunked, into: &batch)
                         }
                         _ = try chunked.finish()

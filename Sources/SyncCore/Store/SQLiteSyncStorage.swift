@@ -9,10 +9,14 @@ package struct SQLiteSyncStorage: SyncStorage {
     let database: DatabaseQueue
     /// Where a run reads its endpoint's state while the writer is in another run's transaction.
     private let stateReader: StateReader
+    /// The database's folder: the same disk, and a folder syncd may write. Worked out once: every run asks.
+    package let spoolDirectory: String
 
     package init(database: DatabaseQueue) {
         self.database = database
         self.stateReader = StateReader(path: database.path)
+        let directory = (database.path as NSString).deletingLastPathComponent
+        self.spoolDirectory = directory.isEmpty ? "." : directory
     }
 
     /// Opens (or creates) the database at `path` for writing and brings it to this version of syncd: migrated, and
@@ -26,12 +30,6 @@ package struct SQLiteSyncStorage: SyncStorage {
             try StoredURLRedaction.apply(database)
         }
         return SQLiteSyncStorage(database: database)
-    }
-
-    /// The database's folder: the same disk, and a folder syncd may write.
-    package var spoolDirectory: String {
-        let directory = (database.path as NSString).deletingLastPathComponent
-        return directory.isEmpty ? "." : directory
     }
 
     package func state(of endpoint: String) async throws -> EndpointState? {

@@ -67,6 +67,33 @@ struct BodySpoolTests {
         #expect(try Self.read(spool, 0..<101) == Array(bytes[..<100]) + [9])
     }
 
+    @Test("one buffer read into part after part, larger and smaller, hands over each part's bytes and no others")
+    func reusedBuffer() throws {
+        let directory = try TemporaryDirectory()
+        let small = BodySpool(directory: directory.path)
+        let large = BodySpool(directory: directory.path)
+        let total = BodySpool.readSize + 300_000
+        let bytes = Self.pattern(total)
+        try small.append(ByteBuffer(bytes: bytes[..<50_000]))
+        try large.append(ByteBuffer(bytes: bytes))
+        #expect(small.isInMemory && !large.isInMemory)
+        let parts = [0..<10, 10..<40_000, 40_000..<40_001, 40_001..<50_000, 5..<5]
+        let fileParts = parts + [0..<total, 100..<200, 7..<(BodySpool.readSize + 9), (total - 3)..<total]
+        for (spool, ranges) in [(small, parts), (large, fileParts)] {
+            // Stale bytes in the buffer from before would show in a chunk that is too long.
+            var buffer = [UInt8](repeating: 0xEE, count: 64)
+            for range in ranges {
+                var read: [UInt8] = []
+                try spool.forEachChunk(in: range, reusing: &buffer) { chunk in
+                    #expect(chunk.count <= BodySpool.readSize)
+                    read.append(contentsOf: chunk)
+                }
+                #expect(read == Array(bytes[range]), "\(range)")
+                #expect(buffer.count <= BodySpool.readSize)
+            }
+        }
+    }
+
     @Test("asking for more than was written fails with one sentence, in memory and on disk")
     func beyondTheEnd() throws {
         let directory = try TemporaryDirectory()

@@ -5,7 +5,7 @@ internal import NIOHTTP1
 internal import NIOHTTPCompression
 internal import NIOSSL
 internal import Synchronization
-internal import Tracing
+package import Tracing
 
 /// HTTP and HTTPS over one shared AsyncHTTPClient: pooled connections, verified TLS, bounded redirects that keep
 /// secrets to their origin (``RedirectFollower``), gzip.
@@ -20,7 +20,9 @@ package final class HTTPTransport: Transport {
     private let runExecutors: [EventLoopTaskExecutor]
     private let nextExecutor = Mutex<Int>(0)
 
-    package init() {
+    /// - Parameter tracer: The tracer whose spans AsyncHTTPClient makes for each request: the one bootstrapped in
+    ///   `InstrumentationSystem`, unless that is the no-op one.
+    package init(tracer: any Tracer = InstrumentationSystem.tracer) {
         var configuration = HTTPClient.Configuration(
             // The default TLS configuration verifies certificates and host names against the system's trust roots.
             // Redirects are followed by RedirectFollower, which keeps credentials and configured headers to their origin.
@@ -33,12 +35,16 @@ package final class HTTPTransport: Transport {
         // syncd retries itself (retries within a run, then the scheduler's backoff), so a refused connection or a
         // failed TLS handshake must fail the attempt at once, not be retried until the connect timeout.
         configuration.connectionPool.retryConnectionEstablishment = false
-        // A span per request for the no-op tracer, attributes and all, was a fortieth of a 304 poll's CPU; a program
-        // that bootstraps a tracer still gets them.
-        if InstrumentationSystem.tracer is NoOpTracer { configuration.tracing.tracer = nil }
+        configuration.tracing.tracer = Self.clientTracer(tracer)
         let group = HTTPClient.defaultEventLoopGroup
         self.client = HTTPClient(eventLoopGroup: group, configuration: configuration)
         self.runExecutors = group.makeIterator().map(EventLoopTaskExecutor.init)
+    }
+
+    /// What AsyncHTTPClient traces with: nothing for the no-op tracer, whose span per request, attributes and all,
+    /// was a fortieth of a 304 poll's CPU; a tracer a program bootstrapped gets its spans.
+    static func clientTracer(_ tracer: any Tracer) -> (any Tracer)? {
+        tracer is NoOpTracer ? nil : tracer
     }
 
     package func nextRunExecutor() -> (any TaskExecutor)? {

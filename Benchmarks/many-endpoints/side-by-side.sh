@@ -48,6 +48,7 @@ start() {
 }
 
 ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+hz=$(getconf CLK_TCK)
 runs() { sqlite3 "$WORK/$1/cache.db" "SELECT count(*) FROM syncd_runs"; }
 
 ratios=()
@@ -71,7 +72,6 @@ for round in $(seq "$ROUNDS"); do
     kill -INT "$pid_old" "$pid_new"
     while kill -0 "$pid_old" 2>/dev/null || kill -0 "$pid_new" 2>/dev/null; do sleep 0.1; done
     PIDS=()
-    hz=$(getconf CLK_TCK)
     line=$(awk -v co="$c_old" -v cn="$c_new" -v ro="$r_old" -v rn="$r_new" -v hz="$hz" 'BEGIN {
         o = co * 1000 / hz / ro; n = cn * 1000 / hz / rn; printf "%.3f %.3f %.3f", o, n, n / o }')
     read -r per_old per_new ratio <<< "$line"

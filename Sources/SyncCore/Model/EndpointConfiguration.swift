@@ -30,7 +30,7 @@ package struct EndpointConfiguration: Sendable {
     package var name: SQLIdentifier
     /// An absolute `http://`, `https://` or `file://` URL.
     package var url: String {
-        didSet { redactedURL = URLRedaction.redact(url, queryCredential: auth?.queryName) }
+        didSet { redactedURL = Self.redacted(url, auth) }
     }
     /// The line of the endpoint's `[[endpoint]]` header; 0 when built in code.
     package var line: Int
@@ -59,7 +59,7 @@ package struct EndpointConfiguration: Sendable {
     package var body: RequestBody?
     /// How requests authenticate. The default is nil: no authentication.
     package var auth: Credential? {
-        didSet { redactedURL = URLRedaction.redact(url, queryCredential: auth?.queryName) }
+        didSet { redactedURL = Self.redacted(url, auth) }
     }
     /// The URL as it may be stored, logged, printed and served (``URLRedaction``). Kept rather than worked out
     /// again: every run stores it, 304s too.
@@ -141,6 +141,11 @@ package struct EndpointConfiguration: Sendable {
         self.incremental = incremental
         self.rateLimit = rateLimit
         self.rateLimitScope = rateLimitScope
-        self.redactedURL = URLRedaction.redact(url, queryCredential: auth?.queryName)
+        self.redactedURL = Self.redacted(url, auth)
+    }
+
+    /// `url` as ``URLRedaction`` shows it, the query credential `auth` names included.
+    private static func redacted(_ url: String, _ auth: Credential?) -> String {
+        URLRedaction.redact(url, queryCredential: auth?.queryName)
     }
 }

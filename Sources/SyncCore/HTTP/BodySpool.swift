@@ -9,12 +9,20 @@ internal import Synchronization
 /// (created, written, read back and unlinked) was a twentieth of a cold start of 10,000 endpoints. A larger one moves
 /// to a file as it outgrows the limit, in the database's folder (the same disk; a folder syncd may write), unlinked at
 /// once, so that it disappears with its descriptor, after a crash too.
+///
+/// The file is written in whole blocks of ``memoryLimit`` bytes at offsets that are multiples of it; the bytes after
+/// the last whole block wait in memory, where readers find them. The kernel then caches the file in large pages: a
+/// write for each page of a paged body as it arrived (40 KiB or so, at any offset) made it take a 4 KiB page at a
+/// time, and the spool's writes took twice the event loop's time they take for one body of the same bytes.
 package final class BodySpool: Sendable {
     private struct State {
-        /// The bytes, while ``descriptor`` is nil.
+        /// The bytes from ``flushed`` on: the whole body while ``descriptor`` is nil, else fewer than
+        /// ``BodySpool/memoryLimit`` after each append.
         var memory: [UInt8] = []
         /// The file, once the body outgrew ``BodySpool/memoryLimit``; never closed before the spool goes.
         var descriptor: Int32?
+        /// The bytes in the file, which are the body's first: those before it never change (but by a truncation).
+        var flushed = 0
         var count = 0
     }
 
@@ -25,7 +33,8 @@ package final class BodySpool: Sendable {
     /// so that `max_pages` pages of `max_body` never fill the disk. 8 GiB.
     package static let runLimit = 8 << 30
 
-    /// The most bytes kept in memory: with `concurrency` at its limit (64) the spools of the runs hold at most 16 MiB.
+    /// The most bytes kept in memory, and the size of each block written to the file: with `concurrency` at its
+    /// limit (64) the spools of the runs hold at most 16 MiB, and a chunk each.
     package static let memoryLimit = 256 << 10
 
     /// The size of a chunk read back by ``forEachChunk(_:)``.
@@ -43,6 +52,9 @@ package final class BodySpool: Sendable {
     /// The bytes written so far.
     package var count: Int { state.withLock { $0.count } }
 
+    /// The bytes written to the file so far: whole blocks of ``memoryLimit``, unless a truncation cut into them.
+    package var fileByteCount: Int { state.withLock { $0.flushed } }
+
     /// Whether the body is still in memory (it never outgrew ``memoryLimit``).
     package var isInMemory: Bool { state.withLock { $0.descriptor == nil } }
 
@@ -52,38 +64,52 @@ package final class BodySpool: Sendable {
     package func append(_ chunk: ByteBuffer) throws(FetchError) {
         let failure = chunk.withUnsafeReadableBytes { bytes in
             state.withLock { state -> FetchError? in
-                if state.descriptor == nil {
-                    if bytes.count <= Self.memoryLimit - state.count {
-                        state.memory.append(contentsOf: bytes)
-                        state.count += bytes.count
-                        return nil
-                    }
+                if state.descriptor == nil, bytes.count > Self.memoryLimit - state.memory.count {
                     guard let descriptor = Self.makeFile(in: directory) else {
                         return .file("cannot create a temporary file in \(directory) for the body")
                     }
                     state.descriptor = descriptor
-                    let held = state.memory
-                    state.memory = []
-                    guard held.withUnsafeBytes({ Self.write($0, to: descriptor, at: 0) }) else {
-                        state.count = 0
-                        return Self.writeFailure
-                    }
                 }
-                guard let descriptor = state.descriptor, Self.write(bytes, to: descriptor, at: state.count) else {
-                    return Self.writeFailure
-                }
+                state.memory.append(contentsOf: bytes)
                 state.count += bytes.count
-                return nil
+                return Self.writeBlocks(&state)
             }
         }
         if let failure { throw failure }
+    }
+
+    /// Writes the whole blocks that memory holds to the file.
+    private static func writeBlocks(_ state: inout State) -> FetchError? {
+        guard let descriptor = state.descriptor else { return nil }
+        let end = state.count / memoryLimit * memoryLimit
+        guard end > state.flushed else { return nil }
+        let length = end - state.flushed
+        guard
+            state.memory.withUnsafeBytes({
+                write(UnsafeRawBufferPointer(rebasing: $0[..<length]), to: descriptor, at: state.flushed)
+            })
+        else {
+            // What the file does not hold is lost: the body is cut back to it, and the fetch fails.
+            state.memory = []
+            state.count = state.flushed
+            return writeFailure
+        }
+        state.memory.removeFirst(length)
+        state.flushed = end
+        return nil
     }
 
     /// Drops what was written from `offset` on: a page fetched again after a failed attempt starts there.
     package func truncate(to offset: Int) {
         state.withLock { state in
             state.count = min(state.count, max(0, offset))
-            if state.descriptor == nil { state.memory.removeSubrange(state.count...) }
+            if state.count >= state.flushed {
+                state.memory.removeSubrange((state.count - state.flushed)...)
+            } else {
+                // The file's bytes from here on are stale; the next block written realigns the blocks.
+                state.flushed = state.count
+                state.memory = []
+            }
         }
     }
 
@@ -108,29 +134,34 @@ package final class BodySpool: Sendable {
         guard !range.isEmpty else { return }
         let size = min(Self.readSize, range.count)
         if buffer.count < size { buffer = [UInt8](repeating: 0, count: size) }
-        // Copied from memory under the lock: the fetch may append meanwhile (and move the bytes to a file).
-        let descriptor = try state.withLock { state throws(FetchError) -> Int32? in
-            if let descriptor = state.descriptor { return descriptor }
-            guard range.upperBound <= state.count else {
-                throw FetchError.file("cannot read the body back: it holds fewer bytes than asked for")
-            }
-            buffer.withUnsafeMutableBytes { target in
-                state.memory.withUnsafeBytes { target.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[range])) }
-            }
-            return nil
-        }
-        guard let descriptor else {
-            // In memory, so at most memoryLimit bytes: one chunk.
-            try buffer.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[..<range.count])) }
-            return
-        }
         var offset = range.lowerBound
         while offset < range.upperBound {
-            let count = buffer.withUnsafeMutableBytes { bytes in
-                pread(descriptor, bytes.baseAddress, min(bytes.count, range.upperBound - offset), off_t(offset))
+            // The bytes from memory are copied under the lock (the fetch may append meanwhile, and write them to the
+            // file); those in the file before `flushed` do not change, and are read without it.
+            let (length, file) = try state.withLock { state throws(FetchError) -> (Int, Int32?) in
+                guard range.upperBound <= state.count else {
+                    throw FetchError.file("cannot read the body back: it holds fewer bytes than asked for")
+                }
+                guard offset < state.flushed, let descriptor = state.descriptor else {
+                    let start = offset - state.flushed
+                    let length = min(range.upperBound - offset, buffer.count)
+                    buffer.withUnsafeMutableBytes { target in
+                        state.memory.withUnsafeBytes {
+                            target.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[start..<(start + length)]))
+                        }
+                    }
+                    return (length, nil)
+                }
+                return (min(range.upperBound, state.flushed) - offset, descriptor)
             }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { throw FetchError.file("cannot read the body back from its temporary file") }
+            var count = length
+            if let file {
+                count = buffer.withUnsafeMutableBytes { bytes in
+                    pread(file, bytes.baseAddress, min(bytes.count, length), off_t(offset))
+                }
+                if count < 0, errno == EINTR { continue }
+                guard count > 0 else { throw FetchError.file("cannot read the body back from its temporary file") }
+            }
             try buffer.withUnsafeBytes { bytes in try body(UnsafeRawBufferPointer(rebasing: bytes[..<count])) }
             offset += count
         }

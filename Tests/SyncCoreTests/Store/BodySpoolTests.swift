@@ -67,6 +67,38 @@ struct BodySpoolTests {
         #expect(try Self.read(spool, 0..<101) == Array(bytes[..<100]) + [9])
     }
 
+    @Test("the file takes whole blocks only; the rest waits in memory, and a truncation into the file realigns them")
+    func blocks() throws {
+        let directory = try TemporaryDirectory()
+        let spool = BodySpool(directory: directory.path)
+        let block = BodySpool.memoryLimit
+        let bytes = Self.pattern(3 * block + 5000)
+        // Pages of about 40 KiB, as a paged body arrives.
+        var offset = 0
+        while offset < bytes.count {
+            let end = min(bytes.count, offset + 40_961)
+            try spool.append(ByteBuffer(bytes: bytes[offset..<end]))
+            #expect(spool.fileByteCount % block == 0)
+            #expect(spool.count - spool.fileByteCount < block)
+            offset = end
+        }
+        #expect(spool.fileByteCount == 3 * block)
+        #expect(try Self.read(spool, 0..<bytes.count) == bytes)
+        // Across the last block's end: from the file, then from memory.
+        let across = (3 * block - 7)..<(3 * block + 7)
+        #expect(try Self.read(spool, across) == Array(bytes[across]))
+        // A page fetched again from inside the file: what follows is written anew, and the blocks line up again.
+        let cut = block + 1234
+        spool.truncate(to: cut)
+        #expect(spool.count == cut && spool.fileByteCount == cut)
+        let again = Self.pattern(2 * block, from: 77)
+        try spool.append(ByteBuffer(bytes: again[..<100]))
+        try spool.append(ByteBuffer(bytes: again[100...]))
+        #expect(spool.fileByteCount == 3 * block)
+        #expect(try Self.read(spool, 0..<(cut + 2 * block)) == Array(bytes[..<cut]) + again)
+        #expect(throws: FetchError.self) { try Self.read(spool, 0..<(cut + 2 * block + 1)) }
+    }
+
     @Test("one buffer read into part after part, larger and smaller, hands over each part's bytes and no others")
     func reusedBuffer() throws {
         let directory = try TemporaryDirectory()

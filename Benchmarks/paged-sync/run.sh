@@ -136,6 +136,10 @@ printf '%-10s %12s %10s %14s %12s\n' "paged" "$(ms "$p")" "$(mb "$(median paged 
 printf '%-10s %12s %10s %14s %12s\n' "single" "$(ms "$s")" "$(mb "$(median single 2)")" "$(ms "$(median single 3)")" "$(rate 1 "$s")"
 printf '%-10s %12s %10s %14s\n' "ratio" "$(ratio "$p" "$s")" "$(ratio "$(median paged 2)" "$(median single 2)")" \
     "$(ratio "$(median paged 3)" "$(median single 3)")"
+# Each run's wall time, in the order run, so that the spread behind the medians shows.
+printf '\nwall times (ms): paged %s; single %s\n' \
+    "$(awk '{ printf "%s%.0f", (NR > 1 ? ", " : ""), $1 / 1000 }' "$WORK/paged")" \
+    "$(awk '{ printf "%s%.0f", (NR > 1 ? ", " : ""), $1 / 1000 }' "$WORK/single")"
 
 . "$(pwd)/Benchmarks/lib/result.sh"
 result "$PAGES pages of $PAGE_SIZE vs the same users in one response" "$(ms "$p")" "$(ms "$s")" "$(ratio "$p" "$s")" \

@@ -40,3 +40,31 @@ lng = { path = "address.geo.lng", type = "real" }
 company = "company.name"
 TOML
 }
+
+# start_nginx WORK PORT WORKERS [HTTP_LINES] [SERVER_LINES]: starts nginx serving WORK/www as static files with ETags
+# on 127.0.0.1:PORT, its pid (WORK/nginx.pid: stop it with `kill -QUIT`), logs and temporary files in WORK;
+# HTTP_LINES go into its http block, SERVER_LINES into its server block, as they are.
+start_nginx() {
+    local work=$1 port=$2 workers=$3 http=${4:-} server=${5:-}
+    mkdir -p "$work/tmp"
+    cat > "$work/nginx.conf" <<NGINX
+worker_processes $workers;
+pid $work/nginx.pid;
+error_log $work/nginx-error.log;
+events { worker_connections 1024; }
+http {
+    access_log off;
+    default_type application/json;
+    client_body_temp_path $work/tmp; proxy_temp_path $work/tmp; fastcgi_temp_path $work/tmp;
+    uwsgi_temp_path $work/tmp; scgi_temp_path $work/tmp;
+    keepalive_requests 100000;
+    $http
+    server {
+        listen 127.0.0.1:$port; root $work/www; etag on;
+        $server
+    }
+}
+NGINX
+    chmod -R a+rX "$work"   # nginx workers run as nobody
+    nginx -c "$work/nginx.conf"
+}

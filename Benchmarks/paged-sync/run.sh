@@ -47,7 +47,7 @@ SINGLE_PATH="/users"
 if [ "$UPSTREAM" = nginx ]; then
     # The same bytes as sample-upstream's, as files: the pages in one curl (its URL globbing), the body, and a map
     # from each page's number to its Link field.
-    mkdir -p "$WORK/www/pages" "$WORK/tmp"
+    mkdir -p "$WORK/www/pages"
     curl -sf "$URL/users-paged?page=[1-$PAGES]" -o "$WORK/www/pages/#1.json"
     curl -sf "$URL/users" -o "$WORK/www/users.json"
     exec {SERVER[1]}>&-  # sample-upstream ends with its stdin
@@ -57,27 +57,9 @@ if [ "$UPSTREAM" = nginx ]; then
         for page in $(seq 1 $((PAGES - 1))); do printf '  %d "</users-paged?page=%d>; rel=\\"next\\"";\n' "$page" $((page + 1)); done
         echo '}'
     } > "$WORK/map.conf"
-    cat > "$WORK/nginx.conf" <<NGINX
-worker_processes 1;
-pid $WORK/nginx.pid;
-error_log $WORK/nginx-error.log;
-events { worker_connections 1024; }
-http {
-    access_log off;
-    default_type application/json;
-    client_body_temp_path $WORK/tmp; proxy_temp_path $WORK/tmp; fastcgi_temp_path $WORK/tmp;
-    uwsgi_temp_path $WORK/tmp; scgi_temp_path $WORK/tmp;
-    keepalive_requests 100000;
-    include $WORK/map.conf;
-    server {
-        listen 127.0.0.1:$NGINX_PORT; root $WORK/www; etag on;
-        location = /users-paged { add_header Link \$next_link; try_files /pages/\$arg_page.json =404; }
-        location = /users { try_files /users.json =404; }
-    }
-}
-NGINX
-    chmod -R a+rX "$WORK"   # nginx workers run as nobody
-    nginx -c "$WORK/nginx.conf"
+    start_nginx "$WORK" "$NGINX_PORT" 1 "include $WORK/map.conf;" \
+        'location = /users-paged { add_header Link $next_link; try_files /pages/$arg_page.json =404; }
+        location = /users { try_files /users.json =404; }'
     URL="http://127.0.0.1:$NGINX_PORT"
     until curl -sf "$URL/users-paged?page=1" >/dev/null 2>&1; do sleep 0.1; done
     # Every page as sample-upstream serves it, Link fields included.

@@ -52,23 +52,7 @@ curl -sf "$SYNCD$RECORD" > "$WORK/www/record.json"
 curl -sf "$SYNCD$LIST" > "$WORK/www/list.json"
 SYNCD_ETAG=$(curl -sfI "$SYNCD$RECORD" | awk -F': ' 'tolower($1) == "etag" { print $2 }' | tr -d '\r')
 
-cat > "$WORK/nginx.conf" <<NGINX
-worker_processes auto;
-pid $WORK/nginx.pid;
-error_log $WORK/nginx-error.log;
-events { worker_connections 1024; }
-http {
-    access_log off;
-    default_type application/json;
-    client_body_temp_path $WORK/tmp; proxy_temp_path $WORK/tmp; fastcgi_temp_path $WORK/tmp;
-    uwsgi_temp_path $WORK/tmp; scgi_temp_path $WORK/tmp;
-    keepalive_requests 100000;
-    server { listen 127.0.0.1:$NGINX_PORT; root $WORK/www; etag on; }
-}
-NGINX
-mkdir -p "$WORK/tmp"
-chmod -R a+rX "$WORK"   # nginx workers run as nobody
-nginx -c "$WORK/nginx.conf"
+start_nginx "$WORK" "$NGINX_PORT" auto
 NGINX="http://127.0.0.1:$NGINX_PORT"
 until curl -sf "$NGINX/record.json" >/dev/null 2>&1; do sleep 0.1; done
 NGINX_ETAG=$(curl -sfI "$NGINX/record.json" | awk -F': ' 'tolower($1) == "etag" { print $2 }' | tr -d '\r')

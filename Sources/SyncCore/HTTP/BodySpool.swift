@@ -12,7 +12,7 @@ internal import Synchronization
 ///
 /// The file is written in whole blocks of ``memoryLimit`` bytes at offsets that are multiples of it; the bytes after
 /// the last whole block wait in memory, where readers find them. The kernel then caches the file in large pages: a
-/// write for each page of a paged body as it arrived (40 KiB or so, at any offset) made it take a 4 KiB page at a
+/// write for each page of a paged body as it arrived (tens of KiB, at any offset) made it take a 4 KiB page at a
 /// time, and the spool's writes took twice the event loop's time they take for one body of the same bytes.
 package final class BodySpool: Sendable {
     private struct State {

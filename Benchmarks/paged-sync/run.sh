@@ -41,6 +41,10 @@ trap cleanup EXIT
 
 coproc SERVER { "$BIN/sample-upstream" serve --users "$USERS" --page-size "$PAGE_SIZE" --latency "$LATENCY_MS"; }
 read -r URL <&"${SERVER[0]}"
+stop_upstream() { # sample-upstream ends with its stdin
+    exec {SERVER[1]}>&-
+    wait "$SERVER_PID" 2>/dev/null || true
+}
 PAGED_PATH="/users-paged?page=1"
 SINGLE_PATH="/users"
 
@@ -50,8 +54,7 @@ if [ "$UPSTREAM" = nginx ]; then
     mkdir -p "$WORK/www/pages"
     curl -sf "$URL/users-paged?page=[1-$PAGES]" -o "$WORK/www/pages/#1.json"
     curl -sf "$URL/users" -o "$WORK/www/users.json"
-    exec {SERVER[1]}>&-  # sample-upstream ends with its stdin
-    wait "$SERVER_PID" 2>/dev/null || true
+    stop_upstream
     {
         echo 'map $arg_page $next_link { default "";'
         for page in $(seq 1 $((PAGES - 1))); do printf '  %d "</users-paged?page=%d>; rel=\\"next\\"";\n' "$page" $((page + 1)); done
@@ -103,10 +106,7 @@ for _ in $(seq "$RUNS"); do
     measure single
 done
 
-if [ "$UPSTREAM" != nginx ]; then
-    exec {SERVER[1]}>&-
-    wait "$SERVER_PID" 2>/dev/null || true
-fi
+[ "$UPSTREAM" = nginx ] || stop_upstream
 
 rate() { awk -v n="$1" -v u="$2" 'BEGIN { printf "%.0f", n / (u / 1000000) }'; }
 
@@ -119,9 +119,8 @@ printf '%-10s %12s %10s %14s %12s\n' "single" "$(ms "$s")" "$(mb "$(median singl
 printf '%-10s %12s %10s %14s\n' "ratio" "$(ratio "$p" "$s")" "$(ratio "$(median paged 2)" "$(median single 2)")" \
     "$(ratio "$(median paged 3)" "$(median single 3)")"
 # Each run's wall time, in the order run, so that the spread behind the medians shows.
-printf '\nwall times (ms): paged %s; single %s\n' \
-    "$(awk '{ printf "%s%.0f", (NR > 1 ? ", " : ""), $1 / 1000 }' "$WORK/paged")" \
-    "$(awk '{ printf "%s%.0f", (NR > 1 ? ", " : ""), $1 / 1000 }' "$WORK/single")"
+walls() { awk '{ printf "%s%.0f", (NR > 1 ? ", " : ""), $1 / 1000 }' "$WORK/$1"; }
+printf '\nwall times (ms): paged %s; single %s\n' "$(walls paged)" "$(walls single)"
 
 . "$(pwd)/Benchmarks/lib/result.sh"
 result "$PAGES pages of $PAGE_SIZE vs the same users in one response" "$(ms "$p")" "$(ms "$s")" "$(ratio "$p" "$s")" \

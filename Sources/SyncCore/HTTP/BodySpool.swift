@@ -23,7 +23,9 @@ package final class BodySpool: Sendable {
         var descriptor: Int32?
         /// The bytes in the file, which are the body's first: those before it never change (but by a truncation).
         var flushed = 0
-        var count = 0
+
+        /// The bytes written so far: those in the file, then those in memory.
+        var count: Int { flushed + memory.count }
     }
 
     private let state = Mutex(State())
@@ -71,7 +73,6 @@ package final class BodySpool: Sendable {
                     state.descriptor = descriptor
                 }
                 state.memory.append(contentsOf: bytes)
-                state.count += bytes.count
                 return Self.writeBlocks(&state)
             }
         }
@@ -91,7 +92,6 @@ package final class BodySpool: Sendable {
         else {
             // What the file does not hold is lost: the body is cut back to it, and the fetch fails.
             state.memory = []
-            state.count = state.flushed
             return writeFailure
         }
         state.memory.removeFirst(length)
@@ -102,12 +102,12 @@ package final class BodySpool: Sendable {
     /// Drops what was written from `offset` on: a page fetched again after a failed attempt starts there.
     package func truncate(to offset: Int) {
         state.withLock { state in
-            state.count = min(state.count, max(0, offset))
-            if state.count >= state.flushed {
-                state.memory.removeSubrange((state.count - state.flushed)...)
+            let count = min(state.count, max(0, offset))
+            if count >= state.flushed {
+                state.memory.removeSubrange((count - state.flushed)...)
             } else {
                 // The file's bytes from here on are stale; the next block written realigns the blocks.
-                state.flushed = state.count
+                state.flushed = count
                 state.memory = []
             }
         }

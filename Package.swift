@@ -170,7 +170,10 @@ let package = Package(
             dependencies: [
                 "SyncCore",
                 "SyncServe",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             path: "Fuzz/Sources/FuzzTargets",
             swiftSettings: swiftSettings

@@ -15,6 +15,8 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     case databaseURL = "database-url"
     /// `syncd sql`'s reading of a PostgreSQL script: ``PostgresSQLTarget``.
     case postgresSQL = "postgres-sql"
+    /// The read API's fast path reading request heads, against NIO's HTTP/1 decoder: ``RequestHeadTarget``.
+    case requestHead = "request-head"
 
     /// Runs the target on one input.
     ///
@@ -28,6 +30,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         case .headers: try HeadersTarget.run(bytes)
         case .databaseURL: try DatabaseURLTarget.run(bytes)
         case .postgresSQL: try PostgresSQLTarget.run(bytes)
+        case .requestHead: try RequestHeadTarget.run(bytes)
         }
     }
 

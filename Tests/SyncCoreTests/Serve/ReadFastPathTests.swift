@@ -24,7 +24,7 @@ struct ReadFastPathTests {
         ]
     }
 
-    @Test("each hot request gets the router's answer, header for header, and the fast path sends it")
+    @Test("each hot request gets the router's answer, byte for byte but the Date value, and the fast path sends it")
     func sameAnswers() async throws {
         let (fixture, files) = try await ReadAPITests.fixture()
         defer { _ = files }
@@ -37,21 +37,20 @@ struct ReadFastPathTests {
                     listTag: try #require(list.header("ETag")))
                 // The first round builds what each server keeps; the second is answered from it.
                 for (path, headers) in requests {
-                    _ = try await router.get(path, headers: headers)
-                    _ = try await fast.get(path, headers: headers)
+                    _ = try await ReadFastPathWireTests.exchange(router, path, headers)
+                    _ = try await ReadFastPathWireTests.exchange(fast, path, headers)
                 }
                 let before = fast.fastPathAnswers.count
                 for (path, headers) in requests {
-                    let expected = try await router.get(path, headers: headers)
-                    let answer = try await fast.get(path, headers: headers)
-                    #expect(answer.status == expected.status, "\(path) \(headers)")
+                    let expected = try await ReadFastPathWireTests.exchange(router, path, headers)
+                    let answer = try await ReadFastPathWireTests.exchange(fast, path, headers)
+                    #expect(answer.statusLine == expected.statusLine, "\(path) \(headers)")
+                    // The Date value is the wall clock's; where it stands is not.
+                    func withoutDate(_ response: RawResponse) -> [String] {
+                        response.headers.map { $0.name == "Date" ? "Date" : "\($0.name): \($0.value)" }
+                    }
+                    #expect(withoutDate(answer) == withoutDate(expected), "\(path) \(headers)")
                     #expect(answer.body == expected.body, "\(path) \(headers)")
-                    var expectedHeaders = expected.headers
-                    var answerHeaders = answer.headers
-                    // Date is the wall clock's; both send one.
-                    #expect(expectedHeaders.removeValue(forKey: "date") != nil)
-                    #expect(answerHeaders.removeValue(forKey: "date") != nil)
-                    #expect(answerHeaders == expectedHeaders, "\(path) \(headers)")
                 }
                 #expect(fast.fastPathAnswers.count - before == requests.count)
                 #expect(router.fastPathAnswers.count == 0)

@@ -7,6 +7,8 @@ struct RawResponse {
     var status: Int
     var headers: [(name: String, value: String)]
     var body: [UInt8]
+    /// `HTTP/1.1 200 OK`, as it came.
+    var statusLine = ""
 
     func header(_ name: String) -> String? {
         headers.first { $0.name.lowercased() == name.lowercased() }?.value
@@ -58,7 +60,7 @@ struct RawConnection {
                     let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
                     return (String(line[..<colon]), value)
                 }
-                return RawResponse(status: status, headers: headers, body: [])
+                return RawResponse(status: status, headers: headers, body: [], statusLine: lines[0])
             }
             guard try await receive() else {
                 throw RawClientError(message: "the connection closed before a response head")

@@ -1,0 +1,76 @@
+import HTTPTypes
+import NIOCore
+import NIOEmbedded
+import NIOHTTP1
+import SyncServe
+
+/// The read API's fast path reading request heads off the wire, against NIO's HTTP/1 decoder, which reads every
+/// request the fast path does not.
+///
+/// Input: the bytes a client sends. Where ``RequestHead/end(in:from:)`` finds the head's end is the first CRLF CRLF,
+/// wherever its search resumes. When ``RequestHead`` reads the head, NIO's decoder, given the head and then a second
+/// request, reads the head as one whole request, with the same method, target, first `Host` and kept fields, and
+/// the second request after it: the two agree on where each request ends, which is what lets the fast path hand
+/// the decoder whole requests.
+enum RequestHeadTarget {
+    static let second = "GET /second HTTP/1.1\r\n\r\n"
+
+    static func run(_ input: UnsafeBufferPointer<UInt8>) throws(FuzzFailure) {
+        let bytes = UnsafeRawBufferPointer(input)
+        let naive = firstEnd(bytes)
+        for searched in [0, (naive ?? bytes.count) / 2, max((naive ?? bytes.count) - 1, 0)] {
+            let end = RequestHead.end(in: bytes, from: searched)
+            try require(
+                end == naive,
+                "the head's end from \(searched) is \(String(describing: end)), not \(String(describing: naive))")
+        }
+        guard let naive, let head = RequestHead(UnsafeRawBufferPointer(rebasing: bytes[..<naive])) else { return }
+        try require(naive <= RequestHead.maxLength, "a head of \(naive) bytes was read")
+        let parts = try decoded(Array(bytes[..<naive]) + Array(second.utf8))
+        guard parts.count == 4, case .head(let first) = parts[0], case .end(nil) = parts[1],
+            case .head(let next) = parts[2], case .end(nil) = parts[3]
+        else {
+            throw FuzzFailure("NIO read \(parts.count) parts, not a head, its end, the second head, its end: \(parts)")
+        }
+        try require(next.uri == "/second", "the second request's target is \(next.uri.debugDescription)")
+        try require((first.method == .GET) == head.isGET, "NIO read the method \(first.method), isGET \(head.isGET)")
+        try require(
+            first.uri == head.target,
+            "NIO read the target \(first.uri.debugDescription), not \(head.target.debugDescription)")
+        try require(first.version == .http1_1, "NIO read the version \(first.version)")
+        let hosts = first.headers["host"]
+        try require(hosts.first == head.authority, "NIO read Host \(hosts), not \(String(describing: head.authority))")
+        let routerOnly =
+            hosts.count > 1 || first.headers.contains(name: "connection") || first.headers.contains(name: "expect")
+        try require(routerOnly == head.needsRouter, "NIO read \(first.headers), needsRouter \(head.needsRouter)")
+        let kept = first.headers.compactMap { field in
+            HTTPField.Name(field.name).flatMap { name in
+                [.authorization, .ifNoneMatch, .ifModifiedSince, HTTPField.Name("Prefer")].contains(name)
+                    ? HTTPField(name: name, value: field.value) : nil
+            }
+        }
+        try require(HTTPFields(kept) == head.fields, "NIO read the kept fields \(kept), not \(head.fields)")
+    }
+
+    /// Just past the first CRLF CRLF, found the plain way.
+    static func firstEnd(_ bytes: UnsafeRawBufferPointer) -> Int? {
+        guard bytes.count >= 4 else { return nil }
+        return (3..<bytes.count).first { index in
+            bytes[index - 3] == 13 && bytes[index - 2] == 10 && bytes[index - 1] == 13 && bytes[index] == 10
+        }.map { $0 + 1 }
+    }
+
+    /// What NIO's decoder, as Hummingbird sets it up, reads of `bytes`.
+    static func decoded(_ bytes: [UInt8]) throws(FuzzFailure) -> [HTTPServerRequestPart] {
+        let channel = EmbeddedChannel(handler: ByteToMessageHandler(HTTPRequestDecoder()))
+        defer { _ = try? channel.finish() }
+        var parts: [HTTPServerRequestPart] = []
+        do {
+            try channel.writeInbound(ByteBuffer(bytes: bytes))
+            while let part = try channel.readInbound(as: HTTPServerRequestPart.self) { parts.append(part) }
+        } catch {
+            throw FuzzFailure("NIO's decoder refused a head the fast path read: \(error)")
+        }
+        return parts
+    }
+}

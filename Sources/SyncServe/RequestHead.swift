@@ -5,12 +5,12 @@ package import HTTPTypes
 ///
 /// The fast path answers some requests without the decoder ever seeing them, and hands it the others whole, so the
 /// two must agree on where each request ends. They do for the heads this accepts: a request line of a method NIO's
-/// parser knows (not `CONNECT`), a target of visible ASCII and `HTTP/1.1`, then `name: value` lines of a token and
-/// visible ASCII, spaces and tabs, every line ended by CRLF, no `Content-Length`, `Transfer-Encoding` or `Upgrade`,
-/// and no `Connection` that closes: the head is the whole request, and the decoder reads on after it. Anything else
-/// (a body, a bare LF, a folded line, a byte past ASCII, `HTTP/1.0`) is `nil`, and from then on the connection's
-/// bytes all go to the decoder, which judges them as it always did. The `request-head` fuzz target checks the
-/// agreement against NIO's decoder itself.
+/// parser knows (not `CONNECT`), a target of visible ASCII starting with `/`, and `HTTP/1.1`; then `name: value`
+/// lines of a token and visible ASCII, spaces and tabs, every line ended by CRLF; no `Content-Length`,
+/// `Transfer-Encoding` or `Upgrade`, and no `Connection` that closes. The head is then the whole request, and the
+/// decoder reads on after it. Anything else (a body, a bare LF, a folded line, a byte past ASCII, `HTTP/1.0`) is
+/// `nil`, and from then on the connection's bytes all go to the decoder, which judges them as it always did. The
+/// `request-head` fuzz target checks the agreement against NIO's decoder itself.
 package struct RequestHead: Equatable, Sendable {
     /// The most bytes a head the fast path reads may take; after a longer one, or this many bytes without a head's
     /// end, the connection is the decoder's (whose own limits then apply).
@@ -22,7 +22,7 @@ package struct RequestHead: Equatable, Sendable {
     package var isGET: Bool
     /// The request target, as it came.
     package var target: String
-    /// The first `Host`'s value.
+    /// The first `Host`'s value, as NIO's decoder reads it (spaces and tabs after it kept).
     package var authority: String?
     /// The fields the fast path's answers depend on (`Authorization`, `If-None-Match`, `If-Modified-Since`,
     /// `Prefer`), in the order they came, each made an `HTTPField` as the HTTP codec makes it. No other field is kept.
@@ -134,14 +134,16 @@ package struct RequestHead: Equatable, Sendable {
             return index == start ? nil : UnsafeRawBufferPointer(rebasing: bytes[start..<index])
         }
 
-        /// One or more visible ASCII characters.
+        /// A `/`, then visible ASCII characters: a target in origin form.
         mutating func target() -> String? {
             let start = index
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "/") else { return nil }
             while index < bytes.count, bytes[index] > 0x20, bytes[index] < 0x7F { index += 1 }
             return index == start ? nil : String(decoding: bytes[start..<index], as: UTF8.self)
         }
 
-        /// Visible ASCII, spaces and tabs up to the line's CR, without the spaces and tabs around it.
+        /// Visible ASCII, spaces and tabs up to the line's CR, without the spaces and tabs before it: the value NIO's
+        /// decoder reads (which keeps those after it).
         mutating func fieldValue() -> String? {
             let start = index
             while index < bytes.count, bytes[index] != UInt8(ascii: "\r") {
@@ -150,14 +152,8 @@ package struct RequestHead: Equatable, Sendable {
                 index += 1
             }
             var first = start
-            var end = index
-            while first < end, Self.isBlank(bytes[first]) { first += 1 }
-            while end > first, Self.isBlank(bytes[end - 1]) { end -= 1 }
-            return String(decoding: bytes[first..<end], as: UTF8.self)
-        }
-
-        private static func isBlank(_ byte: UInt8) -> Bool {
-            byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t")
+            while first < index, bytes[first] == UInt8(ascii: " ") || bytes[first] == UInt8(ascii: "\t") { first += 1 }
+            return String(decoding: bytes[first..<index], as: UTF8.self)
         }
 
         private static func isTokenCharacter(_ byte: UInt8) -> Bool {

@@ -1,4 +1,5 @@
 package import HTTPTypes
+internal import SyncCore
 
 /// A request head read off the wire by the read API's fast path: one that NIO's HTTP/1 decoder would frame exactly
 /// as it is, or nothing.
@@ -130,7 +131,7 @@ package struct RequestHead: Equatable, Sendable {
         /// One or more token characters (RFC 9110 §5.6.2).
         mutating func token() -> UnsafeRawBufferPointer? {
             let start = index
-            while index < bytes.count, Self.isTokenCharacter(bytes[index]) { index += 1 }
+            while index < bytes.count, HTTPHeaderSyntax.isTokenCharacter(bytes[index]) { index += 1 }
             return index == start ? nil : UnsafeRawBufferPointer(rebasing: bytes[start..<index])
         }
 
@@ -154,16 +155,6 @@ package struct RequestHead: Equatable, Sendable {
             var first = start
             while first < index, bytes[first] == UInt8(ascii: " ") || bytes[first] == UInt8(ascii: "\t") { first += 1 }
             return String(decoding: bytes[first..<index], as: UTF8.self)
-        }
-
-        private static func isTokenCharacter(_ byte: UInt8) -> Bool {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"):
-                true
-            default:
-                "!#$%&'*+-.^_`|~".utf8.contains(byte)
-            }
         }
     }
 }

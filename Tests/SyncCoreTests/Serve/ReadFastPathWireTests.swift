@@ -30,15 +30,23 @@ struct ReadFastPathWireTests {
         }
     }
 
-    @Test("a head that arrives in pieces, a byte at a time at first, is still the fast path's")
-    func inPieces() async throws {
+    /// Runs `body` with a read API whose record 2 is kept (so the fast path answers it), its port and that record's
+    /// path.
+    static func withKeptRecord(_ body: (ReadAPIHarness, Int, String) async throws -> Void) async throws {
         let (fixture, files) = try await ReadAPITests.fixture()
         defer { _ = files }
         try await ReadAPIHarness.with(fixture) { api in
-            let port = try Self.port(api)
-            _ = try await api.get("/v1/endpoints/users/records/2")
+            let record = "/v1/endpoints/users/records/2"
+            _ = try await api.get(record)
+            try await body(api, try port(api), record)
+        }
+    }
+
+    @Test("a head that arrives in pieces, a byte at a time at first, is still the fast path's")
+    func inPieces() async throws {
+        try await Self.withKeptRecord { api, port, record in
             let before = api.fastPathAnswers.count
-            let text = Self.request("/v1/endpoints/users/records/2", port: port)
+            let text = Self.request(record, port: port)
             let answer = try await withRawConnection(port: port) { connection in
                 for piece in text.utf8.prefix(20) { try await connection.send(String(UnicodeScalar(piece))) }
                 try await connection.send(String(text.utf8.dropFirst(20).dropLast(3))!)
@@ -53,12 +61,7 @@ struct ReadFastPathWireTests {
 
     @Test("HEAD and Connection go to the router between the fast path's GETs, in order, and the fast path goes on")
     func routerBetween() async throws {
-        let (fixture, files) = try await ReadAPITests.fixture()
-        defer { _ = files }
-        try await ReadAPIHarness.with(fixture) { api in
-            let port = try Self.port(api)
-            _ = try await api.get("/v1/endpoints/users/records/2")
-            let record = "/v1/endpoints/users/records/2"
+        try await Self.withKeptRecord { api, port, record in
             let before = api.fastPathAnswers.count
             try await withRawConnection(port: port) { connection in
                 try await connection.send(
@@ -82,12 +85,7 @@ struct ReadFastPathWireTests {
 
     @Test("after a request with a body, or a head longer than the fast path reads, the router answers the connection")
     func passedOn() async throws {
-        let (fixture, files) = try await ReadAPITests.fixture()
-        defer { _ = files }
-        try await ReadAPIHarness.with(fixture) { api in
-            let port = try Self.port(api)
-            let record = "/v1/endpoints/users/records/2"
-            _ = try await api.get(record)
+        try await Self.withKeptRecord { api, port, record in
             let before = api.fastPathAnswers.count
             try await withRawConnection(port: port) { connection in
                 // The body looks like a request: it is the POST's, never answered.

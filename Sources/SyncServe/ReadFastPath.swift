@@ -3,17 +3,18 @@ internal import SyncCore
 internal import Synchronization
 
 /// The read API's hot requests answered on the event loop: a `GET` of one record or of a list whose answer is
-/// already in memory (``ReadModel``'s kept representations, or a list's revalidation), while nothing committed since.
+/// already in memory (``ReadModel``'s kept representations, or a list's revalidation), while nothing committed
+/// since.
 ///
 /// Hummingbird hands every request to a Swift task and its answer back to the event loop, after NIO's HTTP/1 codec
-/// has made parts of it and HTTP types of those; for an answer that is only a dictionary lookup, that is most of the
-/// cost. So ``ReadFastPathHandler`` reads the bytes before the codec does (``RequestHead``) and asks ``answer(_:admitted:)``.
-/// Everything else, and anything unusual about a request (another method, `HEAD`, a `Connection` or `Expect`
-/// header, a Host or token the middleware would refuse, a path in any but the routes' plain form), goes on to the
-/// codec and the router, which answer it as they always did. What the fast path sends is the router's own answer
-/// for that request (``KeptAnswer`` and ``ReadModel/recordsFromMemory(_:_:_:query:request:)`` build both), with the
-/// same `Date` and `Server`, as the codec's bytes, and it is counted in `syncd_http_requests_total` under the same
-/// route.
+/// has made parts of it and HTTP types of those; for an answer that is only a dictionary lookup, that is most of
+/// the cost. So ``ReadFastPathHandler`` reads the bytes before the codec does (``RequestHead``) and asks
+/// ``answer(_:admitted:)``. Everything else, and anything unusual about a request (another method, `HEAD`, a
+/// `Connection` header other than `keep-alive`, an `Expect` header, a Host or token the middleware would refuse, a
+/// path in any but the routes' plain form), goes on to the codec and the router, which answer it as they always
+/// did. What the fast path sends is the router's own answer for that request (``KeptAnswer`` and
+/// ``ReadModel/recordsFromMemory(_:_:_:query:request:)`` build both), with the same `Date` and `Server`, as the
+/// codec's bytes, and it is counted in `syncd_http_requests_total` under the same route.
 package struct ReadFastPath: Sendable {
     let model: ReadModel
     let counters: RequestCounters

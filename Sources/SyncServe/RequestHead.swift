@@ -28,7 +28,8 @@ package struct RequestHead: Equatable, Sendable {
     /// The fields the fast path's answers depend on (`Authorization`, `If-None-Match`, `If-Modified-Since`,
     /// `Prefer`), in the order they came, each made an `HTTPField` as the HTTP codec makes it. No other field is kept.
     package var fields: HTTPFields
-    /// Whether a field asks for what only the router does: `Connection`, `Expect`, or a second `Host`.
+    /// Whether a field asks for what only the router does: `Connection` (but a `keep-alive` alone), `Expect`, or a
+    /// second `Host`.
     package var needsRouter: Bool
 
     /// Reads `head`, which ends at the first CRLF CRLF of the connection's next bytes (``end(in:from:)``).
@@ -55,6 +56,8 @@ package struct RequestHead: Equatable, Sendable {
             case .framing: return nil
             // After a request that closes the connection, the decoder refuses any byte.
             case .connection where value.lowercased().contains("close"): return nil
+            // HTTP/1.1 keeps a connection open anyway: a `keep-alive` alone changes nothing in the answer.
+            case .connection where Self.isKeepAlive(value): continue
             case .connection, .expect: needsRouter = true
             case .host:
                 if authority == nil { authority = value } else { needsRouter = true }
@@ -63,6 +66,13 @@ package struct RequestHead: Equatable, Sendable {
             }
         }
         guard reader.isAtEnd else { return nil }
+    }
+
+    /// Whether a `Connection` value lists `keep-alive` and nothing else (RFC 9110 §7.6.1: a list of tokens).
+    package static func isKeepAlive(_ value: String) -> Bool {
+        value.split(separator: ",", omittingEmptySubsequences: false).allSatisfy { token in
+            token.trimmingOWS().lowercased() == "keep-alive"
+        }
     }
 
     /// Where the head that starts `bytes` ends: the offset just past its first CRLF CRLF, or `nil` when there is
@@ -188,5 +198,16 @@ enum RequestFieldName {
         case 17 where matches("transfer-encoding"): self = .framing
         default: return nil
         }
+    }
+}
+
+extension Substring {
+    /// Without the spaces and tabs at either end.
+    fileprivate func trimmingOWS() -> Substring {
+        let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let first = firstIndex(where: { !blank($0) }), let last = lastIndex(where: { !blank($0) }) else {
+            return ""
+        }
+        return self[first...last]
     }
 }

@@ -40,8 +40,16 @@ enum RequestHeadTarget {
         try require(first.version == .http1_1, "NIO read the version \(first.version)")
         let hosts = first.headers["host"]
         try require(hosts.first == head.authority, "NIO read Host \(hosts), not \(String(describing: head.authority))")
-        let routerOnly =
-            hosts.count > 1 || first.headers.contains(name: "connection") || first.headers.contains(name: "expect")
+        // A Connection of keep-alive tokens alone, as NIO read it, is the fast path's.
+        let keepAliveOnly = first.headers["connection"].allSatisfy { value in
+            value.split(separator: ",", omittingEmptySubsequences: false).allSatisfy { element in
+                var bytes = Array(element.utf8)
+                while let byte = bytes.first, byte == 0x20 || byte == 0x09 { bytes.removeFirst() }
+                while let byte = bytes.last, byte == 0x20 || byte == 0x09 { bytes.removeLast() }
+                return String(decoding: bytes, as: UTF8.self).lowercased() == "keep-alive"
+            }
+        }
+        let routerOnly = hosts.count > 1 || !keepAliveOnly || first.headers.contains(name: "expect")
         try require(routerOnly == head.needsRouter, "NIO read \(first.headers), needsRouter \(head.needsRouter)")
         let kept = first.headers.compactMap { field in
             HTTPField.Name(field.name).flatMap { name in

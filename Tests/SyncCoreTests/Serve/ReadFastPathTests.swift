@@ -13,6 +13,7 @@ struct ReadFastPathTests {
         [
             ("/v1/endpoints/users/records/1", []),
             ("/v1/endpoints/users/records/1", [("If-None-Match", etag)]),
+            ("/v1/endpoints/users/records/1", [("If-None-Match", etag), ("Connection", "keep-alive")]),
             ("/v1/endpoints/users/records/1", [("If-None-Match", "\"other\"")]),
             ("/v1/endpoints/users/records/1", [("If-Modified-Since", lastModified)]),
             ("/v1/endpoints/users/records/%31", []),

@@ -41,10 +41,22 @@ struct RequestHeadTests {
             let head = try #require(Self.head("\(method) / HTTP/1.1\r\n\r\n"), "\(method)")
             #expect(!head.isGET)
         }
-        for field in ["Connection: keep-alive", "Expect: 100-continue", "Host: b"] {
+        for field in ["Connection: keep-alive, TE", "Connection: upgrade", "Expect: 100-continue", "Host: b"] {
             let head = try #require(Self.head("GET /x HTTP/1.1\r\nHost: a\r\n\(field)\r\n\r\n"), "\(field)")
             #expect(head.needsRouter, "\(field)")
             #expect(head.authority == "a")
+        }
+    }
+
+    @Test("a Connection of keep-alive alone, in any case and spacing, changes nothing: the fast path may answer")
+    func keepAlive() throws {
+        for value in ["keep-alive", "Keep-Alive ", "keep-alive,\tKEEP-ALIVE"] {
+            let head = try #require(Self.head("GET /x HTTP/1.1\r\nHost: a\r\nConnection: \(value)\r\n\r\n"))
+            #expect(!head.needsRouter, "\(value.debugDescription)")
+        }
+        for value in ["keep-alive,", "keep alive", "keep-alive, x"] {
+            let head = try #require(Self.head("GET /x HTTP/1.1\r\nHost: a\r\nConnection: \(value)\r\n\r\n"))
+            #expect(head.needsRouter, "\(value.debugDescription)")
         }
     }
 

@@ -323,7 +323,10 @@ struct PostgresStorageReader: StorageReader {
                 changes.inserted.append(try current[1].decode(Bool?.self) == true)
                 row = try rows.next()
             } else if let current = deletion {
-                changes.deleted.append(try current[0].decode(String.self))
+                let key = try current[0].decode(String.self)
+                // A deleted key is written to the answer too: it counts like a record (keys can be long texts).
+                bytes += key.utf8.count
+                changes.deleted.append(key)
                 deletion = try deletions.next()
             }
             taken += 1

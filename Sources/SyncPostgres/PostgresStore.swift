@@ -212,27 +212,30 @@ package final class PostgresStore: Sendable {
     ///   sentence naming it, never showing what it holds.
     package static func password(file: String? = nil, environment: [String: String]) throws -> String? {
         if let file {
-            guard let handle = FileHandle(forReadingAtPath: file) else {
-                throw PostgresStoreError("cannot read the password file \(file)")
+            let bytes: [UInt8]
+            do {
+                bytes = try ConfigurationFile.readBytes(atPath: file, limit: maxPasswordFileBytes)
+            } catch {
+                throw PostgresStoreError("cannot read the password file \(file): \(error.reason)")
             }
-            defer { try? handle.close() }
-            let data = (try? handle.read(upToCount: maxPasswordFileBytes + 1)) ?? Data()
-            guard data.count <= maxPasswordFileBytes else {
-                throw PostgresStoreError(
-                    "the password file \(file) is larger than \(maxPasswordFileBytes) bytes: it should hold one line")
-            }
-            return String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+            return firstLine(bytes)
         }
         if let directory = environment["CREDENTIALS_DIRECTORY"],
-            let text = try? String(contentsOfFile: directory + "/postgres-password", encoding: .utf8)
+            let bytes = try? ConfigurationFile.readBytes(
+                atPath: directory + "/postgres-password", limit: maxPasswordFileBytes)
         {
-            return text.trimmingCharacters(in: .newlines)
+            return firstLine(bytes)
         }
         return environment["PGPASSWORD"]
     }
 
     /// The largest password file read.
     package static let maxPasswordFileBytes = 4096
+
+    /// A password file's first line.
+    private static func firstLine(_ bytes: [UInt8]) -> String {
+        String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+    }
 }
 
 /// The store could not be opened: one sentence that names the database (without a password) and the cause.

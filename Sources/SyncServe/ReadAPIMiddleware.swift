@@ -100,12 +100,12 @@ final class RequestCounters: Sendable {
 /// Requires `Authorization: Bearer <token>` when a token is configured. The comparison takes the same time
 /// whatever the bytes sent, and neither the token nor what was sent is ever logged.
 struct BearerTokenMiddleware<Context: RequestContext>: RouterMiddleware {
-    let token: [UInt8]
+    let token: ReadToken
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
     {
-        guard let header = request.headers[.authorization], BearerToken.matches(header, token: token) else {
+        guard let header = request.headers[.authorization], token.admits(header) else {
             throw ReadAPIError.unauthorized
         }
         return try await next(request, context)

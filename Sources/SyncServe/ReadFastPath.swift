@@ -19,7 +19,7 @@ package struct ReadFastPath: Sendable {
     let model: ReadModel
     let counters: RequestCounters
     /// The bearer token every request must carry, when one is configured.
-    let token: [UInt8]?
+    let token: ReadToken?
     /// The `Host` values a token-less TCP listen admits.
     let allowedHosts: AllowedHosts?
     let tally: FastPathTally
@@ -31,8 +31,7 @@ package struct ReadFastPath: Sendable {
     func answer(_ head: RequestHead, admitted: inout String?) -> (route: String, answer: MemoryAnswer)? {
         guard head.isGET, !head.needsRouter else { return nil }
         if let token {
-            guard let header = head.fields[.authorization], BearerToken.matches(header, token: token)
-            else { return nil }
+            guard let header = head.fields[.authorization], token.admits(header) else { return nil }
         }
         if let allowedHosts, let authority = head.authority, authority != admitted {
             guard allowedHosts.admits(authority) else { return nil }

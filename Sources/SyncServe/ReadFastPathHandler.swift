@@ -1,4 +1,5 @@
 internal import HTTPTypes
+internal import Logging
 internal import NIOCore
 internal import NIOHTTP1
 internal import NIOHTTPTypes
@@ -11,33 +12,60 @@ internal import SyncCore
     internal import Darwin
 #endif
 
-/// Puts the fast path in a connection's pipeline: a ``ReadFastPathHandler`` in front of NIO's HTTP/1 codec, where
-/// the bytes arrive, and a ``RouterAnswerCount`` just before the codec that makes HTTP types of requests for
-/// Hummingbird (which adds its extra handlers after that codec). It leaves the pipeline once the connection is active.
-final class ReadFastPathInstaller: ChannelInboundHandler, RemovableChannelHandler {
+/// Puts a connection's handlers in its pipeline around NIO's HTTP/1 codec: the ``ConnectionGuardHandler`` first,
+/// where the bytes arrive; the fast path (a ``ReadFastPathHandler`` in front of the codec, and a
+/// ``RouterAnswerCount`` just before the codec that makes HTTP types of requests for Hummingbird, which adds its
+/// extra handlers after that codec) when it is on; and the ``HostFieldCheck`` next to that codec. It leaves the
+/// pipeline once the connection is active.
+final class ReadPipelineInstaller: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
 
-    private let fastPath: ReadFastPath
+    private let fastPath: ReadFastPath?
     private let serverName: String
+    private let limits: ConnectionLimits
+    private let counters: RequestCounters
+    private let requiresHost: Bool
+    private let logger: Logger
 
-    init(_ fastPath: ReadFastPath, serverName: String) {
+    init(
+        fastPath: ReadFastPath?, serverName: String, limits: ConnectionLimits, counters: RequestCounters,
+        requiresHost: Bool, logger: Logger
+    ) {
         self.fastPath = fastPath
         self.serverName = serverName
+        self.limits = limits
+        self.counters = counters
+        self.requiresHost = requiresHost
+        self.logger = logger
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
         let pipeline = context.pipeline.syncOperations
-        // Without the handlers where they are expected, there is no fast path: every request goes to the router.
-        guard let encoder = try? pipeline.handler(type: HTTPResponseEncoder.self),
-            let codec = try? pipeline.handler(type: HTTP1ToHTTPServerCodec.self)
-        else { return }
+        do {
+            try pipeline.addHandler(ConnectionGuardHandler(limits: limits, logger: logger), position: .first)
+        } catch {
+            // Only when the channel is closing already.
+            context.close(promise: nil)
+            return
+        }
+        guard let codec = try? pipeline.handler(type: HTTP1ToHTTPServerCodec.self) else { return }
         let owed = RouterAnswersOwed()
         do {
             try pipeline.addHandler(RouterAnswerCount(owed), position: .before(codec))
             try pipeline.addHandler(
+                HostFieldCheck(serverName: serverName, counters: counters, requiresHost: requiresHost),
+                position: .before(codec))
+        } catch {
+            context.close(promise: nil)
+            return
+        }
+        // Without the encoder where it is expected, there is no fast path: every request goes to the router.
+        guard let fastPath, let encoder = try? pipeline.handler(type: HTTPResponseEncoder.self) else { return }
+        do {
+            try pipeline.addHandler(
                 ReadFastPathHandler(fastPath, serverName: serverName, owed: owed), position: .before(encoder))
         } catch {
-            // Only the count is in: it counts what nothing reads.
+            // The router answers every request.
         }
     }
 
@@ -127,7 +155,10 @@ final class ReadFastPathHandler: ChannelInboundHandler, RemovableChannelHandler 
         }
         while bytes.readableBytes > 0 {
             guard let end = bytes.withUnsafeReadableBytes({ RequestHead.end(in: $0, from: searched) }) else {
-                if bytes.readableBytes > RequestHead.maxLength {
+                // A head whose lines end in bare LFs has no CRLF CRLF to wait for: it is the codec's.
+                if bytes.readableBytes > RequestHead.maxLength
+                    || bytes.withUnsafeReadableBytes({ RequestHead.hasBareLineFeed(in: $0, from: searched) })
+                {
                     passAll(bytes, context: context)
                 } else {
                     partial = (bytes, bytes.readableBytes)

@@ -23,8 +23,7 @@ extension ReadModel {
             let (page, count, body) = try await read(parameter: Self.parameter(for: parsed)) { reader in
                 var page = try reader.records(
                     of: endpoint, parsed.query, countingAll: counting, maxBytes: Self.maxAnswerBytes)
-                let body = Self.recordsBody(page, select: parsed.select, endpoint: endpoint)
-                let count = page.raws.count
+                let (body, count) = Self.recordsBody(page, select: parsed.select, endpoint: endpoint)
                 page.rows = []
                 page.raws = []
                 return (page, count, body)
@@ -193,30 +192,39 @@ extension ReadModel {
         parsed.query.filters.first?.column ?? "query"
     }
 
-    /// `[record,…]` from the original JSON, or `[{"col":value,…},…]` for a `select` of columns.
-    static func recordsBody(_ page: RecordPage, select: [String]?, endpoint: EndpointConfiguration)
-        -> ByteBuffer
-    {
+    /// `[record,…]` from the original JSON, or `[{"col":value,…},…]` for a `select` of columns, and how many
+    /// records it holds. A selection stops once it holds `maxBytes` (at least one record), counted as written: its
+    /// objects repeat the column names and need not be smaller than the records the reader budgeted.
+    static func recordsBody(
+        _ page: RecordPage, select: [String]?, endpoint: EndpointConfiguration, maxBytes: Int = maxAnswerBytes
+    ) -> (body: ByteBuffer, count: Int) {
         var buffer: ByteBuffer
+        var count = 0
         if let select {
             let indices = select.compactMap { name in endpoint.columns.firstIndex { $0.name == name } }
             let columns = indices.map { endpoint.columns[$0] }
             buffer = ByteBuffer()
             buffer.writeStaticString("[")
-            for (number, row) in page.rows.enumerated() {
-                if number > 0 { buffer.writeStaticString(",") }
+            for row in page.rows {
+                if count > 0 {
+                    guard buffer.readableBytes < maxBytes else { break }
+                    buffer.writeStaticString(",")
+                }
                 buffer.writeString(ColumnJSON.object(columns, indices.map { row[$0] }))
+                count += 1
             }
         } else {
             buffer = ByteBufferAllocator().buffer(capacity: page.raws.reduce(2) { $0 + $1.utf8.count + 1 })
             buffer.writeStaticString("[")
-            for (number, raw) in page.raws.enumerated() {
-                if number > 0 { buffer.writeStaticString(",") }
+            // The reader stopped once the records reached the budget: they are what is written.
+            for raw in page.raws {
+                if count > 0 { buffer.writeStaticString(",") }
                 buffer.writeString(raw)
+                count += 1
             }
         }
         buffer.writeStaticString("]")
-        return buffer
+        return (buffer, count)
     }
 
     /// `{"version":N,"changed":[record,…],"deleted":[key,…]}`, and `"next":"…"` when the feed goes on.

@@ -12,7 +12,7 @@ package import SyncCore
 ///
 /// ```swift
 /// let server = ReadServer(model: model, registry: registry, token: nil, logger: logger)
-/// if let service = server.service(listen: .tcp(host: "127.0.0.1", port: 8787), onListening: { address in … }) {
+/// if let service = try server.service(listen: .tcp(host: "127.0.0.1", port: 8787), onListening: { address in … }) {
 ///     services.append(service)   // run in the daemon's ServiceGroup
 /// }
 /// ```
@@ -20,14 +20,20 @@ package struct ReadServer: Sendable {
     package var model: ReadModel
     /// What `/metrics` prints; request counters are recorded into it too.
     package var registry: PrometheusCollectorRegistry
-    /// When set, every request needs `Authorization: Bearer <token>`.
-    package var token: String?
+    /// When set, every request needs `Authorization: Bearer <token>`; a reload may replace it
+    /// (``ReadToken/replace(with:)``).
+    package let token: ReadToken?
     package var logger: Logger
     /// Each endpoint's sync metrics, appended to what `/metrics` prints.
     package var syncMetrics: SyncMetrics?
     /// Whether hot reads are answered on the event loop (``ReadFastPath``); off, the router answers every request
     /// (the tests compare the two).
     package var fastPathEnabled: Bool
+
+    /// The deadlines of each connection (a head, an idle connection, a client that reads nothing).
+    package var limits: ConnectionLimits
+    /// The most connections open at once: past it, new ones wait in the listen backlog until one closes.
+    package var maxConnections: Int
 
     /// How many answers the fast path sent (the tests check that it, not the router, answered).
     package let fastPathAnswers = FastPathTally()
@@ -37,12 +43,15 @@ package struct ReadServer: Sendable {
 
     package init(
         model: ReadModel, registry: PrometheusCollectorRegistry, syncMetrics: SyncMetrics? = nil, token: String?,
-        logger: Logger, fastPathEnabled: Bool = true
+        logger: Logger, fastPathEnabled: Bool = true, limits: ConnectionLimits = .default,
+        maxConnections: Int = ServerConfiguration.defaultMaxConnections
     ) {
+        self.limits = limits
+        self.maxConnections = maxConnections
         self.model = model
         self.registry = registry
         self.syncMetrics = syncMetrics
-        self.token = token
+        self.token = token.map(ReadToken.init)
         self.logger = logger
         self.fastPathEnabled = fastPathEnabled
     }
@@ -63,9 +72,10 @@ package struct ReadServer: Sendable {
     /// The server as a service, or `nil` when `listen` is `off`.
     ///
     /// - Parameter onListening: Called once the socket is bound, with its address (the port chosen, for port 0).
+    /// - Throws: ``UnixSocketFile/Problem`` when a `unix:` socket file is another live process's.
     package func service(
         listen: ServerConfiguration.Listen, onListening: @escaping @Sendable (BoundAddress) async -> Void
-    ) -> (any Service)? {
+    ) throws -> (any Service)? {
         let address: BindAddress
         // Without a token, Host is checked against a TCP address: the DNS rebinding defence.
         let allowedHosts: AllowedHosts? =
@@ -78,23 +88,38 @@ package struct ReadServer: Sendable {
         case .tcp(let host, let port):
             address = .hostname(host, port: port)
         case .unix(let path):
-            StaleSocket.remove(at: path)
+            try UnixSocketFile.prepare(at: path)
             address = .unixDomainSocket(path: path)
         }
         let counters = RequestCounters(factory: PrometheusMetricsFactory(registry: registry))
+        // RFC 9112's Host rule names an authority; a Unix socket has none.
+        let requiresHost = if case .tcp = listen { true } else { false }
         let fastPath = ReadFastPath(
-            model: model, counters: counters, token: token.map { Array($0.utf8) }, allowedHosts: allowedHosts,
+            model: model, counters: counters, token: token, allowedHosts: allowedHosts,
             tally: fastPathAnswers)
+        let fastPathEnabled = self.fastPathEnabled
+        let limits = self.limits
+        let logger = self.logger
         return Application(
             router: makeRouter(allowedHosts: allowedHosts, counters: counters),
             server: .http1(
                 configuration: .init(
-                    additionalChannelHandlers: fastPathEnabled
-                        ? [ReadFastPathInstaller(fastPath, serverName: Self.serverName)] : [])),
-            configuration: ApplicationConfiguration(address: address, serverName: Self.serverName),
+                    additionalChannelHandlers: [
+                        ReadPipelineInstaller(
+                            fastPath: fastPathEnabled ? fastPath : nil, serverName: Self.serverName, limits: limits,
+                            counters: counters, requiresHost: requiresHost, logger: logger)
+                    ])),
+            configuration: ApplicationConfiguration(
+                address: address, serverName: Self.serverName,
+                availableConnectionsDelegate: Self.connectionCap(maxConnections, logger: logger)),
             onServerRunning: { channel in
                 switch listen {
                 case .unix(let path):
+                    // Bound with the umask's mode: the socket's own mode applies before anyone is told it listens.
+                    if !UnixSocketFile.setMode(at: path) {
+                        logger.warning(
+                            "Cannot set the read API socket's mode", metadata: ["address": "unix:\(path)"])
+                    }
                     await onListening(.unix(path: path))
                 case .tcp(let host, let port):
                     let bound = channel.localAddress?.port ?? port
@@ -117,7 +142,7 @@ package struct ReadServer: Sendable {
         let router = Router(context: BasicRequestContext.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: ReadAPIMiddleware(counters: counters))
         if let allowedHosts { router.add(middleware: HostCheckMiddleware(allowed: allowedHosts)) }
-        if let token { router.add(middleware: BearerTokenMiddleware(token: Array(token.utf8))) }
+        if let token { router.add(middleware: BearerTokenMiddleware(token: token)) }
         let model = self.model
         let registry = self.registry
         let syncMetrics = self.syncMetrics

@@ -28,8 +28,8 @@ package struct RequestHead: Equatable, Sendable {
     /// The fields the fast path's answers depend on (`Authorization`, `If-None-Match`, `If-Modified-Since`,
     /// `Prefer`), in the order they came, each made an `HTTPField` as the HTTP codec makes it. No other field is kept.
     package var fields: HTTPFields
-    /// Whether a field asks for what only the router does: `Connection` (but a `keep-alive` alone), `Expect`, or a
-    /// second `Host`.
+    /// Whether a field asks for what only the router does: `Connection` (but a `keep-alive` alone), `Expect`, a
+    /// second `Host`, or none.
     package var needsRouter: Bool
 
     /// Reads `head`, which ends at the first CRLF CRLF of the connection's next bytes (``end(in:from:)``).
@@ -66,6 +66,8 @@ package struct RequestHead: Equatable, Sendable {
             }
         }
         guard reader.isAtEnd else { return nil }
+        // An HTTP/1.1 request without a Host is refused with a 400 (RFC 9112 §3.2): ``HostFieldCheck``'s.
+        if authority == nil { needsRouter = true }
     }
 
     /// Whether a `Connection` value lists `keep-alive` and nothing else (RFC 9110 §7.6.1: a list of tokens).
@@ -97,6 +99,19 @@ package struct RequestHead: Equatable, Sendable {
             }
         }
         return nil
+    }
+
+    /// Whether a LF without a CR before it is among `bytes` from `searched` on (less the one byte an earlier search
+    /// could not judge): a line end this never reads, so a head with one is never found by ``end(in:from:)``.
+    package static func hasBareLineFeed(in bytes: UnsafeRawBufferPointer, from searched: Int) -> Bool {
+        var index = max(0, searched - 1)
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "\n"), index == 0 || bytes[index - 1] != UInt8(ascii: "\r") {
+                return true
+            }
+            index += 1
+        }
+        return false
     }
 
     /// The methods whose requests may be handed to the decoder as a head alone: those its parser knows, but

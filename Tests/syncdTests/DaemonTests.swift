@@ -108,14 +108,19 @@ enum DaemonProcess {
     }
 
     /// Runs `syncd ARGUMENTS…` with a NOTIFY_SOCKET in `directory`, its standard output in `outputPath` meanwhile.
+    ///
+    /// - Parameter launcher: A command that runs the rest and becomes `syncd` (`prlimit --nofile=…`, or
+    ///   `/bin/sh -c 'umask 000; exec "$0" "$@"'`); the signals go to its process.
     static func run(
-        _ arguments: [String], directory: String, outputPath: String? = nil,
+        _ arguments: [String], directory: String, outputPath: String? = nil, launcher: [String] = [],
         _ body: (NotifyListener, _ signal: (Int32) -> Void) async throws -> Void
     ) async throws -> SyncdProcess.Result {
         let notify = try NotifyListener(directory: directory)
         let pid = Mutex<Int32>(0)
+        let executable = launcher.first.map(URL.init(fileURLWithPath:)) ?? SyncdProcess.binary
+        let commandLine = launcher.isEmpty ? arguments : launcher.dropFirst() + [SyncdProcess.binary.path] + arguments
         async let daemon = SyncdProcess.run(
-            arguments, environment: ["NOTIFY_SOCKET": notify.path], outputPath: outputPath
+            executable: executable, commandLine, environment: ["NOTIFY_SOCKET": notify.path], outputPath: outputPath
         ) { started in pid.withLock { $0 = started } }
         do {
             try await body(notify) { kill(pid.withLock { $0 }, $0) }

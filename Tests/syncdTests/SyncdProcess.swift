@@ -38,7 +38,9 @@ struct SyncdProcess {
         try await run(executable: URL(fileURLWithPath: "/bin/sh"), ["-c", commandLine])
     }
 
-    private static func run(
+    /// Runs `executable ARGUMENTS…` (a launcher such as `prlimit` or `/bin/sh` before `syncd`) as
+    /// ``run(_:environment:directory:outputPath:onStart:)`` runs `syncd`.
+    static func run(
         executable: URL, _ arguments: [String], environment: [String: String] = [:], directory: String? = nil,
         outputPath: String? = nil, onStart: @Sendable (Int32) -> Void = { _ in }
     ) async throws -> Result {

@@ -185,6 +185,10 @@ struct ConfigurationParser {
                 if server.tokenFile != nil { report("set token_file or token_credential, not both", at: field) }
             case "max_rows":
                 if let value = wholeNumber(field, in: ConfigurationBounds.maxRows) { server.maxRows = value }
+            case "max_connections":
+                if let value = wholeNumber(field, in: ConfigurationBounds.maxConnections) {
+                    server.maxConnections = value
+                }
             default:
                 reportUnknownKey(field)
             }

@@ -14,6 +14,9 @@ package struct ServerConfiguration: Sendable, Hashable {
     package static let defaultListen = Listen.tcp(host: "127.0.0.1", port: 8787)
     /// The most records one list or change-feed answer holds when the file does not say (PostgREST's `db-max-rows`).
     package static let defaultMaxRows = 1000
+    /// Read API connections open at once unless `max_connections` says otherwise: a few dashboards and scripts
+    /// each, with room to spare, on the 1,024 descriptors a service gets by default.
+    package static let defaultMaxConnections = 512
 
     /// Where the read API listens. The default is 127.0.0.1:8787.
     package var listen: Listen
@@ -30,19 +33,24 @@ package struct ServerConfiguration: Sendable, Hashable {
     /// The most records one answer of a list (`/records`, `/rest`) or of the change feed holds; a larger `limit` is
     /// clamped to it. The default is 1000; 1...100,000.
     package var maxRows: Int
+    /// `max_connections`: read API connections open at once; the daemon lowers it to what its descriptor limit
+    /// leaves after the syncs' share.
+    package var maxConnections: Int
     /// A PostgreSQL URL the read API reads from instead of `database`: a streaming replica (hot standby), so that
     /// readers scale with PostgreSQL's own replicas. The default is nil: the read API reads `database`.
     package var readDatabase: String?
 
     package init(
         listen: Listen = ServerConfiguration.defaultListen, tokenFile: String? = nil, tokenCredential: String? = nil,
-        allowRemote: Bool = false, maxRows: Int = ServerConfiguration.defaultMaxRows
+        allowRemote: Bool = false, maxRows: Int = ServerConfiguration.defaultMaxRows,
+        maxConnections: Int = ServerConfiguration.defaultMaxConnections
     ) {
         self.listen = listen
         self.tokenFile = tokenFile
         self.tokenCredential = tokenCredential
         self.allowRemote = allowRemote
         self.maxRows = maxRows
+        self.maxConnections = maxConnections
     }
 
     /// Where the token comes from, if readers must send one.
@@ -55,6 +63,7 @@ package struct ServerConfiguration: Sendable, Hashable {
     package static func == (lhs: ServerConfiguration, rhs: ServerConfiguration) -> Bool {
         (lhs.listen, lhs.tokenFile, lhs.tokenCredential, lhs.allowRemote, lhs.maxRows, lhs.readDatabase)
             == (rhs.listen, rhs.tokenFile, rhs.tokenCredential, rhs.allowRemote, rhs.maxRows, rhs.readDatabase)
+            && lhs.maxConnections == rhs.maxConnections
     }
 
     package func hash(into hasher: inout Hasher) {
@@ -63,6 +72,7 @@ package struct ServerConfiguration: Sendable, Hashable {
         hasher.combine(tokenCredential)
         hasher.combine(allowRemote)
         hasher.combine(maxRows)
+        hasher.combine(maxConnections)
         hasher.combine(readDatabase)
     }
 }

@@ -13,7 +13,8 @@ extension RecordReader {
     /// - Parameters:
     ///   - after: Where an earlier capped answer stopped; ignored unless its version is above `since`.
     ///   - limit: The most changes (changed rows and deletions together) to return; `nil` for all.
-    ///   - maxBytes: Stop once the changed rows hold this many bytes of JSON (at least one change is returned).
+    ///   - maxBytes: Stop once the changed rows and deleted keys hold this many bytes of JSON (at least one change is
+    ///     returned).
     /// - Throws: ``StoreError`` when the endpoint is a document or not synced yet; ``SQLiteError``.
     package func changes(
         since: Int64, after: ChangePosition? = nil, limit: Int? = nil, maxBytes: Int = .max
@@ -87,7 +88,10 @@ extension RecordReader {
             } else {
                 // A key that came back after its deletion has no tombstone any more (SyncWriter removes it): it is
                 // a change.
-                changes.deleted.append(deletions.text(at: 0) ?? "null")
+                let key = deletions.text(at: 0) ?? "null"
+                // A deleted key is written to the answer too: it counts like a record (keys can be long texts).
+                bytes += key.utf8.count
+                changes.deleted.append(key)
                 hasDeletion = try deletions.step()
             }
             taken += 1

@@ -7,22 +7,33 @@
 #endif
 
 /// A file that could not be read, with a reason fit to follow its path: `no such file`, `permission denied`.
-struct FileReadError: Error {
-    var isNotFound: Bool
-    var reason: String
+package struct FileReadError: Error {
+    package var isNotFound: Bool
+    package var reason: String
 }
 
-/// Reads the small files the configuration names: the configuration itself and secret files.
-enum ConfigurationFile {
-    /// Reads a whole file of at most `limit` bytes: a longer one (or an endless one, such as `/dev/zero`) is refused
-    /// after `limit + 1` bytes, so a wrong path cannot fill the memory.
-    static func readBytes(atPath path: String, limit: Int) throws(FileReadError) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+/// Reads the small files the configuration names: the configuration itself, secret files, `body_file`, the
+/// PostgreSQL password file.
+package enum ConfigurationFile {
+    /// Reads a whole regular file of at most `limit` bytes: a longer one is refused after `limit + 1` bytes, so a
+    /// wrong path cannot fill the memory.
+    ///
+    /// The file is opened without blocking and checked through its descriptor: a FIFO (whose `open` would wait for
+    /// a writer, holding up `check-config`, or a reload and with it SIGTERM), a device (`/dev/zero`, a terminal) or
+    /// a directory is refused at once, and nothing can be swapped in between the check and the read.
+    package static func readBytes(atPath path: String, limit: Int) throws(FileReadError) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard descriptor >= 0 else { throw error(errno) }
         defer { close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw error(errno) }
-        guard (status.st_mode & S_IFMT) != S_IFDIR else { throw error(EISDIR) }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: throw error(EISDIR)
+        case S_IFIFO: throw FileReadError(isNotFound: false, reason: "is a FIFO, not a regular file")
+        case S_IFSOCK: throw FileReadError(isNotFound: false, reason: "is a socket, not a regular file")
+        default: throw FileReadError(isNotFound: false, reason: "is a device, not a regular file")
+        }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16_384)
         while true {
@@ -39,8 +50,8 @@ enum ConfigurationFile {
         }
     }
 
-    /// Reads a whole file of at most `limit` bytes that must be UTF-8 text.
-    static func readText(atPath path: String, limit: Int) throws(FileReadError) -> String {
+    /// Reads a whole regular file of at most `limit` bytes that must be UTF-8 text.
+    package static func readText(atPath path: String, limit: Int) throws(FileReadError) -> String {
         let bytes = try readBytes(atPath: path, limit: limit)
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw FileReadError(isNotFound: false, reason: "is not UTF-8 text")
@@ -53,6 +64,8 @@ enum ConfigurationFile {
         case ENOENT, ENOTDIR: FileReadError(isNotFound: true, reason: "no such file")
         case EACCES, EPERM: FileReadError(isNotFound: false, reason: "permission denied")
         case EISDIR: FileReadError(isNotFound: false, reason: "is a directory, not a file")
+        // What open(2) says of a socket file, or of a device with no driver behind it.
+        case ENXIO: FileReadError(isNotFound: false, reason: "is a socket or a device, not a regular file")
         default: FileReadError(isNotFound: false, reason: "cannot be read: \(String(cString: strerror(code)))")
         }
     }

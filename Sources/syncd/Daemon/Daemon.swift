@@ -29,6 +29,10 @@ struct Daemon {
         let readToken = try Self.readToken(configuration.server, environment: environment)
         // Checked before the database is opened: a read_database that cannot be used creates nothing.
         try Self.checkReadDatabase(configuration.server, database: databasePath)
+        // A socket a live daemon answers on is refused before anything is opened: a second daemon leaves no trace.
+        if case .unix(let path) = configuration.server.listen {
+            do { try UnixSocketFile.prepare(at: path) } catch { throw CLIError("\(error)") }
+        }
         // The front door every embedder uses: the daemon keeps it fresh and reloads it; the read API reads through it.
         let cache = try SyncRunner.open(
             configuration, at: databasePath, connections: ReadConnectionPool.defaultCount, environment: environment,
@@ -47,15 +51,24 @@ struct Daemon {
             configuration: configuration,
             now: { Date().timeIntervalSince1970 })
         let readyStatus = "syncing \(configuration.endpoints.count) endpoints"
+        let maxConnections = DescriptorBudget.connections(
+            configured: configuration.server.maxConnections, concurrency: configuration.concurrency,
+            limit: DescriptorBudget.raiseLimit())
+        if maxConnections < configuration.server.maxConnections {
+            logger.notice(
+                "Lowered the read API's max_connections: the descriptor limit leaves no more beside the syncs",
+                metadata: ["max_connections": "\(maxConnections)"])
+        }
+        let server = ReadServer(
+            model: model, registry: registry, syncMetrics: metrics, token: readToken, logger: logger,
+            maxConnections: maxConnections)
         var services: [any Service] = [
             syncing,
             ReloadService(
-                options: options, cache: cache, model: model, running: configuration.server,
-                cluster: configuration.cluster, notifier: notifier, logger: logger),
+                options: options, cache: cache, model: model, token: server.token, running: configuration.server,
+                cluster: configuration.cluster, environment: environment, notifier: notifier, logger: logger),
         ]
-        let server = ReadServer(
-            model: model, registry: registry, syncMetrics: metrics, token: readToken, logger: logger)
-        let api = server.service(listen: configuration.server.listen) { address in
+        let api = try Self.service(server, listen: configuration.server.listen) { address in
             logger.info("Serving the read API", metadata: ["address": "\(address)"])
             onListening(address)
             notifier.ready(status: "\(readyStatus); read API on \(address)")
@@ -116,6 +129,18 @@ struct Daemon {
             return try source.resolve(environment: environment)
         } catch {
             throw CLIError("[server] token: \(error)", exitCode: .configurationInvalid)
+        }
+    }
+
+    /// The read API's service; a `unix:` socket another process listens on stops the start with one sentence.
+    static func service(
+        _ server: ReadServer, listen: ServerConfiguration.Listen,
+        onListening: @escaping @Sendable (ReadServer.BoundAddress) async -> Void
+    ) throws -> (any Service)? {
+        do {
+            return try server.service(listen: listen, onListening: onListening)
+        } catch {
+            throw CLIError("\(error)")
         }
     }
 

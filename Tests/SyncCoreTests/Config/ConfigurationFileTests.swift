@@ -114,11 +114,21 @@ struct ConfigurationFileTests {
         #expect(configurationProblems(inline).first?.hasSuffix("values nest more than 64 levels deep") == true)
     }
 
-    @Test("a configuration path to an endless file is refused after 4 MiB")
+    @Test("a configuration path to a device, such as an endless /dev/zero, is refused without reading it")
     func endlessConfigurationFile() throws {
         let error = try #require(throws: ConfigurationError.self) { try Configuration.load(path: "/dev/zero") }
         #expect(error.code == .unreadable)
-        #expect(error.description == "/dev/zero: is larger than 4 MiB")
+        #expect(error.description == "/dev/zero: is a device, not a regular file")
+    }
+
+    @Test("a configuration path to a FIFO is refused at once, not waited on for a writer")
+    func fifoConfigurationFile() throws {
+        try withTemporaryDirectory { directory in
+            let fifo = directory + "/syncd.toml"
+            #expect(mkfifo(fifo, 0o600) == 0)
+            let error = try #require(throws: ConfigurationError.self) { try Configuration.load(path: fifo) }
+            #expect(error.description == "\(fifo): is a FIFO, not a regular file")
+        }
     }
 
     @Test("a file larger than 4 MiB is not read as a configuration")

@@ -43,13 +43,47 @@ struct SecretSourceTests {
         }
     }
 
-    @Test("a file that never ends, or is longer than 64 KiB, is refused after 64 KiB")
-    func endlessFile() throws {
-        let error = try #require(throws: ConfigurationError.self) {
-            try SecretSource.file("/dev/zero").resolve(environment: [:])
+    @Test("a file longer than 64 KiB is refused after 64 KiB")
+    func longFile() throws {
+        try withTemporaryDirectory { directory in
+            let long = try writeFile(String(repeating: "x", count: 65 << 10), named: "long", in: directory)
+            let error = try #require(throws: ConfigurationError.self) {
+                try SecretSource.file(long).resolve(environment: [:])
+            }
+            #expect(error.code == .unreadable)
+            #expect(error.description == "secret file \(long): is larger than 64 KiB")
         }
-        #expect(error.code == .unreadable)
-        #expect(error.description == "secret file /dev/zero: is larger than 64 KiB")
+    }
+
+    @Test(
+        "a FIFO, a device, a socket or a directory is refused at once, opened without waiting for a writer",
+        arguments: ["fifo", "/dev/zero", "/dev/null", "socket", "directory"])
+    func notRegular(kind: String) throws {
+        try withTemporaryDirectory { directory in
+            let path: String
+            let reason: String
+            switch kind {
+            case "fifo":
+                path = directory + "/token"
+                #expect(mkfifo(path, 0o600) == 0)
+                reason = "is a FIFO, not a regular file"
+            case "socket":
+                path = directory + "/token.sock"
+                try ReadAPIServiceTests.leaveStaleSocket(at: path)
+                reason = "is a socket or a device, not a regular file"
+            case "directory":
+                path = directory
+                reason = "is a directory, not a file"
+            default:
+                path = kind
+                reason = "is a device, not a regular file"
+            }
+            let error = try #require(throws: ConfigurationError.self) {
+                try SecretSource.file(path).resolve(environment: [:])
+            }
+            #expect(error.code == .unreadable)
+            #expect(error.description == "secret file \(path): \(reason)")
+        }
     }
 
     @Test("a systemd credential in $CREDENTIALS_DIRECTORY")

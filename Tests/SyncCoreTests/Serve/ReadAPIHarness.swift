@@ -19,10 +19,13 @@ struct ReadAPIHarness {
     let syncMetrics: SyncMetrics
     /// How many answers the event loop's fast path sent rather than the router.
     let fastPathAnswers: FastPathTally
+    /// The bearer token, which a test may rotate as a reload does.
+    let token: ReadToken?
 
     static func with(
         _ fixture: SyncFixture, token: String? = nil, listen: ServerConfiguration.Listen? = nil,
-        pool: ReadConnectionPool? = nil, fastPath: Bool = true, _ body: (ReadAPIHarness) async throws -> Void
+        pool: ReadConnectionPool? = nil, fastPath: Bool = true, limits: ConnectionLimits = .default,
+        maxConnections: Int = ServerConfiguration.defaultMaxConnections, _ body: (ReadAPIHarness) async throws -> Void
     ) async throws {
         let clock = fixture.clock
         let model = ReadModel(
@@ -32,10 +35,10 @@ struct ReadAPIHarness {
         let syncMetrics = SyncMetrics()
         let server = ReadServer(
             model: model, registry: registry, syncMetrics: syncMetrics, token: token, logger: Logger(label: "read-api"),
-            fastPathEnabled: fastPath)
+            fastPathEnabled: fastPath, limits: limits, maxConnections: maxConnections)
         let (addresses, continuation) = AsyncStream<ReadServer.BoundAddress>.makeStream()
         guard
-            let service = server.service(
+            let service = try server.service(
                 listen: listen ?? .tcp(host: "127.0.0.1", port: 0), onListening: { continuation.yield($0) })
         else { return }
         let group = ServiceGroup(services: [service], logger: Logger(label: "read-api"))
@@ -53,7 +56,7 @@ struct ReadAPIHarness {
                 try await body(
                     ReadAPIHarness(
                         baseURL: baseURL, model: model, registry: registry, syncMetrics: syncMetrics,
-                        fastPathAnswers: server.fastPathAnswers))
+                        fastPathAnswers: server.fastPathAnswers, token: server.token))
             } catch {
                 await group.triggerGracefulShutdown()
                 throw error

@@ -1,8 +1,9 @@
 import Foundation
-import SyncServe
+import NIOCore
 import Testing
 
 @testable import SyncCore
+@testable import SyncServe
 
 /// Lists and the change feed are capped at `[server] max_rows` per answer, and say where they stopped.
 @Suite("read API: the row cap, Content-Range and the change feed's next links")
@@ -142,5 +143,42 @@ struct ReadAPIRowCapTests {
                 #expect(answer.body.contains("\"parameter\":\"\(parameter)\""), "\(query)")
             }
         }
+    }
+}
+
+/// What an answer holds is bounded by what is written, not only by the stored bytes the reader budgets.
+@Suite("read API: answers bounded by their written bytes")
+struct ReadAPIAnswerBytesTests {
+    @Test("a selection stops once the objects written reach the cap (at least one), and says how many it holds")
+    func selectionCappedAsWritten() throws {
+        let fixture = try SyncFixture(
+            toml: """
+                [[endpoint]]
+                name = "users"
+                url = "file:///dev/null"
+                records = "$"
+                primary_key = ["id"]
+
+                [endpoint.columns]
+                id = { path = "id", type = "integer" }
+                a_column_whose_name_is_longer_than_the_value_it_holds = "n"
+                """)
+        let endpoint = try #require(fixture.configuration.endpoints.first)
+        let rows: [[ColumnValue]] = (100...199).map { [.integer(Int64($0)), .text("x")] }
+        let page = RecordPage(
+            columns: ["id", "a_column_whose_name_is_longer_than_the_value_it_holds"], rows: rows,
+            raws: rows.indices.map { _ in #"{"id":1,"n":"x"}"# }, etag: "\"e\"", version: 1, changedAt: nil,
+            total: nil)
+        let select = ["id", "a_column_whose_name_is_longer_than_the_value_it_holds"]
+        let whole = ReadModel.recordsBody(page, select: select, endpoint: endpoint, maxBytes: 1 << 20)
+        #expect(whole.count == 100)
+        let objectBytes = (whole.body.readableBytes - 2) / 100
+        let capped = ReadModel.recordsBody(page, select: select, endpoint: endpoint, maxBytes: 10 * objectBytes)
+        #expect(capped.count == 10)
+        #expect(capped.body.readableBytes <= 10 * objectBytes + objectBytes)
+        let one = ReadModel.recordsBody(page, select: select, endpoint: endpoint, maxBytes: 1)
+        #expect(one.count == 1)
+        // The records themselves, as stored, are not cut again: the reader stopped at the budget.
+        #expect(ReadModel.recordsBody(page, select: nil, endpoint: endpoint, maxBytes: 1).count == 100)
     }
 }

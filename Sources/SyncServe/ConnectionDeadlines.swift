@@ -29,11 +29,13 @@ package struct ConnectionLimits: Sendable, Hashable {
 /// read, the writes and the socket's writability with the time, and closes the connection when ``expired(at:)``
 /// says so.
 ///
+/// Package-wide for the `request-head` fuzz target, which checks that pieces do not change what it reads.
+///
 /// Heads are found by their empty line (CRLF CRLF, or bare LFs) without parsing them: the read API's requests are
 /// heads alone. A body's bytes count as the next head's, which at worst gives a client that sends one the header
 /// timeout instead of the idle one.
-struct ConnectionDeadlines {
-    enum Phase: Equatable {
+package struct ConnectionDeadlines {
+    package enum Phase: Equatable, Sendable {
         /// No request in progress: the idle timeout runs.
         case idle
         /// A head's first bytes arrived, its end has not: the header timeout runs.
@@ -49,7 +51,7 @@ struct ConnectionDeadlines {
     }
 
     let limits: ConnectionLimits
-    private(set) var phase = Phase.idle
+    package private(set) var phase = Phase.idle
     /// When the phase began.
     private var since: NIODeadline
     /// Since when the socket cannot take more (the client is not reading), if it cannot.
@@ -60,13 +62,13 @@ struct ConnectionDeadlines {
     private var lineIsEmpty = true
     private var lines = 0
 
-    init(limits: ConnectionLimits, now: NIODeadline) {
+    package init(limits: ConnectionLimits, now: NIODeadline) {
         self.limits = limits
         since = now
     }
 
     /// Bytes arrived.
-    mutating func read(_ bytes: UnsafeRawBufferPointer, now: NIODeadline) {
+    package mutating func read(_ bytes: UnsafeRawBufferPointer, now: NIODeadline) {
         for byte in bytes {
             if phase != .readingHead {
                 phase = .readingHead

@@ -17,7 +17,17 @@ enum RequestHeadTarget {
 
     static func run(_ input: UnsafeBufferPointer<UInt8>) throws(FuzzFailure) {
         let bytes = UnsafeRawBufferPointer(input)
+        try checkDeadlines(bytes)
         let naive = firstEnd(bytes)
+        let bareLineFeed = bytes.indices.contains { bytes[$0] == 10 && ($0 == 0 || bytes[$0 - 1] != 13) }
+        for searched in [0, bytes.count / 2, bytes.count] {
+            let tail = bytes.indices.dropFirst(max(0, searched - 1))
+            let expected = tail.contains { bytes[$0] == 10 && ($0 == 0 || bytes[$0 - 1] != 13) }
+            try require(
+                RequestHead.hasBareLineFeed(in: bytes, from: searched) == expected,
+                "a bare LF from \(searched) is \(!expected), not \(expected)")
+        }
+        try require(RequestHead.hasBareLineFeed(in: bytes, from: 0) == bareLineFeed, "the bare LF check disagrees")
         for searched in [0, (naive ?? bytes.count) / 2, max((naive ?? bytes.count) - 1, 0)] {
             let end = RequestHead.end(in: bytes, from: searched)
             try require(
@@ -49,7 +59,8 @@ enum RequestHeadTarget {
                 return String(decoding: bytes, as: UTF8.self).lowercased() == "keep-alive"
             }
         }
-        let routerOnly = hosts.count > 1 || !keepAliveOnly || first.headers.contains(name: "expect")
+        // A head without a Host, or with two, is the router's to refuse (``HostFieldCheck``).
+        let routerOnly = hosts.count != 1 || !keepAliveOnly || first.headers.contains(name: "expect")
         try require(routerOnly == head.needsRouter, "NIO read \(first.headers), needsRouter \(head.needsRouter)")
         let kept = first.headers.compactMap { field in
             HTTPField.Name(field.name).flatMap { name in
@@ -58,6 +69,33 @@ enum RequestHeadTarget {
             }
         }
         try require(HTTPFields(kept) == head.fields, "NIO read the kept fields \(kept), not \(head.fields)")
+    }
+
+    /// A connection's deadlines (``ConnectionDeadlines``) read the same phase from the bytes whatever pieces they
+    /// arrive in: the bytes whole, split at two points, and a byte at a time.
+    static func checkDeadlines(_ bytes: UnsafeRawBufferPointer) throws(FuzzFailure) {
+        let now = NIODeadline.uptimeNanoseconds(0)
+        var whole = ConnectionDeadlines(limits: .default, now: now)
+        whole.read(bytes, now: now)
+        var split = ConnectionDeadlines(limits: .default, now: now)
+        let cuts = [0, bytes.count / 3, (bytes.count * 2) / 3, bytes.count]
+        for (start, end) in zip(cuts, cuts.dropFirst()) {
+            split.read(UnsafeRawBufferPointer(rebasing: bytes[start..<end]), now: now)
+        }
+        var bytewise = ConnectionDeadlines(limits: .default, now: now)
+        for index in bytes.indices {
+            bytewise.read(UnsafeRawBufferPointer(rebasing: bytes[index..<index + 1]), now: now)
+        }
+        try require(
+            whole.phase == split.phase && whole.phase == bytewise.phase,
+            "the phase read whole is \(whole.phase), in three pieces \(split.phase), a byte at a time \(bytewise.phase)"
+        )
+        // A head the fast path reads ends where the deadlines see a head end: they wait for its answer.
+        if let end = firstEnd(bytes), RequestHead(UnsafeRawBufferPointer(rebasing: bytes[..<end])) != nil {
+            var head = ConnectionDeadlines(limits: .default, now: now)
+            head.read(UnsafeRawBufferPointer(rebasing: bytes[..<end]), now: now)
+            try require(head.phase == .awaitingAnswer, "a whole head left the deadlines \(head.phase)")
+        }
     }
 
     /// Just past the first CRLF CRLF, found the plain way.

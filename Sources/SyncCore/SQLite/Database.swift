@@ -1,5 +1,13 @@
 internal import CSQLite
 
+#if canImport(Glibc)
+    internal import Glibc
+#elseif canImport(Musl)
+    internal import Musl
+#elseif canImport(Darwin)
+    internal import Darwin
+#endif
+
 /// `SQLITE_TRANSIENT` does not import into Swift: SQLite copies a value bound with it before the call returns.
 /// https://sqlite.org/c3ref/c_static.html
 let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
@@ -63,6 +71,20 @@ package final class Database {
         switch mode {
         case .readWrite: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
         case .readOnly: flags |= SQLITE_OPEN_READONLY
+        }
+        // SQLite would open a FIFO (or a device) and then wait in read() forever, holding up `status`,
+        // `check-config` or the daemon's start: anything but a regular file (or nothing yet) is refused first.
+        var status = stat()
+        if stat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
+            let kind =
+                switch status.st_mode & S_IFMT {
+                case S_IFDIR: "a directory"
+                case S_IFIFO: "a FIFO"
+                case S_IFSOCK: "a socket"
+                default: "a device"
+                }
+            throw SQLiteError(
+                extendedCode: SQLITE_CANTOPEN, message: "cannot open \(path): it is \(kind), not a regular file")
         }
         var handle: OpaquePointer?
         let code = sqlite3_open_v2(Self.plainFileName(path), &handle, flags, nil)

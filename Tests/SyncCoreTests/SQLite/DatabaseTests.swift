@@ -110,6 +110,20 @@ struct DatabaseTests {
         }
     }
 
+    @Test(
+        "a database path that is a FIFO, a directory or a device is refused at once, never waited on in read()",
+        arguments: [Database.Mode.readWrite, .readOnly])
+    func notARegularFile(mode: Database.Mode) throws {
+        let directory = try TemporaryDirectory()
+        let fifo = directory.file("fifo.db")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        for (path, kind) in [(fifo, "a FIFO"), (directory.path, "a directory"), ("/dev/zero", "a device")] {
+            let error = try #require(throws: SQLiteError.self) { _ = try Database(path: path, mode: mode) }
+            #expect(error.resultCode == 14)
+            #expect(error.message == "cannot open \(path): it is \(kind), not a regular file")
+        }
+    }
+
     @Test("an error names the SQL but never its arguments")
     func errorDescription() throws {
         let directory = try TemporaryDirectory()

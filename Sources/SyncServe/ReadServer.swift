@@ -115,7 +115,7 @@ package struct ReadServer: Sendable {
             onServerRunning: { channel in
                 switch listen {
                 case .unix(let path):
-                    // Bound with the umask's mode: the socket's own mode applies before anyone is told it listens.
+                    // The bind gave the file the umask's mode: ours is set before anyone is told it listens.
                     if !UnixSocketFile.setMode(at: path) {
                         logger.warning(
                             "Cannot set the read API socket's mode", metadata: ["address": "unix:\(path)"])

@@ -15,7 +15,7 @@ internal import SyncCore
 /// Puts a connection's handlers in its pipeline around NIO's HTTP/1 codec: the ``ConnectionGuardHandler`` first,
 /// where the bytes arrive; the fast path (a ``ReadFastPathHandler`` in front of the codec, and a
 /// ``RouterAnswerCount`` just before the codec that makes HTTP types of requests for Hummingbird, which adds its
-/// extra handlers after that codec) when it is on; and the ``HostFieldCheck`` next to that codec. It leaves the
+/// extra handlers after that codec) when it is on; and the ``RequestRefusalHandler`` next to that codec. It leaves the
 /// pipeline once the connection is active.
 final class ReadPipelineInstaller: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
@@ -53,7 +53,7 @@ final class ReadPipelineInstaller: ChannelInboundHandler, RemovableChannelHandle
         do {
             try pipeline.addHandler(RouterAnswerCount(owed), position: .before(codec))
             try pipeline.addHandler(
-                HostFieldCheck(serverName: serverName, counters: counters, requiresHost: requiresHost),
+                RequestRefusalHandler(serverName: serverName, counters: counters, requiresHost: requiresHost),
                 position: .before(codec))
         } catch {
             context.close(promise: nil)

@@ -66,7 +66,7 @@ package struct RequestHead: Equatable, Sendable {
             }
         }
         guard reader.isAtEnd else { return nil }
-        // An HTTP/1.1 request without a Host is refused with a 400 (RFC 9112 §3.2): ``HostFieldCheck``'s.
+        // An HTTP/1.1 request without a Host is refused with a 400 (RFC 9112 §3.2): ``RequestRefusalHandler``'s.
         if authority == nil { needsRouter = true }
     }
 

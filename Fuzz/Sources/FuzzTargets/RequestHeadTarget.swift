@@ -59,7 +59,7 @@ enum RequestHeadTarget {
                 return String(decoding: bytes, as: UTF8.self).lowercased() == "keep-alive"
             }
         }
-        // A head without a Host, or with two, is the router's to refuse (``HostFieldCheck``).
+        // A head without a Host, or with two, is the router's to refuse (``RequestRefusalHandler``).
         let routerOnly = hosts.count != 1 || !keepAliveOnly || first.headers.contains(name: "expect")
         try require(routerOnly == head.needsRouter, "NIO read \(first.headers), needsRouter \(head.needsRouter)")
         let kept = first.headers.compactMap { field in

@@ -150,6 +150,31 @@ struct ReadAPIConnectionTests {
             // NIO's decoder refuses bare LFs (RFC 9112 §2.2 lets a server refuse them); the fast path, which reads
             // only CRLFs, hands such a head to it at once instead of waiting for a CRLF CRLF that never comes.
             #expect(answer.status == 400)
+            #expect(answer.header("Content-Type") == "application/problem+json")
+            #expect(String(decoding: answer.body, as: UTF8.self).contains("each line must end in CRLF"))
+            #expect(rest.isEmpty)
+        }
+    }
+
+    @Test("a head over 80 KiB is answered with a problem 400 naming the limit, after the answers owed before it")
+    func oversizeHead() async throws {
+        let (fixture, files) = try await ReadAPITests.fixture()
+        defer { _ = files }
+        try await ReadAPIHarness.with(fixture) { api in
+            let port = try ReadFastPathWireTests.port(api)
+            let (first, second, rest) = try await withRawConnection(port: port) { connection in
+                let long = "/v1/endpoints/users/records?name=eq." + String(repeating: "x", count: 84_000)
+                try await connection.send(
+                    ReadFastPathWireTests.request("/healthz", port: port)
+                        + ReadFastPathWireTests.request(long, port: port))
+                let first = try await connection.readResponse()
+                let second = try await connection.readResponse()
+                return (first, second, try await Self.closedByServer(&connection))
+            }
+            #expect(first.status == 200)
+            #expect(second.status == 400)
+            #expect(second.header("Content-Type") == "application/problem+json")
+            #expect(String(decoding: second.body, as: UTF8.self).contains("larger than 80 KiB"))
             #expect(rest.isEmpty)
         }
     }

@@ -1,14 +1,17 @@
 internal import NIOCore
 internal import NIOHTTP1
 
-/// RFC 9112 §3.2: "A server MUST respond with a 400 (Bad Request) status code to any HTTP/1.1 request message that
-/// lacks a Host header field and to any request message that contains more than one Host header field line".
+/// Refuses, with a `400` problem answer in its turn, what the router must never see: a request whose `Host` lines
+/// break RFC 9112 §3.2, and bytes NIO's HTTP/1 decoder cannot read as a request.
 ///
-/// Between NIO's HTTP/1 codec and the conversion to HTTP types, the only place that still sees the request's version
-/// and every `Host` line (the conversion keeps the first as the authority). A refused request is answered in its
-/// turn — after the answers owed to the requests before it on the connection — and the connection is then closed:
-/// what follows a request whose target authority is unknown is not read.
-final class HostFieldCheck: ChannelDuplexHandler, RemovableChannelHandler {
+/// RFC 9112 §3.2: "A server MUST respond with a 400 (Bad Request) status code to any HTTP/1.1 request message that
+/// lacks a Host header field and to any request message that contains more than one Host header field line". This
+/// sits between NIO's HTTP/1 codec and the conversion to HTTP types, the only place that still sees the request's
+/// version and every `Host` line (the conversion keeps the first as the authority), and the decoder's errors (a head
+/// over its 80 KiB, bare LFs, a malformed line), which Hummingbird would answer with a bare `400` and no body. A
+/// refused request is answered after the answers owed to the requests before it on the connection, and the
+/// connection is then closed: what follows a request that could not be read is not read.
+final class RequestRefusalHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
     typealias OutboundIn = HTTPServerResponsePart
@@ -23,6 +26,8 @@ final class HostFieldCheck: ChannelDuplexHandler, RemovableChannelHandler {
     private var unanswered = 0
     /// The answer to a refused request, once refused: sent when `unanswered` reaches 0.
     private var refusal: ReadAPIError?
+    /// Whether the refusal was sent: nothing is read or answered after it.
+    private var refused = false
 
     init(serverName: String, counters: RequestCounters, requiresHost: Bool) {
         self.serverName = serverName
@@ -53,6 +58,28 @@ final class HostFieldCheck: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        guard let parserError = error as? HTTPParserError else {
+            context.fireErrorCaught(error)
+            return
+        }
+        guard refusal == nil else { return }
+        refusal = Self.problem(parserError)
+        if unanswered == 0 { refuse(context) }
+    }
+
+    /// The sentence for what NIO's decoder could not read; never a byte of the request itself.
+    static func problem(_ error: HTTPParserError) -> ReadAPIError {
+        switch error {
+        case .headerOverflow:
+            .badParameter("request", "The request head is larger than 80 KiB; send a shorter target or fewer fields.")
+        case .invalidURL:
+            .badParameter("request", "The request target is not a valid URL path.")
+        default:
+            .badParameter("request", "The request is not well-formed HTTP/1.1 (each line must end in CRLF).")
+        }
+    }
+
     /// What is wrong with the head's `Host` lines, if anything.
     static func problem(_ head: HTTPRequestHead, requiresHost: Bool) -> ReadAPIError? {
         let hosts = head.headers["Host"].count
@@ -67,7 +94,8 @@ final class HostFieldCheck: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// Answers the refused request with its 400 and closes the connection once the answer is out.
     private func refuse(_ context: ChannelHandlerContext) {
-        guard let refusal else { return }
+        guard let refusal, !refused else { return }
+        refused = true
         var headers = HTTPHeaders()
         let body = ByteBuffer(string: refusal.body)
         headers.add(name: "Content-Type", value: "application/problem+json")

@@ -22,28 +22,36 @@ package struct ChangeFeedQuery: Sendable, Hashable {
         try self.init(QueryString(Substring(queryText)), maxRows: maxRows)
     }
 
-    /// Parses the query string; a bad parameter throws ``ReadAPIError/badParameter(_:_:)`` naming it.
+    /// Parses the query string; a bad parameter throws ``ReadAPIError/badParameter(_:_:)`` naming it. Numbers are
+    /// digits alone (no sign), as the OpenAPI document says.
     init(_ parameters: QueryString, maxRows: Int) throws(ReadAPIError) {
         let sinceText = parameters.first("since") ?? "0"
-        guard let since = Int64(sinceText), since >= 0 else {
-            throw .badParameter("since", "since must be a version, a whole number 0 or more; got \"\(sinceText)\".")
+        guard let since = QueryGrammar.natural(sinceText) else {
+            throw .badParameter(
+                "since", "since must be a version, a whole number from 0 to \(Int64.max); got \"\(sinceText)\".")
         }
         self.since = since
         if let text = parameters.first("after") {
-            guard let after = ChangePosition(text), after.version > since else {
+            let parts = text.unicodeScalars.split(separator: ".", omittingEmptySubsequences: false)
+            guard parts.count == 3, QueryGrammar.natural(String(parts[0])) != nil,
+                QueryGrammar.natural(String(parts[2])) != nil, let after = ChangePosition(text)
+            else {
                 throw .badParameter(
                     "after",
-                    "after must be a position from the \"next\" of an answer with the same since; got \"\(text)\".")
+                    "after must be a position VERSION.r.ROWID or VERSION.d.ROWID (whole numbers), as the \"next\" of "
+                        + "an answer gives it; got \"\(text)\".")
             }
-            self.after = after
+            // A position at or before `since` is before the walk's first change: the answer is the walk's start.
+            self.after = after.version > since ? after : nil
         }
         limit = maxRows
         limitGiven = false
         if let text = parameters.first("limit") {
-            guard let value = Int(text), value >= 1 else {
-                throw .badParameter("limit", "Limit must be a whole number, 1 or more; got \"\(text)\".")
+            guard let value = QueryGrammar.natural(text), value >= 1, value <= QueryLimits.count else {
+                throw .badParameter(
+                    "limit", "limit must be a whole number from 1 to \(QueryLimits.count); got \"\(text)\".")
             }
-            limit = min(value, maxRows)
+            limit = min(Int(value), maxRows)
             limitGiven = true
         }
     }

@@ -145,16 +145,6 @@ extension OpenAPIDocument {
         guard let type else { return .object(["description": .string("The json column \(spec.name).")]) }
         return .object(["type": .array([.string(type), "null"])])
     }
-
-    /// A regular expression that matches `text` as it is.
-    static func regexEscaped(_ text: String) -> String {
-        var escaped = ""
-        for character in text {
-            if "\\^$.|?*+()[]{}".contains(character) { escaped.append("\\") }
-            escaped.append(character)
-        }
-        return escaped
-    }
 }
 
 /// The nested objects a record's column paths make: `address.geo.lat` is a property of a property of a property.

@@ -103,16 +103,22 @@ package enum OpenAPIDocument {
             "info": .object([
                 "title": "syncd read API",
                 "version": .string(SyncdVersion.current),
-                "description": """
-                The local, read-only HTTP API of syncd: the cached records of each configured endpoint, with \
-                ETags, filters in PostgREST's dialect and a change feed. Errors are application/problem+json \
-                with one sentence. Only GET and HEAD are answered; any other method is 405.
+                "description": .string(
+                    """
+                    The local, read-only HTTP API of syncd: the cached records of each configured endpoint, with \
+                    ETags, filters in PostgREST's dialect and a change feed. Errors are application/problem+json \
+                    with one sentence. Only GET and HEAD are answered; any other method is 405.
 
-                A filter on a configured column is `column=op.value` with eq, neq, gt, gte, lt, lte, like, ilike \
-                (`%` or `*` for any run of characters, `_` for one), `in.(a,b)` (values may be double-quoted), or \
-                `is.null|true|false`, each negatable with `not.`; filters are joined by AND. `order` sorts NULLs \
-                last ascending and first descending unless `.nullsfirst`/`.nullslast` say otherwise.
-                """,
+                    A filter on a configured column is `column=op.value` with eq, neq, gt, gte, lt, lte, like, ilike \
+                    (`%` or `*` for any run of characters, `_` for one), `in.(a,b)` (values may be double-quoted), or \
+                    `is.null|true|false`, each negatable with `not.`; filters are joined by AND. `order` sorts NULLs \
+                    last ascending and first descending unless `.nullsfirst`/`.nullslast` say otherwise.
+
+                    Bounds, each a 400 naming the parameter: a query string of at most \(QueryLimits.queryBytes) bytes, \
+                    a name or value of at most \(QueryLimits.valueScalars) characters, \(QueryLimits.filters) filters, \
+                    \(QueryLimits.orderItems) `order` items, \(QueryLimits.inValues) values in `in.(…)`, each column \
+                    once in `select`, and `limit` and `offset` of at most \(QueryLimits.count).
+                    """),
             ]),
             "paths": .object(paths.mapValues { operation in withCommonResponses(operation, bearer: bearer) }),
         ]
@@ -220,21 +226,21 @@ package enum OpenAPIDocument {
         ]),
         "limit": query(
             "limit", "The most records to send; never more than `[server] max_rows`, nor past 8 MiB of JSON.",
-            .object(["type": "integer", "minimum": 0, "maximum": .integer(Int64(Int.max))])),
+            .object(["type": "integer", "minimum": 0, "maximum": .integer(Int64(QueryLimits.count))])),
         "offset": query(
             "offset", "How many records to skip.",
-            .object(["type": "integer", "minimum": 0, "maximum": .integer(Int64(Int.max))])),
+            .object(["type": "integer", "minimum": 0, "maximum": .integer(Int64(QueryLimits.count))])),
         "since": query(
             "since", "The version the client has; 0 (the default) for everything.",
             .object(["type": "integer", "minimum": 0, "maximum": .integer(Int64.max)])),
         "after": query(
             "after",
             "A position from the `next` link of a capped answer with the same `since`; follow `next` rather than "
-                + "building one.",
-            .object(["type": "string", "pattern": "^[0-9]{1,18}\\.[rd]\\.[0-9]{1,18}$"])),
+                + "building one. A position at or before `since` is the walk's start.",
+            string(pattern: "^\(QueryGrammar.position)$")),
         "changesLimit": query(
             "limit", "The most changes in one answer; never more than `[server] max_rows`.",
-            .object(["type": "integer", "minimum": 1, "maximum": .integer(Int64(Int.max))])),
+            .object(["type": "integer", "minimum": 1, "maximum": .integer(Int64(QueryLimits.count))])),
     ]
 
     static func parameter(_ name: String) -> JSONValue {
@@ -247,20 +253,21 @@ package enum OpenAPIDocument {
     static func listParameterComponents(_ endpoint: EndpointConfiguration) -> [(String, JSONValue)] {
         let name = endpoint.name.name
         let names = endpoint.columns.map(\.name)
-        let column = "(" + names.map(regexEscaped).joined(separator: "|") + ")"
-        let orderItem = column + "(\\.(asc|desc))?(\\.(nullsfirst|nullslast))?"
         var parameters: [(String, JSONValue)] = [
             (
                 "\(name).select",
                 query(
-                    "select", "`*` (the default) for the records as received, or columns for objects of them, typed.",
-                    .object(["type": "string", "pattern": .string("^(\\*?|\(column)(,\(column))*)$")]))
+                    "select",
+                    "`*` (the default) for the records as received, or columns for objects of them, typed; each "
+                        + "column at most once.",
+                    string(pattern: QueryGrammar.select(names)))
             ),
             (
                 "\(name).order",
                 query(
-                    "order", "Columns, each `.asc`/`.desc` and `.nullsfirst`/`.nullslast`.",
-                    .object(["type": "string", "pattern": .string("^(\(orderItem)(,\(orderItem))*)?$")]))
+                    "order",
+                    "Columns, each `.asc`/`.desc` and `.nullsfirst`/`.nullslast`; at most \(QueryLimits.orderItems).",
+                    string(pattern: QueryGrammar.order(names)))
             ),
         ]
         for spec in endpoint.columns {
@@ -269,29 +276,24 @@ package enum OpenAPIDocument {
                     "\(name).\(spec.name)",
                     query(
                         spec.name, "A filter on the \(spec.type.rawValue) column \(spec.name).",
-                        .object(["type": "string", "pattern": .string(filterPattern(spec.type))]))
+                        string(pattern: QueryGrammar.filter(spec.type)))
                 ))
         }
         return parameters
     }
 
-    /// What a filter on a column of `type` may be: an operator and a value the column's type accepts.
-    static func filterPattern(_ type: ColumnType) -> String {
-        let value = valuePattern(type, inList: true)
-        let like = "(like|ilike)\\.[^\\\\]*"
-        let list = "in\\.\\(\(value)(,\(value))*\\)"
-        return "^(not\\.)?((eq|neq|gt|gte|lt|lte)\\.\(value)|\(like)|\(list)|is\\.(null|true|false))$"
+    /// A string parameter's schema: a pattern, and at most ``QueryLimits/valueScalars`` characters.
+    static func string(pattern: String) -> JSONValue {
+        .object([
+            "type": "string", "pattern": .string(pattern), "maxLength": .integer(Int64(QueryLimits.valueScalars)),
+        ])
     }
 
-    /// A value of a column of `type` as a filter or a key takes it; `inList`, without the characters that separate
-    /// or quote the values of `in.(…)`.
-    static func valuePattern(_ type: ColumnType, inList: Bool) -> String {
+    /// A part of a record's key in the path, as ``RecordReader/operand(_:for:of:isKey:)`` reads it.
+    static func keyPattern(_ type: ColumnType) -> String {
         switch type {
-        case .integer: "-?[0-9]{1,18}"
-        case .real: "-?[0-9]{1,15}(\\.[0-9]{1,15})?"
-        case .boolean: "(true|false)"
-        case .timestamp: "[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,3})?Z)?"
-        case .text, .json: inList ? "[^,()\"\\\\]*" : "[^,]*"
+        case .text, .json: "[^,]*"
+        default: QueryGrammar.value(type)
         }
     }
 
@@ -304,7 +306,7 @@ package enum OpenAPIDocument {
         // A single text key may hold commas; a part of a composite one may not.
         let pattern =
             keys.count == 1 && (keys[0].type == .text || keys[0].type == .json)
-            ? ".+" : keys.map { valuePattern($0.type, inList: false) }.joined(separator: ",")
+            ? ".+" : keys.map { keyPattern($0.type) }.joined(separator: ",")
         return .object([
             "name": "id", "in": "path", "required": true, "description": .string(description),
             "schema": .object(["type": "string", "pattern": .string("^\(pattern)$")]),

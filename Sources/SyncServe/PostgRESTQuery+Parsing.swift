@@ -24,8 +24,25 @@ extension PostgRESTQuery {
                     parameter: parameter)
             }
         }
-        for filter in query.filters { try check(filter.column, parameter: filter.column) }
+        for filter in query.filters {
+            try check(filter.column, parameter: filter.column)
+            try checkNumbers(filter, endpoint)
+        }
         for order in query.order { try check(order.column, parameter: "order") }
         for column in select ?? [] { try check(column, parameter: "select") }
+    }
+
+    /// A real column's value is a decimal number, as the OpenAPI document says: `Double(_:)` alone would also read
+    /// `inf`, `nan` and hexadecimal.
+    private func checkNumbers(_ filter: RecordFilter, _ endpoint: EndpointConfiguration) throws(ReadAPIError) {
+        guard endpoint.columns.first(where: { $0.name == filter.column })?.type == .real,
+            [.eq, .neq, .gt, .gte, .lt, .lte, .in].contains(filter.op)
+        else { return }
+        for value in filter.values where !QueryGrammar.isReal(value) {
+            throw .badParameter(
+                filter.column,
+                "\(filter.column) is a real column: its filter takes decimal numbers like 1.5 or -2e3, and "
+                    + "\"\(value)\" is not one.")
+        }
     }
 }

@@ -15,50 +15,98 @@ package struct PostgRESTQuery: Sendable, Hashable {
     /// The columns of `select=a,b`; `nil` for `select=*` (the original records, the default).
     package var select: [String]?
 
-    /// Parses the query string's pairs; a bad one throws ``ReadAPIError/badParameter(_:_:)`` naming it.
+    /// Parses the query string's pairs; a bad one throws ``ReadAPIError/badParameter(_:_:)`` naming it. Every part is
+    /// read as Unicode scalars: a combining mark or a line feed never merges with a comma, a dot, a quote or a
+    /// parenthesis. The bounds are ``QueryLimits``'.
     init(_ parameters: QueryString) throws(ReadAPIError) {
         query = RecordQuery()
         select = nil
         for (name, value) in parameters.pairs {
             switch name {
             case "select":
-                let columns = value.split(separator: ",", omittingEmptySubsequences: false).map {
-                    String($0.trimmingASCIISpaces)
-                }
-                if columns == ["*"] || value.isEmpty {
-                    select = nil
-                } else {
-                    guard !columns.contains(where: { $0.isEmpty || $0 == "*" }) else {
-                        throw .badParameter(name, "Select takes * or a list of column names separated by commas.")
-                    }
-                    select = columns
-                }
+                select = try Self.select(value)
             case "order":
-                query.order = try value.split(separator: ",").map { item throws(ReadAPIError) in
-                    try Self.order(item)
-                }
+                query.order = try Self.orderItems(value)
             case "limit":
-                guard let limit = Int(value), limit >= 0 else {
-                    throw .badParameter(name, "Limit must be a whole number, 0 or more; got \"\(value)\".")
-                }
-                query.limit = limit
+                query.limit = try Self.count(value, name)
             case "offset":
-                guard let offset = Int(value), offset >= 0 else {
-                    throw .badParameter(name, "Offset must be a whole number, 0 or more; got \"\(value)\".")
-                }
-                query.offset = offset
+                query.offset = try Self.count(value, name)
             case "or", "and", "not.or", "not.and":
                 throw .badParameter(name, "Logical operators (or, and) are not supported; filters are joined by AND.")
             default:
+                guard query.filters.count < QueryLimits.filters else {
+                    throw .badParameter(
+                        name, "\(name) is one filter too many: the read API takes at most \(QueryLimits.filters).")
+                }
                 query.filters.append(try Self.filter(column: name, value))
             }
         }
     }
 
+    /// `limit` or `offset`: digits alone, 0 to ``QueryLimits/count``.
+    static func count(_ value: String, _ name: String) throws(ReadAPIError) -> Int {
+        guard let number = QueryGrammar.natural(value), number <= QueryLimits.count else {
+            throw .badParameter(
+                name, "\(name) must be a whole number from 0 to \(QueryLimits.count); got \"\(value)\".")
+        }
+        return Int(number)
+    }
+
+    /// `select`: `nil` for `*` or nothing, else the columns, each named once.
+    static func select(_ value: String) throws(ReadAPIError) -> [String]? {
+        let columns = value.unicodeScalars.split(separator: ",", omittingEmptySubsequences: false).map(trimmed)
+        if value.isEmpty || columns == ["*"] { return nil }
+        var named = Set<String>()
+        for column in columns {
+            guard !column.isEmpty, column != "*" else {
+                throw .badParameter("select", "select takes * or a list of column names separated by commas.")
+            }
+            guard named.insert(column).inserted else {
+                throw .badParameter("select", "select names the column \(column) twice; each may be named once.")
+            }
+        }
+        return columns
+    }
+
+    /// `order`: nothing, or up to ``QueryLimits/orderItems`` items separated by commas.
+    static func orderItems(_ value: String) throws(ReadAPIError) -> [RecordOrder] {
+        guard !value.isEmpty else { return [] }
+        let items = value.unicodeScalars.split(separator: ",", omittingEmptySubsequences: false)
+        guard items.count <= QueryLimits.orderItems else {
+            throw QueryLimits.tooMany("order", "items", got: items.count, limit: QueryLimits.orderItems)
+        }
+        return try items.map { item throws(ReadAPIError) in try order(String(item)) }
+    }
+
+    /// `col`, then `.asc` or `.desc`, then `.nullsfirst` or `.nullslast`, each optional, in that order.
+    static func order(_ item: String) throws(ReadAPIError) -> RecordOrder {
+        let parts = item.unicodeScalars.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard let column = parts.first, !column.isEmpty else {
+            throw .badParameter("order", "order takes col, col.asc or col.desc (then .nullsfirst or .nullslast).")
+        }
+        var order = RecordOrder(column: column)
+        var modifiers = parts.dropFirst()
+        if let direction = modifiers.first, direction == "asc" || direction == "desc" {
+            order.descending = direction == "desc"
+            modifiers = modifiers.dropFirst()
+        }
+        if let nulls = modifiers.first, nulls == "nullsfirst" || nulls == "nullslast" {
+            order.nullsFirst = nulls == "nullsfirst"
+            modifiers = modifiers.dropFirst()
+        }
+        guard modifiers.isEmpty else {
+            throw .badParameter(
+                "order",
+                "order: \"\(item)\" is not col followed by .asc or .desc, then .nullsfirst or .nullslast, each at "
+                    + "most once and in that order.")
+        }
+        return order
+    }
+
     static func filter(column: String, _ text: String) throws(ReadAPIError) -> RecordFilter {
-        var rest = Substring(text)
+        var rest = text.unicodeScalars[...]
         var negated = false
-        if rest.hasPrefix("not.") {
+        if rest.starts(with: "not.".unicodeScalars) {
             negated = true
             rest = rest.dropFirst(4)
         }
@@ -72,71 +120,69 @@ package struct PostgRESTQuery: Sendable, Hashable {
         let operand = rest[rest.index(after: dot)...]
         var values = [String(operand)]
         if op == .in {
-            guard operand.hasPrefix("("), operand.hasSuffix(")"), operand.count >= 2,
-                let list = listValues(operand.dropFirst().dropLast())
-            else {
-                throw .badParameter(column, "\(column)=\(text): in takes a list in parentheses, like in.(1,2,3).")
+            guard operand.first == "(", operand.last == ")", operand.count >= 2 else {
+                throw .badParameter(
+                    column, "\(column): in takes a list in parentheses, like in.(1,2,3), and this one is not.")
             }
-            values = list
+            values = try listValues(operand.dropFirst().dropLast(), column: column)
         }
         return RecordFilter(column: column, op: op, values: values, negated: negated)
     }
 
-    /// `a,"b,c",d` → `["a", "b,c", "d"]`; a backslash escapes the next character inside quotes. `nil` if a quote
-    /// is not closed.
-    static func listValues(_ text: Substring) -> [String]? {
+    /// `a, "b,c" ,d` → `["a", "b,c", "d"]`: items separated by commas, with spaces and tabs around them; an item
+    /// that starts with a double quote ends at the next one not escaped by a backslash, and may be followed by
+    /// blanks alone.
+    static func listValues(_ text: Substring.UnicodeScalarView, column: String) throws(ReadAPIError) -> [String] {
         guard !text.isEmpty else { return [] }
         var values: [String] = []
-        var current = ""
-        var quoted = false
-        var wasQuoted = false
-        var escaped = false
-        for character in text {
-            if escaped {
-                current.append(character)
-                escaped = false
-            } else if quoted {
-                switch character {
-                case "\\": escaped = true
-                case "\"": quoted = false
-                default: current.append(character)
+        var index = text.startIndex
+        func isBlank(_ scalar: Unicode.Scalar) -> Bool { scalar == " " || scalar == "\t" }
+        while true {
+            while index < text.endIndex, isBlank(text[index]) { index = text.index(after: index) }
+            if index < text.endIndex, text[index] == "\"" {
+                var value = String.UnicodeScalarView()
+                var closed = false
+                index = text.index(after: index)
+                while index < text.endIndex {
+                    let scalar = text[index]
+                    index = text.index(after: index)
+                    if scalar == "\"" {
+                        closed = true
+                        break
+                    } else if scalar == "\\", index < text.endIndex {
+                        value.append(text[index])
+                        index = text.index(after: index)
+                    } else if scalar != "\\" {
+                        value.append(scalar)
+                    }
                 }
+                while index < text.endIndex, isBlank(text[index]) { index = text.index(after: index) }
+                guard closed, index == text.endIndex || text[index] == "," else {
+                    throw .badParameter(
+                        column,
+                        "\(column): a double-quoted value of in.(…) must end with a double quote before the next "
+                            + "comma or the closing parenthesis.")
+                }
+                values.append(String(value))
             } else {
-                switch character {
-                case "\"" where current.isEmpty && !wasQuoted:
-                    quoted = true
-                    wasQuoted = true
-                case ",":
-                    values.append(wasQuoted ? current : String(current.trimmingASCIISpaces))
-                    current = ""
-                    wasQuoted = false
-                default:
-                    current.append(character)
-                }
+                let start = index
+                while index < text.endIndex, text[index] != "," { index = text.index(after: index) }
+                values.append(trimmed(text[start..<index]))
             }
+            guard values.count <= QueryLimits.inValues else {
+                throw .badParameter(
+                    column, "\(column): in.(…) holds more than \(QueryLimits.inValues) values, the most it takes.")
+            }
+            guard index < text.endIndex else { return values }
+            index = text.index(after: index)
         }
-        guard !quoted else { return nil }
-        values.append(wasQuoted ? current : String(current.trimmingASCIISpaces))
-        return values
     }
 
-    static func order(_ item: Substring) throws(ReadAPIError) -> RecordOrder {
-        let parts = item.split(separator: ".", omittingEmptySubsequences: false)
-        guard let column = parts.first, !column.isEmpty, parts.count <= 3 else {
-            throw .badParameter("order", "Order takes col, col.asc or col.desc (then .nullsfirst or .nullslast).")
-        }
-        var order = RecordOrder(column: String(column))
-        for modifier in parts.dropFirst() {
-            switch modifier {
-            case "asc": order.descending = false
-            case "desc": order.descending = true
-            case "nullsfirst": order.nullsFirst = true
-            case "nullslast": order.nullsFirst = false
-            default:
-                throw .badParameter(
-                    "order", "Order: \"\(modifier)\" is not asc, desc, nullsfirst or nullslast (in \"\(item)\").")
-            }
-        }
-        return order
+    /// The scalars without spaces and tabs around them.
+    static func trimmed(_ scalars: Substring.UnicodeScalarView) -> String {
+        var scalars = scalars
+        while let first = scalars.first, first == " " || first == "\t" { scalars.removeFirst() }
+        while let last = scalars.last, last == " " || last == "\t" { scalars.removeLast() }
+        return String(scalars)
     }
 }

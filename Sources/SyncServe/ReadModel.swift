@@ -60,9 +60,16 @@ package final class ReadModel: Sendable {
     }
     private let snapshot = Mutex<Snapshot?>(nil)
     let cache: RepresentationCache
-    /// `/openapi.json` as last built, with whether it had the bearer scheme: it changes only with the configuration
-    /// (a reload drops it). Only a document of at most 4 MiB is kept (see ``openAPI(bearer:)``).
-    let openAPIDocument = Mutex<(bearer: Bool, body: ByteBuffer)?>(nil)
+    /// `/openapi.json` as built for this configuration, with and without the bearer scheme: it changes only with
+    /// the configuration (a reload drops it). See ``openAPI(bearer:)``.
+    let openAPIDocuments = Mutex(OpenAPIDocuments())
+
+    struct OpenAPIDocuments {
+        /// The document's bytes by whether it has the bearer scheme.
+        var bodies: [Bool: ByteBuffer] = [:]
+        /// How many times a document was built since the daemon started (the tests count them).
+        var builds = 0
+    }
 
     /// - Parameters:
     ///   - storage: Where the data is read.
@@ -83,7 +90,7 @@ package final class ReadModel: Sendable {
     package func reload(_ configuration: Configuration) {
         endpoints.withLock { $0 = Endpoints(configuration) }
         cache.removeAll()
-        openAPIDocument.withLock { $0 = nil }
+        openAPIDocuments.withLock { $0.bodies = [:] }
     }
 
     /// The configured endpoint of that name.

@@ -15,14 +15,15 @@ struct OpenAPIDaemonTests {
         return check?.waitBlocking() == 0
     }()
 
-    /// What schemathesis is told beyond the document, with the reason for each line.
-    static let configuration = """
-        # A position in `after` must come from the `next` link of a walk with the same `since`: a rule between two
-        # parameters that no schema states, so a well-formed `after` may be answered 400.
-        [[operations]]
-        include-path-regex = "/changes$"
-        checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "401", "404"]
-        """
+    /// The seed of this run: `SYNCD_SCHEMATHESIS_SEED` when set (to replay a failure), else a fresh one, so that
+    /// each run tries other requests. The test prints it.
+    static let seed: UInt32 = {
+        let text = ProcessInfo.processInfo.environment["SYNCD_SCHEMATHESIS_SEED"] ?? ""
+        return UInt32(text) ?? UInt32.random(in: 1...UInt32.max)
+    }()
+
+    /// Examples per operation: `SYNCD_SCHEMATHESIS_EXAMPLES` when set (a longer local run), else 25.
+    static let examples = Int(ProcessInfo.processInfo.environment["SYNCD_SCHEMATHESIS_EXAMPLES"] ?? "") ?? 25
 
     /// The demo's users (CLITests.toml) with a required column too, and its flags document; with `token`, the API
     /// needs the token in the workspace's `token` file.
@@ -41,6 +42,7 @@ struct OpenAPIDaemonTests {
         .enabled(if: hasTools || ProcessInfo.processInfo.environment["CI"] != nil),
         arguments: [false, true])
     func schemathesis(token: Bool) async throws {
+        print("schemathesis (token: \(token)): seed \(Self.seed), \(Self.examples) examples per operation")
         let upstream = DemoUpstream(userCount: 12)
         let server = try await LoopbackHTTPServer.start { upstream.handle($0) }
         let toml = Self.toml(server.baseURL, token: token)
@@ -49,7 +51,6 @@ struct OpenAPIDaemonTests {
         defer { workspace.remove() }
         let secret = "st-7oken-\(UUID().uuidString.prefix(8))"
         try secret.write(toFile: workspace.path + "/token", atomically: true, encoding: .utf8)
-        try Self.configuration.write(toFile: workspace.path + "/schemathesis.toml", atomically: true, encoding: .utf8)
         let result = try await DaemonProcess.run(workspace) { notify, signal in
             let messages = await notify.waitFor("READY=1", "STATUS=users: 200", "STATUS=flags: 200")
             let address = try #require(ReadAPIDaemonTests.address(in: messages), "\(messages)")
@@ -63,15 +64,15 @@ struct OpenAPIDaemonTests {
             // schemathesis's own entry point, whatever PATH holds: `st` is a script pip may put anywhere.
             let st = try await SyncdProcess.shell(
                 "cd \(workspace.path) && python3 -c 'import sys; from schemathesis.cli import schemathesis; "
-                    + "sys.argv[0] = \"st\"; sys.exit(schemathesis())' --config-file schemathesis.toml run "
-                    + "http://\(address)/openapi.json \(authorization) --max-examples 25 --seed 20261128 --no-color "
-                    + "--request-timeout 30")
+                    + "sys.argv[0] = \"st\"; sys.exit(schemathesis())' run "
+                    + "http://\(address)/openapi.json \(authorization) --max-examples \(Self.examples) "
+                    + "--seed \(Self.seed) --no-color --request-timeout 30")
             let output = st.standardOutput + st.standardError
-            #expect(st.status == 0, "\(output.suffix(6000))")
+            #expect(st.status == 0, "seed \(Self.seed) (SYNCD_SCHEMATHESIS_SEED replays it): \(output.suffix(6000))")
             // Enough requests that the run meant something: every operation, each with many cases.
             let generated = output.firstMatch(of: /([0-9]+) generated/).flatMap { Int($0.1) } ?? 0
             #expect(generated >= 200, "\(output.suffix(2000))")
-            print("schemathesis (token: \(token)): \(generated) cases generated")
+            print("schemathesis (token: \(token), seed: \(Self.seed)): \(generated) cases generated")
             signal(SIGTERM)
         }
         try await server.shutdown()

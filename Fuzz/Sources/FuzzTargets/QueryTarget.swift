@@ -7,7 +7,8 @@ import SyncServe
 /// capped at `max_rows`, then run on a small database as the read API runs it, and ends in records or a 400 naming a
 /// parameter — never a trap, and never a database error (which the API would answer with a 503). A change-feed
 /// request likewise, and the `next` link of a capped feed reads back to where it stopped. The fast path's reading of
-/// request targets too (``routes(_:)``).
+/// request targets too (``routes(_:)``). A query taken is within the bounds (``bounded(_:_:)``), and each parameter
+/// the OpenAPI document describes is taken exactly when its pattern matches it (``document(_:_:_:)``).
 ///
 /// Input: the query string, as it follows `?` in the request's URI (still percent-encoded).
 enum QueryTarget {
@@ -22,6 +23,7 @@ enum QueryTarget {
         do {
             let parsed = try PostgRESTQuery(parsing: text, for: fixture.endpoint, maxRows: QueryFixture.maxRows)
             let parameter = parsed.query.filters.first?.column ?? "query"
+            try bounded(parsed, text)
             do {
                 // A tiny byte budget for some inputs, so that the answer's byte cap is taken too.
                 let page = try reader.records(
@@ -44,6 +46,20 @@ enum QueryTarget {
         }
         try changes(text, reader)
         try routes(text)
+        try document(text, reader, fixture)
+    }
+
+    /// A query the parser takes is within the read API's bounds (README › The read API): 8,192 bytes, 64 filters,
+    /// 32 order items, 256 values in a list, a select naming each column once, an offset of at most 10⁹.
+    static func bounded(_ parsed: PostgRESTQuery, _ text: String) throws(FuzzFailure) {
+        let select = parsed.select ?? []
+        try require(text.utf8.count <= 8192, "a query of \(text.utf8.count) bytes was taken")
+        try require(Set(select).count == select.count, "\(text.debugDescription) selects \(select)")
+        try require(parsed.query.filters.count <= 64, "\(parsed.query.filters.count) filters were taken")
+        try require(parsed.query.order.count <= 32, "\(parsed.query.order.count) order items were taken")
+        try require(
+            parsed.query.filters.allSatisfy { $0.values.count <= 256 }, "\(text.debugDescription): a list of over 256")
+        try require(parsed.query.offset <= 1_000_000_000, "offset \(parsed.query.offset) was taken")
     }
 
     /// The read API's fast path reads a request target itself: the query after a hot route's path comes back as it

@@ -1,8 +1,9 @@
 import Foundation
-import SyncServe
+import Synchronization
 import Testing
 
 @testable import SyncCore
+@testable import SyncServe
 
 /// `GET /openapi.json` describes the read API as configured: one set of paths per endpoint, one record schema per
 /// collection from its columns. (schemathesis checks the document against a live daemon in the syncd tests.)
@@ -125,6 +126,35 @@ struct OpenAPIDocumentTests {
                     #expect(good.status == 304)
                 }
             }
+        }
+    }
+
+    @Test("a document over 4 MiB, from many endpoints, is built once for several requests and again after a reload")
+    func largeDocumentBuiltOnce() async throws {
+        let (fixture, files) = try await ReadAPITests.fixture()
+        defer { _ = files }
+        try await ReadAPIHarness.with(fixture) { api in
+            var configuration = fixture.configuration
+            let users = try #require(configuration.endpoints.first { $0.name.name == "users" })
+            for number in 1...800 {
+                var copy = users
+                copy.name = try SQLIdentifier(validating: "users_\(number)")
+                configuration.endpoints.append(copy)
+            }
+            api.model.reload(configuration)
+            let before = api.model.openAPIDocuments.withLock { $0.builds }
+            var bodies: Set<String> = []
+            for _ in 0..<3 {
+                let answer = try await api.get("/openapi.json")
+                #expect(answer.status == 200)
+                bodies.insert(answer.body)
+            }
+            #expect(bodies.count == 1)
+            #expect((bodies.first?.utf8.count ?? 0) > 4 << 20)
+            #expect(api.model.openAPIDocuments.withLock { $0.builds } == before + 1)
+            api.model.reload(configuration)
+            #expect(try await api.get("/openapi.json").status == 200)
+            #expect(api.model.openAPIDocuments.withLock { $0.builds } == before + 2)
         }
     }
 }

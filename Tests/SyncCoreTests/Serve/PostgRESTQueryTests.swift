@@ -54,13 +54,13 @@ struct PostgRESTQueryTests {
     }
 
     @Test("percent-decoding keeps malformed escapes and reads + as a space only in query strings")
-    func decoding() {
+    func decoding() throws {
         #expect(QueryString.decode("a%20b+c") == "a b c")
         #expect(QueryString.decode("a+b", plusIsSpace: false) == "a+b")
         #expect(QueryString.decode("100%") == "100%")
         #expect(QueryString.decode("%zz%4") == "%zz%4")
         #expect(QueryString.decode("%E2%9C%93") == "✓")
-        #expect(QueryString(Substring("a=1&&b&c=")).pairs.map { "\($0.name)=\($0.value)" } == ["a=1", "b=", "c="])
+        #expect(try QueryString(Substring("a=1&&b&c=")).pairs.map { "\($0.name)=\($0.value)" } == ["a=1", "b=", "c="])
     }
 
     @Test("Content-Range as PostgREST writes it")

@@ -128,6 +128,7 @@ struct PostgresSQLGuardTests {
             "SELECT * FROM (VALUES (1, 'a'), (2, 'b')) AS v(x, y) ORDER BY x LIMIT 1 OFFSET 0",
             "VALUES (CAST(1 AS numeric(10,2)), lower('A'), ARRAY[1, 2], ROW(1, 2)) LIMIT (1 + 1)",
             "SELECT sum(id) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM users",
+            "SELECT * FROM ROWS FROM (generate_series(1, 2), unnest(ARRAY['a'])) AS t(n, s) LIMIT 5",
             "EXPLAIN SELECT count(*) FROM users",
             "EXPLAIN ANALYZE SELECT count(*) FROM users",
             "SHOW search_path",

@@ -123,6 +123,8 @@ private struct Lexer {
                 if index < bytes.count, bytes[index] == UInt8(ascii: "'"), word.count == 1 {
                     try skipString(escapes: word == "e")
                 } else {
+                    // `ROWS FROM (…)` is a FROM item, whose functions the plan shows, not a window frame.
+                    if word == "from", lastName == "rows", hiddenClauses.last == depth { hiddenClauses.removeLast() }
                     token(name: word)
                     if Self.hiddenClauseWords.contains(word) { hiddenClauses.append(depth) }
                 }

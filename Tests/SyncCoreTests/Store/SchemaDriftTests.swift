@@ -200,6 +200,18 @@ struct SchemaTallyTests {
         #expect(tally.types[0] == [.number, .string] && tally.types[1] == [.string])
     }
 
+    @Test("a run reads back from the journal only its own fields and the configured paths with their objects")
+    func readBackPaths() throws {
+        let tally = try Self.tally(#"[{"id": 1, "address": {"city": "x", "zip": "1"}, "age": 3}]"#, chunkSize: 4096)
+        let columns = [
+            ColumnSpec(name: "id", path: JSONPath(components: [.key("id")]), type: .integer),
+            ColumnSpec(name: "city", path: JSONPath(components: [.key("address"), .key("city")]), type: .text),
+        ]
+        let drift = DriftObservations(tally, columns: columns, storedTypes: [:])
+        #expect(drift.readBackPaths == ["address", "address.city", "address.zip", "age", "id"])
+        #expect(drift.readBackPathsJSON == #"["address","address.city","address.zip","age","id"]"#)
+    }
+
     @Test("an upstream inventing a key per record keeps at most 256 fields, and long examples are cut")
     func bounds() throws {
         let records = (0..<1000).map { #"{"id": \#($0), "k\#($0)": "\#(String(repeating: "é", count: 100))"}"# }

@@ -6,7 +6,8 @@ package import SyncCore
 
 extension PostgresReadStorage {
     /// `syncd sql` on PostgreSQL: the statements run in one `REPEATABLE READ READ ONLY` transaction that is rolled
-    /// back, on one connection of the pool. A statement that would write anyway (a data-modifying `WITH`,
+    /// back, on one connection of the pool, once the server's plan of each has passed the guard
+    /// (``planRefusal(_:_:_:)``). A statement that would write anyway (a data-modifying `WITH`,
     /// `SELECT … INTO`, `nextval()`) fails with SQLSTATE 25006, which is reported as a refusal, as SQLite's
     /// authorizer's is.
     ///
@@ -20,6 +21,9 @@ extension PostgresReadStorage {
         return try await store.client.withConnection { connection in
             _ = try await connection.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
             do {
+                if let refusal = try await Self.planRefusal(script, connection, logger) {
+                    throw SQLScriptError.refused(refusal)
+                }
                 var results: [SQLResult] = []
                 for statement in script.statements {
                     results.append(try await Self.run(statement, connection, logger))

@@ -24,8 +24,18 @@ extension PostgresWriter {
                 ON CONFLICT (endpoint, path) DO UPDATE SET types = EXCLUDED.types
                 """, [.text(name), .text(path), .integer(Int64(types))])
         }
+        // An endpoint's first journaled run sets the baseline (the fields its configuration leaves out): the journal
+        // holds it, and the log says only what changes after.
+        let isBaseline =
+            try stored.isEmpty
+            && session.query("SELECT 1 FROM syncd_drift WHERE endpoint = $1 LIMIT 1", [.text(name)]).rows.isEmpty
         var known: Set<String> = []
-        for row in try session.query("SELECT kind, path FROM syncd_drift WHERE endpoint = $1", [.text(name)]).rows {
+        let readBack = try session.query(
+            """
+            SELECT kind, path FROM syncd_drift WHERE endpoint = $1
+                AND (kind <> 'new_field' OR path IN (SELECT jsonb_array_elements_text($2::jsonb)))
+            """, [.text(name), .text(drift.readBackPathsJSON)])
+        for row in readBack.rows {
             let (kindText, path) = (try row[0].decode(String.self), try row[1].decode(String.self))
             if let kind = SchemaDrift.Kind(rawValue: kindText), drift.isResolved(kind: kind, path: path) {
                 try session.query(
@@ -49,9 +59,16 @@ extension PostgresWriter {
                     observation.example.map(PostgresValue.text) ?? .null,
                 ])
         }
-        // An endpoint's first journaled run sets the baseline (the fields its configuration leaves out): the journal
-        // holds it, and the log says only what changes after.
-        guard !stored.isEmpty || !known.isEmpty else { return [] }
-        return drift.observations.filter { !known.contains($0.kind.rawValue + " " + $0.path) }
+        let added = drift.observations.filter { !known.contains($0.kind.rawValue + " " + $0.path) }
+        // Past the bound, the new fields seen least recently go, as on SQLite; only a run that adds one can pass it.
+        if added.contains(where: { $0.kind == .newField }) {
+            try session.query(
+                """
+                DELETE FROM syncd_drift WHERE endpoint = $1 AND kind = 'new_field' AND path IN (
+                    SELECT path FROM syncd_drift WHERE endpoint = $1 AND kind = 'new_field'
+                    ORDER BY \(DriftObservations.newFieldOrder(collation: "\"C\"")) OFFSET $2)
+                """, [.text(name), .integer(Int64(DriftObservations.maxNewFields))])
+        }
+        return isBaseline ? [] : added
     }
 }

@@ -14,8 +14,10 @@ extension PostgresScript.Command {
 
     /// Functions that act outside the transaction — on other sessions, the server's files, its settings,
     /// replication, large objects, notifications, locks that outlive it — refused by name (a read-only transaction
-    /// does not stop them all). Most need a superuser or a granted role anyway; a read-only role for `syncd sql`'s
-    /// user is the surest limit.
+    /// does not stop them all), as the statement spells them (`U&"…"` names decoded). This is the first, cheap check,
+    /// for a clear refusal before the server is asked anything; the one that holds is on the server's plan
+    /// (``PostgresPlanGuard``), which allows only listed functions. Most of these need a superuser or a granted role
+    /// anyway; a read-only role for `syncd sql`'s user is the surest limit.
     package static let refusedFunctions: Set<String> = [
         "set_config", "pg_terminate_backend", "pg_cancel_backend", "pg_reload_conf", "pg_rotate_logfile", "pg_promote",
         "pg_switch_wal", "pg_create_restore_point", "pg_notify", "pg_log_backend_memory_contexts", "pg_stat_file",

@@ -15,6 +15,10 @@ package struct PostgresScript: Sendable, Equatable {
         /// The names followed by `(`: functions, and a few keywords (`in`, `values`…). A name written plainly is
         /// lower-cased, as PostgreSQL folds it; a quoted one is as written.
         package var calls: [String]
+        /// Those of ``calls`` made inside the clauses whose expressions the server's plan does not show: `VALUES`
+        /// lists, `LIMIT`, `OFFSET` and `FETCH`, and window frames (`ROWS`, `RANGE`, `GROUPS`); each such clause is
+        /// taken to run to the end of the parentheses it is in.
+        package var hiddenCalls: [String] = []
     }
 
     /// Text that ends inside a string, a quoted name, a comment or a dollar-quoted body.
@@ -35,6 +39,23 @@ package struct PostgresScript: Sendable, Equatable {
     }
 }
 
+extension PostgresScript.Command {
+    /// The statement whose plan `syncd sql`'s guard reads (``PostgresPlanGuard``): the statement itself when it starts
+    /// with `SELECT`, `WITH`, `VALUES` or `TABLE`; for `EXPLAIN`, the statement it explains, past its options (empty
+    /// when there is none, which the server then refuses to plan); nil for `SHOW`, which plans nothing.
+    package var planned: String? {
+        switch firstWord {
+        case "select", "with", "values", "table":
+            return text
+        case "explain":
+            var lexer = Lexer(bytes: Array(text.utf8))
+            return lexer.explainedStatement()
+        default:
+            return nil
+        }
+    }
+}
+
 /// The byte-level reading of ``PostgresScript``.
 private struct Lexer {
     let bytes: [UInt8]
@@ -44,6 +65,10 @@ private struct Lexer {
     var start = 0
     var firstWord: String?
     var calls: [String] = []
+    var hiddenCalls: [String] = []
+    /// The depth of parentheses, and the depths at which the hidden clauses being read started.
+    var depth = 0
+    var hiddenClauses: [Int] = []
     /// The name just read, while nothing but white space and comments followed it.
     var lastName: String?
 
@@ -71,18 +96,37 @@ private struct Lexer {
             case UInt8(ascii: "$") where dollarTag() != nil:
                 try skipDollarQuoted()
             case UInt8(ascii: "("):
-                if let lastName { calls.append(lastName) }
+                if let lastName {
+                    calls.append(lastName)
+                    if !hiddenClauses.isEmpty { hiddenCalls.append(lastName) }
+                }
                 lastName = nil
+                depth += 1
                 index += 1
+            case UInt8(ascii: ")"):
+                depth -= 1
+                while let start = hiddenClauses.last, start > depth { hiddenClauses.removeLast() }
+                index += 1
+                token(name: nil)
             case _ where Self.isSpace(byte):
                 index += 1
             case _ where Self.isNameStart(byte):
                 let word = name()
+                // U&"…": a name spelled with Unicode escapes, read as the server decodes it.
+                if word == "u", peek(0) == UInt8(ascii: "&"), peek(1) == UInt8(ascii: "\"") {
+                    index += 1
+                    let name = try unicodeName()
+                    token(name: name)
+                    continue
+                }
                 // E'…' (and U&'…', B'…', X'…', N'…'): a string with a prefix, not a name.
                 if index < bytes.count, bytes[index] == UInt8(ascii: "'"), word.count == 1 {
                     try skipString(escapes: word == "e")
                 } else {
+                    // `ROWS FROM (…)` is a FROM item, whose functions the plan shows, not a window frame.
+                    if word == "from", lastName == "rows", hiddenClauses.last == depth { hiddenClauses.removeLast() }
                     token(name: word)
+                    if Self.hiddenClauseWords.contains(word) { hiddenClauses.append(depth) }
                 }
             case _ where Self.isDigit(byte):
                 while index < bytes.count, Self.isNamePart(bytes[index]) || bytes[index] == UInt8(ascii: ".") {
@@ -98,6 +142,38 @@ private struct Lexer {
         return statements
     }
 
+    /// In an `EXPLAIN` statement, the statement explained: past `EXPLAIN`, and its options, in parentheses or as
+    /// the words `ANALYZE` and `VERBOSE`.
+    mutating func explainedStatement() -> String {
+        skipSpaceAndComments()
+        if index < bytes.count, Self.isNameStart(bytes[index]), name() == "explain" {
+            skipSpaceAndComments()
+            if peek(0) == UInt8(ascii: "(") {
+                index += 1
+                while index < bytes.count, bytes[index] != UInt8(ascii: ")") {
+                    switch bytes[index] {
+                    case UInt8(ascii: "'"): if (try? skipString(escapes: false)) == nil { return "" }
+                    case UInt8(ascii: "\""): if (try? quotedName()) == nil { return "" }
+                    default: index += 1
+                    }
+                }
+                index += 1
+            } else {
+                while true {
+                    skipSpaceAndComments()
+                    let mark = index
+                    guard index < bytes.count, Self.isNameStart(bytes[index]) else { break }
+                    guard ["analyze", "analyse", "verbose"].contains(name()) else {
+                        index = mark
+                        break
+                    }
+                }
+            }
+        }
+        skipSpaceAndComments()
+        return index < bytes.count ? String(decoding: bytes[index...], as: UTF8.self) : ""
+    }
+
     /// A token other than a comment or white space: the first of the statement gives its first word.
     private mutating func token(name: String?) {
         if firstWord == nil { firstWord = name ?? "" }
@@ -108,13 +184,16 @@ private struct Lexer {
         defer {
             firstWord = nil
             calls = []
+            hiddenCalls = []
+            hiddenClauses = []
+            depth = 0
             lastName = nil
         }
         guard let firstWord else { return }
         let text = String(decoding: bytes[start..<end], as: UTF8.self)
         statements.append(
             PostgresScript.Command(
-                text: text.trimmingSpaces(), firstWord: firstWord, calls: calls))
+                text: text.trimmingSpaces(), firstWord: firstWord, calls: calls, hiddenCalls: hiddenCalls))
     }
 
     private func peek(_ offset: Int) -> UInt8? {
@@ -146,6 +225,50 @@ private struct Lexer {
             index += 1
         }
         throw PostgresScript.Unterminated(what: "a quoted name")
+    }
+
+    /// `U&"…"` from its `"`, with the `UESCAPE 'c'` that may follow: its content with the escapes decoded (`\\0061`,
+    /// `\\+000061`, the escape character doubled for itself), or as written when an escape is malformed (which the
+    /// server refuses).
+    private mutating func unicodeName() throws(PostgresScript.Unterminated) -> String {
+        let raw = try quotedName()
+        var escape = UInt8(ascii: "\\")
+        let end = index
+        skipSpaceAndComments()
+        if bytes[index...].prefix(7).map(Self.lowercased) == Array("uescape".utf8),
+            !(peek(7).map(Self.isNamePart) ?? false)
+        {
+            index += 7
+            skipSpaceAndComments()
+            if peek(0) == UInt8(ascii: "'"), let character = peek(1), peek(2) == UInt8(ascii: "'") {
+                escape = character
+                index += 3
+            } else {
+                index = end
+            }
+        } else {
+            index = end
+        }
+        return PostgresScript.decodeUnicodeEscapes(raw, escape: escape) ?? raw
+    }
+
+    /// Past white space and comments, to the next token (comments that do not end are left to the main reading).
+    private mutating func skipSpaceAndComments() {
+        while index < bytes.count {
+            if Self.isSpace(bytes[index]) {
+                index += 1
+            } else if bytes[index] == UInt8(ascii: "-"), peek(1) == UInt8(ascii: "-") {
+                while index < bytes.count, bytes[index] != UInt8(ascii: "\n") { index += 1 }
+            } else if bytes[index] == UInt8(ascii: "/"), peek(1) == UInt8(ascii: "*") {
+                let from = index
+                guard (try? skipBlockComment()) != nil else {
+                    index = from
+                    return
+                }
+            } else {
+                return
+            }
+        }
     }
 
     /// `'…'` with `''` for a quote, and with `escapes` (`E'…'`) a backslash before any byte.
@@ -215,6 +338,9 @@ private struct Lexer {
         }
         throw PostgresScript.Unterminated(what: "a dollar-quoted string")
     }
+
+    /// The words starting a clause whose expressions `EXPLAIN` does not show.
+    static let hiddenClauseWords: Set<String> = ["values", "limit", "offset", "fetch", "rows", "range", "groups"]
 
     static func isSpace(_ byte: UInt8) -> Bool {
         byte == 0x20 || (0x09...0x0D).contains(byte)

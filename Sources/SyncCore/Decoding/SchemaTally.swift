@@ -109,7 +109,7 @@ package struct SchemaTally: Sendable, Equatable {
             text = String(decoding: name[..<end], as: UTF8.self) + "…"
         }
         let path = JSONPath(components: trie.nodePaths[node].components + [.key(text)])
-        insert(hash, Field(path: path.description, example: Self.example(value, named: text)))
+        insert(hash, Field(path: path.description, example: Self.isSecret(path) ? nil : Self.example(value)))
     }
 
     /// Whether a field with this hash was noted.
@@ -142,7 +142,7 @@ package struct SchemaTally: Sendable, Equatable {
             guard !types[column].contains(type) else { continue }
             types[column].insert(type)
             if let value = walker.value(ofColumn: column) {
-                examples[column << 8 | type.rawValue] = Self.example(value, named: "")
+                examples[column << 8 | type.rawValue] = Self.example(value)
             }
         }
     }
@@ -181,8 +181,19 @@ package struct SchemaTally: Sendable, Equatable {
         }
     }
 
-    private static func example(_ value: UnsafeBufferPointer<UInt8>, named name: String) -> String? {
-        guard !isSecret(name) else { return nil }
+    /// Whether a value at `path` holds a secret by its path: when any key on the way names one (`password`,
+    /// `auth_token.value`, `credentials.user`).
+    package static func isSecret(_ path: JSONPath) -> Bool {
+        path.components.contains { component in
+            guard case .key(let key) = component else { return false }
+            return isSecret(key)
+        }
+    }
+
+    /// `value` as an example: nil when it is an object or an array holding a key that names a secret anywhere inside
+    /// (`{"user": "x", "password": "…"}`), cut at ``maxExampleBytes`` otherwise.
+    private static func example(_ value: UnsafeBufferPointer<UInt8>) -> String? {
+        guard !holdsSecretKey(value) else { return nil }
         guard value.count > maxExampleBytes else { return String(decoding: value, as: UTF8.self) }
         // Cut on a character's first byte, so the text stays valid UTF-8.
         var end = maxExampleBytes

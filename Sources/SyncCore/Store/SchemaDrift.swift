@@ -25,8 +25,9 @@ public struct SchemaDrift: Sendable, Hashable {
     public var lastSeen: String
     /// The runs that saw it.
     public var count: Int
-    /// One value it held, as JSON, cut at 120 bytes; nil for a missing path, and for a field whose name says it holds
-    /// a secret (token, secret, password…).
+    /// One value it held, as JSON, cut at 120 bytes; nil for a missing path, for a field whose path names a secret
+    /// (token, secret, password… in any of its keys: `auth.password`, `credentials.user`), and for an object or array
+    /// holding such a key anywhere inside.
     public var example: String?
 
     package init(
@@ -64,9 +65,25 @@ package struct DriftObservations: Sendable {
         }
     }
 
+    /// The most `new_field` entries an endpoint's journal keeps: 1,000. A run notes at most 256
+    /// (``SchemaTally/maxFields``), so an upstream inventing keys fills it in four runs, and from then on each run's
+    /// fields push out the entries seen least recently: the journal shows the current drift, and one endpoint's
+    /// stays under about 400 kB (a path of at most 256 bytes and an example of 120 per entry). No real schema comes
+    /// near it: an object no column reaches into is one field. The other kinds need no bound: there is at most one
+    /// `missing_path` and one `type_change` per configured column.
+    package static let maxNewFields = 1_000
+
+    /// The order in which `new_field` entries are kept, as an `ORDER BY` for each store: the most recently seen
+    /// first, then by path byte by byte (`collation`: SQLite's `BINARY`, PostgreSQL's `"C"`). Those past
+    /// ``maxNewFields`` in it go.
+    package static func newFieldOrder(collation: String) -> String {
+        "last_seen DESC, path COLLATE \(collation)"
+    }
+
     package var observations: [Observation] = []
     /// The configured columns' paths, as the journal writes them.
     private var configuredPaths: Set<String> = []
+    private var configuredJSONPaths: [JSONPath] = []
     /// The JSON types seen so far at each configured path, as bits of ``SchemaTally/JSONTypes``: those stored with
     /// this run's added.
     package var types: [String: Int] = [:]
@@ -75,6 +92,7 @@ package struct DriftObservations: Sendable {
     /// is a type not among them; `null` is never one.
     package init(_ tally: SchemaTally, columns: [ColumnSpec], storedTypes: [String: Int]) {
         configuredPaths = Set(columns.map(\.path.description))
+        configuredJSONPaths = columns.map(\.path)
         // Two spellings of one key (`"name"`, `"n\u0061me"`) are one field.
         var paths: Set<String> = []
         for field in tally.fields.values.sorted(by: { $0.path < $1.path }) where paths.insert(field.path).inserted {
@@ -91,15 +109,35 @@ package struct DriftObservations: Sendable {
             types[path] = before.union(now).rawValue
             let added = now.subtracting(before)
             guard !before.isEmpty, !added.isEmpty else { continue }
-            let name = column.path.components.last.map { "\($0)" } ?? column.name
             let first = SchemaTally.JSONTypes(rawValue: added.rawValue & -added.rawValue)
             observations.append(
                 Observation(
                     kind: .typeChange, path: path,
                     detail: before.names.joined(separator: "/") + " → " + now.names.joined(separator: "/"),
-                    example: SchemaTally.isSecret(name) || SchemaTally.isSecret(column.name)
+                    example: SchemaTally.isSecret(column.path) || SchemaTally.isSecret(column.name)
                         ? nil : tally.example(column: index, type: first)))
         }
+    }
+
+    /// The paths of the `new_field` entries a run reads back from the journal, so that what it reads is bounded by
+    /// the run and the configuration, not by the journal: the run's fields (to tell which are new), and every
+    /// configured path and the paths of the objects it goes through (whose entries a column now maps). Entries of
+    /// the other kinds are all read: one per configured column at most, and those of columns since removed, which
+    /// the run drops.
+    package var readBackPaths: [String] {
+        var paths = Set(observations.lazy.filter { $0.kind == .newField }.map(\.path))
+        for path in configuredJSONPaths {
+            for end in path.components.indices {
+                paths.insert(JSONPath(components: Array(path.components[...end])).description)
+            }
+        }
+        return paths.sorted()
+    }
+
+    /// ``readBackPaths`` as a JSON array, the one parameter each store's query reads them from (SQLite's
+    /// `json_each`, PostgreSQL's `jsonb_array_elements_text`).
+    package var readBackPathsJSON: String {
+        "[" + readBackPaths.map(ColumnValue.jsonString).joined(separator: ",") + "]"
     }
 
     /// Whether a journal entry no longer stands for the configuration: a new field that a column now maps (or goes

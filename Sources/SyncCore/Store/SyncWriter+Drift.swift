@@ -19,8 +19,17 @@ extension SyncWriter {
                     + Array(repeating: "(?, ?, ?)", count: part.count).joined(separator: ", "),
                 part.flatMap { [name, .text($0.key), .integer(Int64($0.value))] })
         }
+        // An endpoint's first journaled run sets the baseline (the fields its configuration leaves out): the journal
+        // holds it, and the log says only what changes after.
+        let isBaseline =
+            try stored.isEmpty && database.rows("SELECT 1 FROM syncd_drift WHERE endpoint = ? LIMIT 1", [name]).isEmpty
         var known: Set<String> = []
-        for row in try database.rows("SELECT kind, path FROM syncd_drift WHERE endpoint = ?", [name]) {
+        let readBack = try database.rows(
+            """
+            SELECT kind, path FROM syncd_drift WHERE endpoint = ?
+                AND (kind <> 'new_field' OR path IN (SELECT value FROM json_each(?)))
+            """, [name, .text(drift.readBackPathsJSON)])
+        for row in readBack {
             guard let kindText = row.text("kind"), let path = row.text("path") else { continue }
             if let kind = SchemaDrift.Kind(rawValue: kindText), drift.isResolved(kind: kind, path: path) {
                 try database.execute(
@@ -45,10 +54,18 @@ extension SyncWriter {
                     ]
                 })
         }
-        // An endpoint's first journaled run sets the baseline (the fields its configuration leaves out): the journal
-        // holds it, and the log says only what changes after.
-        guard !stored.isEmpty || !known.isEmpty else { return [] }
-        return drift.observations.filter { !known.contains($0.kind.rawValue + " " + $0.path) }
+        let added = drift.observations.filter { !known.contains($0.kind.rawValue + " " + $0.path) }
+        // Past the bound, the new fields seen least recently go (this run's are never among them: it notes 256 at
+        // most). Only a run that adds one can pass it.
+        if added.contains(where: { $0.kind == .newField }) {
+            try database.execute(
+                """
+                DELETE FROM syncd_drift WHERE endpoint = ?1 AND kind = 'new_field' AND path IN (
+                    SELECT path FROM syncd_drift WHERE endpoint = ?1 AND kind = 'new_field'
+                    ORDER BY \(DriftObservations.newFieldOrder(collation: "BINARY")) LIMIT -1 OFFSET ?2)
+                """, [name, .integer(Int64(DriftObservations.maxNewFields))])
+        }
+        return isBaseline ? [] : added
     }
 
     /// `rows` in parts of at most 32, each written by one statement.

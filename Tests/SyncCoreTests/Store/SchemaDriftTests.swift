@@ -79,6 +79,49 @@ struct SchemaDriftTests {
                 "new_field address", "new_field api_token", "new_field ns", "new_field tag",
             ])
     }
+
+    @Test(
+        "an upstream inventing keys every run keeps at most 1,000 new fields per endpoint, those seen last",
+        arguments: Kind.all)
+    func bounded(kind: Kind) async throws {
+        let (storage, reads) = try await kind.makeBoth(in: directory, open)
+        for run in 0..<5 {
+            // One record of 256 keys never sent before: a run notes at most 256 fields.
+            let keys = (0..<256).map { #""k\#(run)_\#(String(format: "%03d", $0))": 1"# }
+            _ = try await apply(
+                #"[{"id": 1, "name": "a", "# + keys.joined(separator: ", ") + "}]", to: storage,
+                at: 1_700_000_000 + Double(run) * 60)
+        }
+        let journal = try await reads.read { try $0.drift(endpoint: "users") }
+        let paths = Set(journal.filter { $0.kind == .newField }.map(\.path))
+        #expect(paths.count == DriftObservations.maxNewFields)
+        func key(_ run: Int, _ index: Int) -> String { "k\(run)_\(String(format: "%03d", index))" }
+        // The last three runs' 768 stay, and 232 of the second run's, first by path; none of the first run's.
+        #expect((2..<5).allSatisfy { run in (0..<256).allSatisfy { paths.contains(key(run, $0)) } })
+        #expect((0..<232).allSatisfy { paths.contains(key(1, $0)) } && !paths.contains(key(1, 232)))
+        #expect(!paths.contains { $0.hasPrefix("k0_") })
+        let again = try await apply(
+            #"[{"id": 1, "name": "a", "k4_000": 2, "k0_000": 2}]"#, to: storage, at: 1_700_001_000)
+        #expect(again.newDrift.map(\.sentence) == [#"new field "k0_000""#], "what went is new when it comes back")
+        #expect(try await reads.read { try $0.drift(endpoint: "users") }.count == DriftObservations.maxNewFields)
+    }
+
+    @Test(
+        "no secret is kept: not under a key that names one at any depth, nor inside an object or array",
+        arguments: Kind.all)
+    func secrets(kind: Kind) async throws {
+        let (storage, reads) = try await kind.makeBoth(in: directory, open)
+        _ = try await apply(
+            #"[{"id": 1, "name": "a", "auth": {"user": "x", "password": "hunter2"}, "#
+                + #""list": [{"k": 1}, {"API-Key": "s"}], "credentials": {"user": "u"}, "plain": {"a": "b"}}]"#,
+            to: storage, at: 1_700_000_000)
+        let journal = try await reads.read { try $0.drift(endpoint: "users") }
+        let examples = Dictionary(journal.map { ($0.path, $0.example) }, uniquingKeysWith: { a, _ in a })
+        #expect(Set(examples.keys) == ["auth", "list", "credentials", "plain"])
+        #expect(
+            examples["auth"] == .some(nil) && examples["list"] == .some(nil) && examples["credentials"] == .some(nil))
+        #expect(examples["plain"] == #"{"a": "b"}"#)
+    }
 }
 
 /// The tally itself: what a walk notes, however the body is cut, within its bounds.
@@ -116,6 +159,32 @@ struct SchemaTallyTests {
         #expect(!SchemaTally.isSecret("Straße"))
     }
 
+    @Test("a value under a key that names a secret at any depth is never kept, nor one holding such a key")
+    func nestedSecrets() throws {
+        let decoder = RecordDecoder(
+            recordsPath: JSONPath.root,
+            columns: [
+                ColumnSpec(name: "id", path: JSONPath(components: [.key("id")]), type: .integer),
+                ColumnSpec(name: "kind", path: JSONPath(components: [.key("auth_token"), .key("kind")]), type: .text),
+                ColumnSpec(name: "user", path: JSONPath(components: [.key("auth"), .key("user")]), type: .text),
+            ], keyColumns: [0], strict: false)
+        var chunked = ChunkedRecordDecoder(decoder, observingSchema: true)
+        let json =
+            #"[{"id": 1, "auth_token": {"kind": "x", "value": "s3cret"}, "auth": {"user": "u", "password": "p", "#
+            + #""realm": {"name": "r"}, "hint": {"t": "a \"password\": b"}}, "info": {"k": {"passwd": 1}}}]"#
+        try Array(json.utf8).withUnsafeBytes { try chunked.feed($0) { _, _ in } }
+        _ = try chunked.finish()
+        let tally = try #require(chunked.schemaTally)
+        let examples = Dictionary(tally.fields.values.map { ($0.path, $0.example) }, uniquingKeysWith: { a, _ in a })
+        #expect(examples["auth_token.value"] == .some(nil), "the secret's name is on the way, not at the end")
+        #expect(examples["auth.password"] == .some(nil))
+        #expect(examples["info"] == .some(nil), "an object holding a secret's key, however deep")
+        #expect(examples["auth.realm"] == #"{"name": "r"}"#)
+        #expect(examples["auth.hint"] == #"{"t": "a \"password\": b"}"#, "text inside a string is no key")
+        #expect(SchemaTally.isSecret(JSONPath(components: [.key("credentials"), .key("user")])))
+        #expect(!SchemaTally.isSecret(JSONPath(components: [.key("auth"), .index(0), .key("user")])))
+    }
+
     @Test("fields beside the columns, nested ones by path, escaped keys unescaped", arguments: [1, 2, 3, 5, 7, 4096])
     func fields(chunkSize: Int) throws {
         let tally = try Self.tally(
@@ -129,6 +198,18 @@ struct SchemaTallyTests {
         #expect(tally.fields.values.first { $0.path == "name" }?.example == #""Ann""#)
         #expect(tally.present == [2, 1])
         #expect(tally.types[0] == [.number, .string] && tally.types[1] == [.string])
+    }
+
+    @Test("a run reads back from the journal only its own fields and the configured paths with their objects")
+    func readBackPaths() throws {
+        let tally = try Self.tally(#"[{"id": 1, "address": {"city": "x", "zip": "1"}, "age": 3}]"#, chunkSize: 4096)
+        let columns = [
+            ColumnSpec(name: "id", path: JSONPath(components: [.key("id")]), type: .integer),
+            ColumnSpec(name: "city", path: JSONPath(components: [.key("address"), .key("city")]), type: .text),
+        ]
+        let drift = DriftObservations(tally, columns: columns, storedTypes: [:])
+        #expect(drift.readBackPaths == ["address", "address.city", "address.zip", "age", "id"])
+        #expect(drift.readBackPathsJSON == #"["address","address.city","address.zip","age","id"]"#)
     }
 
     @Test("an upstream inventing a key per record keeps at most 256 fields, and long examples are cut")

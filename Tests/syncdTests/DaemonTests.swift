@@ -26,18 +26,7 @@ struct DaemonTests {
             #expect(refused.last?.contains("STATUS=configuration not reloaded: \(workspace.config):") == true)
             #expect(refused.last?.contains("unknown key \"not_a_key\"") == true)
 
-            let more =
-                toml + """
-
-                    [[endpoint]]
-                    name = "more"
-                    url = "\(server.baseURL)/users"
-                    records = "$"
-                    primary_key = ["id"]
-
-                    [endpoint.columns]
-                    id = { path = "id", type = "integer" }
-                    """
+            let more = toml + Self.moreEndpoint(server.baseURL)
             try more.write(toFile: workspace.config, atomically: true, encoding: .utf8)
             signal(SIGHUP)
             let reloaded = await notify.waitFor("STATUS=more: 200", "STATUS=reloaded")
@@ -52,6 +41,23 @@ struct DaemonTests {
         #expect(result.standardError.contains("info syncd: Stopped"))
         let count = try await workspace.run(["sql", "SELECT count(*) AS n FROM more", "--format", "csv"])
         #expect(count.standardOutput == "n\r\n8\r\n")
+    }
+}
+
+extension DaemonTests {
+    /// A third endpoint for a reload to add: its `STATUS=more: …` says the reload applied and its sync ran.
+    static func moreEndpoint(_ baseURL: String) -> String {
+        """
+
+        [[endpoint]]
+        name = "more"
+        url = "\(baseURL)/users"
+        records = "$"
+        primary_key = ["id"]
+
+        [endpoint.columns]
+        id = { path = "id", type = "integer" }
+        """
     }
 }
 

@@ -172,18 +172,7 @@ struct HostileDaemonTests {
                 try await channel.writeAndFlush(ByteBuffer(string: "GET /healthz HTTP/1.1\r\nHost: x")).get()
                 channels.append(channel)
             }
-            let more =
-                toml + """
-
-                    [[endpoint]]
-                    name = "more"
-                    url = "\(server.baseURL)/users"
-                    records = "$"
-                    primary_key = ["id"]
-
-                    [endpoint.columns]
-                    id = { path = "id", type = "integer" }
-                    """
+            let more = toml + DaemonTests.moreEndpoint(server.baseURL)
             try more.write(toFile: workspace.config, atomically: true, encoding: .utf8)
             signal(SIGHUP)
             let synced = await notify.waitFor("STATUS=more: ")

@@ -92,9 +92,9 @@ private struct ExpressionReader {
                 index += 2
                 pending = nil
                 skipType()
-            case _ where PostgresPlanExpression.isSpace(byte):
+            case _ where PostgresSyntax.isSpace(byte):
                 index += 1
-            case _ where PostgresPlanExpression.isNameStart(byte) || byte == UInt8(ascii: "\""):
+            case _ where PostgresSyntax.isNameStart(byte) || byte == UInt8(ascii: "\""):
                 if byte == UInt8(ascii: "E") || byte == UInt8(ascii: "e"), peek(1) == UInt8(ascii: "'") {
                     index += 1
                     skipString(escapes: true)
@@ -110,8 +110,8 @@ private struct ExpressionReader {
             default:
                 // Digits, `$1`, `)`, `,`, `[`, `]`, `.`…
                 index += 1
-                if PostgresPlanExpression.isDigit(byte) || byte == UInt8(ascii: "$") {
-                    while index < bytes.count, PostgresPlanExpression.isNamePart(bytes[index]) { index += 1 }
+                if PostgresSyntax.isDigit(byte) || byte == UInt8(ascii: "$") {
+                    while index < bytes.count, PostgresSyntax.isNamePart(bytes[index]) { index += 1 }
                 }
                 pending = nil
             }
@@ -130,16 +130,16 @@ private struct ExpressionReader {
             if bytes[index] == UInt8(ascii: "\"") {
                 guard let name = quotedName() else { return nil }
                 parts.append((name, true))
-            } else if PostgresPlanExpression.isNameStart(bytes[index]) {
+            } else if PostgresSyntax.isNameStart(bytes[index]) {
                 let from = index
-                while index < bytes.count, PostgresPlanExpression.isNamePart(bytes[index]) { index += 1 }
-                let name = bytes[from..<index].map(PostgresPlanExpression.lowercased)
+                while index < bytes.count, PostgresSyntax.isNamePart(bytes[index]) { index += 1 }
+                let name = bytes[from..<index].map(PostgresSyntax.lowercased)
                 parts.append((String(decoding: name, as: UTF8.self), false))
             } else {
                 break
             }
             guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "."),
-                bytes[index + 1] == UInt8(ascii: "\"") || PostgresPlanExpression.isNameStart(bytes[index + 1])
+                bytes[index + 1] == UInt8(ascii: "\"") || PostgresSyntax.isNameStart(bytes[index + 1])
             else { break }
             index += 1
         }
@@ -195,12 +195,12 @@ private struct ExpressionReader {
     /// time zone`, `interval year to month`), modifiers of digits (`(10,2)`) and `[]`s. Anything else ends it: a `(`
     /// holding more than digits follows a call (read again as one), and no other word belongs to the type.
     private mutating func skipType() {
-        while index < bytes.count, PostgresPlanExpression.isSpace(bytes[index]) { index += 1 }
+        while index < bytes.count, PostgresSyntax.isSpace(bytes[index]) { index += 1 }
         var wordStart = index
         guard qualifiedName() != nil else { return }
         while index < bytes.count {
             var end = index
-            while end < bytes.count, PostgresPlanExpression.isSpace(bytes[end]) { end += 1 }
+            while end < bytes.count, PostgresSyntax.isSpace(bytes[end]) { end += 1 }
             guard end < bytes.count else { return }
             if bytes[end] == UInt8(ascii: "(") {
                 guard let close = modifierEnd(from: end) else {
@@ -229,8 +229,8 @@ private struct ExpressionReader {
     /// The length of the type word starting at `start`; nil when none does.
     private func typeWordLength(at start: Int) -> Int? {
         var end = start
-        while end < bytes.count, PostgresPlanExpression.isNamePart(bytes[end]) { end += 1 }
-        let word = String(decoding: bytes[start..<end].map(PostgresPlanExpression.lowercased), as: UTF8.self)
+        while end < bytes.count, PostgresSyntax.isNamePart(bytes[end]) { end += 1 }
+        let word = String(decoding: bytes[start..<end].map(PostgresSyntax.lowercased), as: UTF8.self)
         return end > start && Self.typeWords.contains(word) ? end - start : nil
     }
 
@@ -242,8 +242,8 @@ private struct ExpressionReader {
             let byte = bytes[end]
             if byte == UInt8(ascii: ")") { return end + 1 }
             guard
-                PostgresPlanExpression.isDigit(byte) || byte == UInt8(ascii: ",")
-                    || PostgresPlanExpression.isSpace(byte)
+                PostgresSyntax.isDigit(byte) || byte == UInt8(ascii: ",")
+                    || PostgresSyntax.isSpace(byte)
             else { return nil }
             end += 1
         }
@@ -252,9 +252,9 @@ private struct ExpressionReader {
 
     /// `OPERATOR(schema.op)` after its `(`: the operator, with its schema.
     private mutating func readOperatorCall() {
-        while index < bytes.count, PostgresPlanExpression.isSpace(bytes[index]) { index += 1 }
+        while index < bytes.count, PostgresSyntax.isSpace(bytes[index]) { index += 1 }
         var schema: String?
-        if index < bytes.count, bytes[index] == UInt8(ascii: "\"") || PostgresPlanExpression.isNameStart(bytes[index]) {
+        if index < bytes.count, bytes[index] == UInt8(ascii: "\"") || PostgresSyntax.isNameStart(bytes[index]) {
             guard let name = qualifiedName() else { return }
             schema = name.schema.map { "\($0).\(name.name)" } ?? name.name
             guard index < bytes.count, bytes[index] == UInt8(ascii: ".") else {
@@ -275,30 +275,8 @@ private struct ExpressionReader {
 }
 
 extension PostgresPlanExpression {
-    static func isSpace(_ byte: UInt8) -> Bool {
-        byte == 0x20 || (0x09...0x0D).contains(byte)
-    }
-
-    static func isDigit(_ byte: UInt8) -> Bool {
-        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-    }
-
-    /// A letter, `_`, or any byte of a non-ASCII character, as PostgreSQL's names allow.
-    static func isNameStart(_ byte: UInt8) -> Bool {
-        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
-            || byte == UInt8(ascii: "_") || byte >= 0x80
-    }
-
-    static func isNamePart(_ byte: UInt8) -> Bool {
-        isNameStart(byte) || isDigit(byte) || byte == UInt8(ascii: "$")
-    }
-
     /// The characters of PostgreSQL's operators: `+ - * / < > = ~ ! @ # % ^ & | \` ?`.
     static func isOperatorByte(_ byte: UInt8) -> Bool {
         "+-*/<>=~!@#%^&|`?".utf8.contains(byte)
-    }
-
-    static func lowercased(_ byte: UInt8) -> UInt8 {
-        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte
     }
 }

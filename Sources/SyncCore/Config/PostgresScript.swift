@@ -108,9 +108,9 @@ private struct Lexer {
                 while let start = hiddenClauses.last, start > depth { hiddenClauses.removeLast() }
                 index += 1
                 token(name: nil)
-            case _ where Self.isSpace(byte):
+            case _ where PostgresSyntax.isSpace(byte):
                 index += 1
-            case _ where Self.isNameStart(byte):
+            case _ where PostgresSyntax.isNameStart(byte):
                 let word = name()
                 // U&"…": a name spelled with Unicode escapes, read as the server decodes it.
                 if word == "u", peek(0) == UInt8(ascii: "&"), peek(1) == UInt8(ascii: "\"") {
@@ -128,8 +128,9 @@ private struct Lexer {
                     token(name: word)
                     if Self.hiddenClauseWords.contains(word) { hiddenClauses.append(depth) }
                 }
-            case _ where Self.isDigit(byte):
-                while index < bytes.count, Self.isNamePart(bytes[index]) || bytes[index] == UInt8(ascii: ".") {
+            case _ where PostgresSyntax.isDigit(byte):
+                while index < bytes.count, PostgresSyntax.isNamePart(bytes[index]) || bytes[index] == UInt8(ascii: ".")
+                {
                     index += 1
                 }
                 token(name: nil)
@@ -146,7 +147,7 @@ private struct Lexer {
     /// the words `ANALYZE` and `VERBOSE`.
     mutating func explainedStatement() -> String {
         skipSpaceAndComments()
-        if index < bytes.count, Self.isNameStart(bytes[index]), name() == "explain" {
+        if index < bytes.count, PostgresSyntax.isNameStart(bytes[index]), name() == "explain" {
             skipSpaceAndComments()
             if peek(0) == UInt8(ascii: "(") {
                 index += 1
@@ -162,7 +163,7 @@ private struct Lexer {
                 while true {
                     skipSpaceAndComments()
                     let mark = index
-                    guard index < bytes.count, Self.isNameStart(bytes[index]) else { break }
+                    guard index < bytes.count, PostgresSyntax.isNameStart(bytes[index]) else { break }
                     guard ["analyze", "analyse", "verbose"].contains(name()) else {
                         index = mark
                         break
@@ -203,8 +204,8 @@ private struct Lexer {
     /// A plain name, lower-cased as PostgreSQL folds it (ASCII letters only; other bytes are kept).
     private mutating func name() -> String {
         let from = index
-        while index < bytes.count, Self.isNamePart(bytes[index]) { index += 1 }
-        return String(decoding: bytes[from..<index].map { Self.lowercased($0) }, as: UTF8.self)
+        while index < bytes.count, PostgresSyntax.isNamePart(bytes[index]) { index += 1 }
+        return String(decoding: bytes[from..<index].map { PostgresSyntax.lowercased($0) }, as: UTF8.self)
     }
 
     /// `"…"` with `""` for a quote: its content.
@@ -235,8 +236,8 @@ private struct Lexer {
         var escape = UInt8(ascii: "\\")
         let end = index
         skipSpaceAndComments()
-        if bytes[index...].prefix(7).map(Self.lowercased) == Array("uescape".utf8),
-            !(peek(7).map(Self.isNamePart) ?? false)
+        if bytes[index...].prefix(7).map(PostgresSyntax.lowercased) == Array("uescape".utf8),
+            !(peek(7).map(PostgresSyntax.isNamePart) ?? false)
         {
             index += 7
             skipSpaceAndComments()
@@ -255,7 +256,7 @@ private struct Lexer {
     /// Past white space and comments, to the next token (comments that do not end are left to the main reading).
     private mutating func skipSpaceAndComments() {
         while index < bytes.count {
-            if Self.isSpace(bytes[index]) {
+            if PostgresSyntax.isSpace(bytes[index]) {
                 index += 1
             } else if bytes[index] == UInt8(ascii: "-"), peek(1) == UInt8(ascii: "-") {
                 while index < bytes.count, bytes[index] != UInt8(ascii: "\n") { index += 1 }
@@ -318,8 +319,8 @@ private struct Lexer {
         var end = index + 1
         guard end < bytes.count else { return nil }
         if bytes[end] != UInt8(ascii: "$") {
-            guard Self.isNameStart(bytes[end]) else { return nil }
-            while end < bytes.count, Self.isNamePart(bytes[end]), bytes[end] != UInt8(ascii: "$") { end += 1 }
+            guard PostgresSyntax.isNameStart(bytes[end]) else { return nil }
+            while end < bytes.count, PostgresSyntax.isNamePart(bytes[end]), bytes[end] != UInt8(ascii: "$") { end += 1 }
             guard end < bytes.count, bytes[end] == UInt8(ascii: "$") else { return nil }
         }
         return bytes[index...end]
@@ -341,36 +342,14 @@ private struct Lexer {
 
     /// The words starting a clause whose expressions `EXPLAIN` does not show.
     static let hiddenClauseWords: Set<String> = ["values", "limit", "offset", "fetch", "rows", "range", "groups"]
-
-    static func isSpace(_ byte: UInt8) -> Bool {
-        byte == 0x20 || (0x09...0x0D).contains(byte)
-    }
-
-    static func isDigit(_ byte: UInt8) -> Bool {
-        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-    }
-
-    /// A letter, `_`, or any byte of a non-ASCII character, as PostgreSQL's names allow.
-    static func isNameStart(_ byte: UInt8) -> Bool {
-        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
-            || byte == UInt8(ascii: "_") || byte >= 0x80
-    }
-
-    static func isNamePart(_ byte: UInt8) -> Bool {
-        isNameStart(byte) || isDigit(byte) || byte == UInt8(ascii: "$")
-    }
-
-    static func lowercased(_ byte: UInt8) -> UInt8 {
-        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte
-    }
 }
 
 extension String {
     /// Without the white space (ASCII) at either end.
     fileprivate func trimmingSpaces() -> String {
         let bytes = Array(utf8)
-        guard let first = bytes.firstIndex(where: { !Lexer.isSpace($0) }),
-            let last = bytes.lastIndex(where: { !Lexer.isSpace($0) })
+        guard let first = bytes.firstIndex(where: { !PostgresSyntax.isSpace($0) }),
+            let last = bytes.lastIndex(where: { !PostgresSyntax.isSpace($0) })
         else { return "" }
         return String(decoding: bytes[first...last], as: UTF8.self)
     }

@@ -84,12 +84,7 @@ struct ReadAPIConnectionTests {
         "two Host fields, or none in HTTP/1.1, are answered 400 and the connection closed; HTTP/1.0 needs none",
         arguments: [true, false])
     func hostFields(fastPath: Bool) async throws {
-        let (fixture, files) = try await ReadAPITests.fixture()
-        defer { _ = files }
-        try await ReadAPIHarness.with(fixture, fastPath: fastPath) { api in
-            let port = try ReadFastPathWireTests.port(api)
-            let record = "/v1/endpoints/users/records/2"
-            _ = try await api.get(record)
+        try await ReadFastPathWireTests.withKeptRecord(fastPath: fastPath) { api, port, record in
             let host = "Host: 127.0.0.1:\(port)\r\n"
             for head in [
                 "GET \(record) HTTP/1.1\r\n\(host)\(host)\r\n", "GET \(record) HTTP/1.1\r\n\r\n",
@@ -136,12 +131,7 @@ struct ReadAPIConnectionTests {
         "a head whose lines end in bare LFs is answered 400 and closed, on the fast path and the router",
         arguments: [true, false])
     func bareLineFeeds(fastPath: Bool) async throws {
-        let (fixture, files) = try await ReadAPITests.fixture()
-        defer { _ = files }
-        try await ReadAPIHarness.with(fixture, fastPath: fastPath) { api in
-            let port = try ReadFastPathWireTests.port(api)
-            let record = "/v1/endpoints/users/records/2"
-            _ = try await api.get(record)
+        try await ReadFastPathWireTests.withKeptRecord(fastPath: fastPath) { _, port, record in
             let (answer, rest) = try await withRawConnection(port: port) { connection in
                 try await connection.send("GET \(record) HTTP/1.1\nHost: 127.0.0.1:\(port)\n\n")
                 let answer = try await connection.readResponse()

@@ -32,10 +32,12 @@ struct ReadFastPathWireTests {
 
     /// Runs `body` with a read API whose record 2 is kept (so the fast path answers it), its port and that record's
     /// path.
-    static func withKeptRecord(_ body: (ReadAPIHarness, Int, String) async throws -> Void) async throws {
+    static func withKeptRecord(
+        fastPath: Bool = true, _ body: (ReadAPIHarness, Int, String) async throws -> Void
+    ) async throws {
         let (fixture, files) = try await ReadAPITests.fixture()
         defer { _ = files }
-        try await ReadAPIHarness.with(fixture) { api in
+        try await ReadAPIHarness.with(fixture, fastPath: fastPath) { api in
             let record = "/v1/endpoints/users/records/2"
             _ = try await api.get(record)
             try await body(api, try port(api), record)

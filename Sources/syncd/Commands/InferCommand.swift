@@ -8,8 +8,8 @@ struct InferCommand: AsyncParsableCommand {
         commandName: "infer",
         abstract: "Print an [[endpoint]] stanza (or Codable models) inferred from a JSON response.",
         discussion: """
-            Reads the response from an http(s) URL (fetched as syncd fetches: TLS, a 30 s timeout, at most \
-            64 MiB), a file, or - for standard input. The records are the top-level array, else the largest \
+            Reads the response, at most 64 MiB, from an http(s) URL (fetched as syncd fetches: TLS, a 30 s \
+            timeout), a file, or - for standard input. The records are the top-level array, else the largest \
             array of objects within five keys of the root; between arrays of the same size, not one whose keys \
             the others' records refer to (side-loaded), then one whose records have a key, then the one with \
             the most fields (stderr says which and why; --records overrides). Every record is read: each scalar \
@@ -62,7 +62,10 @@ struct InferCommand: AsyncParsableCommand {
             let shapes: InferredShapes
             do {
                 if source == "-" {
-                    (endpoint, shapes) = try inference.infer([UInt8](FileHandle.standardInput.readDataToEndOfFile()))
+                    // A standard input closed at start now reads /dev/null: read no descriptor, which says closed.
+                    let descriptor = StandardDescriptors.inputWasClosed ? -1 : STDIN_FILENO
+                    (endpoint, shapes) = try InferenceSource.infer(
+                        descriptor: descriptor, name: "standard input", inference)
                 } else {
                     (endpoint, shapes) = try await InferenceSource.infer(url: url, inference)
                 }

@@ -46,7 +46,8 @@ package struct SwiftModelWriter {
             writer.printed += 1
             writer.writeStruct(node: node, name: name)
         }
-        return (header + [""] + writer.output).joined(separator: "\n")
+        // Keys reach the code only as literals, escaped; this escapes what is left in a comment (a records path).
+        return (header + [""] + writer.output).map { ControlCharacters.escaped($0, .code) }.joined(separator: "\n")
     }
 
     /// The Swift type for the values at a node (without the optional), queueing a struct for objects; nil when

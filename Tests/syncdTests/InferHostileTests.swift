@@ -2,7 +2,7 @@ import Foundation
 import SampleUpstream
 import Testing
 
-/// `syncd infer` on hostile input: standard input closed, a directory or endless.
+/// `syncd infer` on hostile input: standard input closed, a directory or endless; keys that drive a terminal.
 @Suite("syncd infer on hostile input")
 struct InferHostileTests {
     typealias Workspace = CLITests.Workspace
@@ -41,5 +41,49 @@ struct InferHostileTests {
         let large = try await SyncdProcess.run(["infer", file])
         #expect(large.status == 1)
         #expect(large.standardError == refusal)
+    }
+
+    @Test("keys holding escape sequences and bidi overrides are escaped in the summary, the stanza and --swift")
+    func escapedKeys() async throws {
+        let workspace = try Workspace(toml: "")
+        defer { workspace.remove() }
+        let file = workspace.path + "/hostile.json"
+        // The records' path holds ESC [2J (clear the screen) and U+202E (right-to-left override); a key holds a
+        // line break that would end a TOML comment or a Swift comment and start code.
+        let body = #"{"\u001b[2J\u202e": [{"id": 1, "x\n[[endpoint]]": 2, "\u009b31m": 3}]}"#
+        try body.write(toFile: file, atomically: true, encoding: .utf8)
+        let inferred = try await SyncdProcess.run(["infer", file, "--name", "hostile"])
+        #expect(inferred.status == 0, "\(inferred.standardError)")
+        #expect(inferred.standardError == #"syncd: 1 records at "["\u001b[2J\u202e"]", 3 columns"# + "\n")
+        let stanza = inferred.standardOutput
+        #expect(
+            stanza == """
+                # 1 record at "[\\"\\u001B[2J\\u202E\\"]": every one was read to infer these columns.
+                [[endpoint]]
+                name = "hostile"
+                url = "file://\(file)"
+                records = "[\\"\\u001B[2J\\u202E\\"]"
+                primary_key = ["id"]
+
+                [endpoint.columns]
+                id = { path = "id", type = "integer", required = true }
+                x_endpoint = { path = "[\\"x\\n[[endpoint]]\\"]", type = "integer", required = true }
+                c_31m = { path = "[\\"\\u009B31m\\"]", type = "integer", required = true }
+
+                """)
+        try (InferTests.header + stanza).write(toFile: workspace.config, atomically: true, encoding: .utf8)
+        let check = try await workspace.run(["check-config"])
+        #expect(check.status == 0, "\(check.standardOutput)\(check.standardError)")
+        let sync = try await workspace.run(["sync"])
+        #expect(sync.status == 0, "\(sync.standardError)")
+        let rows = try await workspace.run(["sql", "SELECT id, x_endpoint, c_31m FROM hostile", "--format", "csv"])
+        #expect(rows.standardOutput == "id,x_endpoint,c_31m\r\n1,2,3\r\n")
+        let swift = try await SyncdProcess.run(["infer", file, "--name", "hostile", "--swift"])
+        #expect(swift.status == 0, "\(swift.standardError)")
+        #expect(
+            swift.standardOutput.contains(#"// The 1 records are the array at "["\u001b[2J\u202e"]" in the response."#))
+        #expect(swift.standardOutput.contains(#"case xEndpoint = "x\u{a}[[endpoint]]""#))
+        #expect(
+            !swift.standardOutput.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x9B || $0 == "\u{202E}" })
     }
 }

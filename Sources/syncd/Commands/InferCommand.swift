@@ -91,7 +91,8 @@ struct InferCommand: AsyncParsableCommand {
         return isURL ? source : InferenceSource.fileURL(path: source)
     }
 
-    /// One line for stderr: where the records were found and what else could have been.
+    /// One line for stderr: where the records were found and what else could have been, with the control
+    /// characters of the sample's keys escaped.
     static func summary(_ endpoint: InferredEndpoint) -> String {
         guard let recordsPath = endpoint.recordsPath else {
             return "syncd: no array of objects found: a document endpoint (use --records PATH to name one)\n"
@@ -103,6 +104,6 @@ struct InferCommand: AsyncParsableCommand {
             line += "; other arrays of objects: " + others.joined(separator: ", ") + " (choose with --records PATH)"
         }
         if endpoint.primaryKey == nil { line += "; no primary key found: see the TODO" }
-        return line + "\n"
+        return TerminalText.escapedNames(line) + "\n"
     }
 }

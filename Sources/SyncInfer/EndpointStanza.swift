@@ -28,7 +28,7 @@ package enum EndpointStanza {
         }
         lines.append("[[endpoint]]")
         lines.append("name = \(quoted(endpoint.name))")
-        lines.append("url = \(quoted(endpoint.url))")
+        lines += urlLines(URLSecrets(url: endpoint.url, endpoint: endpoint.name))
         guard let recordsPath = endpoint.recordsPath else { return text(lines) }
         lines.append("records = \(quoted(recordsPath.description))")
         if let key = endpoint.primaryKey {
@@ -70,6 +70,30 @@ package enum EndpointStanza {
     /// comment (a key in a note), where TOML forbids them and where they would reach the terminal.
     private static func text(_ lines: [String]) -> String {
         lines.map { ControlCharacters.escaped($0, .code) }.joined(separator: "\n") + "\n"
+    }
+
+    /// The `url` line without the URL's secrets, and the `auth` line that sends its secret query parameter instead,
+    /// with comments saying what to set and what was left out.
+    private static func urlLines(_ secrets: URLSecrets) -> [String] {
+        var lines = ["url = \(quoted(secrets.url))"]
+        if secrets.isRedacted {
+            lines += comment(
+                "TODO: url holds a secret shown as \(URLRedaction.marker) (user information, or a parameter after \";\" "
+                    + "or \"#\"): send it with auth instead, and remove it.")
+        }
+        for name in secrets.dropped {
+            lines += comment(
+                "TODO: the URL's \(quoted(name)) is a secret too, left out of url (auth sends one parameter): check "
+                    + "whether the API needs it.")
+        }
+        if let auth = secrets.auth {
+            lines += comment(
+                "The URL's \(quoted(auth.name)) is a secret, left out of url: auth sends it from the environment "
+                    + "variable \(auth.environment), which must be set where syncd runs.")
+            lines.append(
+                "auth = { type = \"query\", name = \(quoted(auth.name)), value_env = \(quoted(auth.environment)) }")
+        }
+        return lines
     }
 
     /// A note as comment lines of at most ``commentWidth`` characters, broken between words.

@@ -2,7 +2,8 @@ import Foundation
 import SampleUpstream
 import Testing
 
-/// `syncd infer` on hostile input: standard input closed, a directory or endless; keys that drive a terminal.
+/// `syncd infer` on hostile input: standard input closed, a directory or endless; keys that drive a terminal; a
+/// URL carrying its secret.
 @Suite("syncd infer on hostile input")
 struct InferHostileTests {
     typealias Workspace = CLITests.Workspace
@@ -85,5 +86,43 @@ struct InferHostileTests {
         #expect(swift.standardOutput.contains(#"case xEndpoint = "x\u{a}[[endpoint]]""#))
         #expect(
             !swift.standardOutput.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x9B || $0 == "\u{202E}" })
+    }
+
+    @Test(
+        "a URL's secret query parameter becomes a query auth from the environment, in no output, and the stanza syncs")
+    func secretQueryParameter() async throws {
+        let users = SampleUsers.json(count: 3)
+        let server = try await LoopbackHTTPServer.start { request in
+            guard request.query["api_key"] == "s3cr3t-value" else { return UpstreamResponse(status: 401) }
+            return .json(users)
+        }
+        let workspace = try Workspace(toml: "")
+        defer { workspace.remove() }
+        let inferred = try await SyncdProcess.run(["infer", server.baseURL + "/users?api_key=s3cr3t-value&page=1"])
+        #expect(inferred.status == 0, "\(inferred.standardError)")
+        let stanza = inferred.standardOutput
+        #expect(!stanza.contains("s3cr3t") && !inferred.standardError.contains("s3cr3t"))
+        #expect(
+            stanza.contains(
+                """
+                [[endpoint]]
+                name = "users"
+                url = "\(server.baseURL)/users?page=1"
+                # The URL's "api_key" is a secret, left out of url: auth sends it from the environment variable \
+                USERS_API_KEY, which
+                # must be set where syncd runs.
+                auth = { type = "query", name = "api_key", value_env = "USERS_API_KEY" }
+                records = "$"
+
+                """))
+        try (InferTests.header + stanza).write(toFile: workspace.config, atomically: true, encoding: .utf8)
+        let check = try await workspace.run(["check-config"])
+        #expect(check.status == 0, "\(check.standardOutput)\(check.standardError)")
+        let sync = try await SyncdProcess.run(
+            ["sync", "--config", workspace.config], environment: ["USERS_API_KEY": "s3cr3t-value"])
+        try await server.shutdown()
+        #expect(sync.status == 0, "\(sync.standardError)")
+        let count = try await workspace.run(["sql", "SELECT count(*) AS n FROM users", "--format", "csv"])
+        #expect(count.standardOutput == "n\r\n3\r\n")
     }
 }

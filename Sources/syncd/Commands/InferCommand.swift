@@ -19,7 +19,8 @@ struct InferCommand: AsyncParsableCommand {
             …key, sku, slug, guid or code column, else such a column of a nested object (repo.id), else none. \
             A pagination line is proposed from a Link header with rel="next" or the envelope (a Stripe list, a \
             GraphQL connection, a next URL or cursor), commented when unsure. A response without an array of \
-            objects gives a document endpoint.
+            objects gives a document endpoint. A secret query parameter of the URL (api_key, access_token…) is \
+            left out of url and sent with a query auth read from an environment variable.
 
             Exits 1 when the input cannot be read, is not JSON (naming the byte), or has no array of objects.
             """

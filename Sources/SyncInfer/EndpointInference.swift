@@ -91,7 +91,8 @@ package struct EndpointInference {
     }
 
     /// The arrays that could be the records: the wanted one, the root array, else the largest ones (several when
-    /// they have the same size, for ``RecordsChoice``); none for a document.
+    /// they have the same size, for ``RecordsChoice``: the first ``RecordsChoice/maximumContenders`` in the body);
+    /// none for a document.
     private func contenders(from locator: RecordsLocator) throws(InferenceError) -> [RecordsCandidate] {
         if let recordsPath {
             if let found = locator.candidates.first(where: { $0.path == recordsPath }) { return [found] }
@@ -105,7 +106,8 @@ package struct EndpointInference {
                     + "use --records PATH to name an array of objects")
         }
         guard let largest = locator.candidates.max(by: { $0.count < $1.count }) else { return [] }
-        return locator.candidates.filter { $0.count == largest.count }
+        let same = locator.candidates.lazy.filter { $0.count == largest.count }
+        return Array(same.prefix(RecordsChoice.maximumContenders))
     }
 
     /// Walks each element of the array whose `[` is just behind the cursor.

@@ -28,8 +28,8 @@ package enum EndpointStanza {
         }
         lines.append("[[endpoint]]")
         lines.append("name = \(quoted(endpoint.name))")
-        lines.append("url = \(quoted(endpoint.url))")
-        guard let recordsPath = endpoint.recordsPath else { return lines.joined(separator: "\n") + "\n" }
+        lines += urlLines(URLSecrets(url: endpoint.url, endpoint: endpoint.name))
+        guard let recordsPath = endpoint.recordsPath else { return text(lines) }
         lines.append("records = \(quoted(recordsPath.description))")
         if let key = endpoint.primaryKey {
             if let nested = endpoint.nestedKeyColumn {
@@ -63,7 +63,37 @@ package enum EndpointStanza {
                 "# Left out past \(ColumnInference.maximumColumns) columns: \(paths)\(more). "
                     + "The whole record stays in _raw.")
         }
-        return lines.joined(separator: "\n") + "\n"
+        return text(lines)
+    }
+
+    /// The lines as the stanza's text. Strings were quoted with their controls escaped; this escapes any left in a
+    /// comment (a key in a note), where TOML forbids them and where they would reach the terminal.
+    private static func text(_ lines: [String]) -> String {
+        lines.map { ControlCharacters.escaped($0, .code) }.joined(separator: "\n") + "\n"
+    }
+
+    /// The `url` line without the URL's secrets, and the `auth` line that sends its secret query parameter instead,
+    /// with comments saying what to set and what was left out.
+    private static func urlLines(_ secrets: URLSecrets) -> [String] {
+        var lines = ["url = \(quoted(secrets.url))"]
+        if secrets.isRedacted {
+            lines += comment(
+                "TODO: url holds a secret shown as \(URLRedaction.marker) (user information, or a parameter after \";\" "
+                    + "or \"#\"): send it with auth instead, and remove it.")
+        }
+        for name in secrets.dropped {
+            lines += comment(
+                "TODO: the URL's \(quoted(name)) is a secret too, left out of url (auth sends one parameter): check "
+                    + "whether the API needs it.")
+        }
+        if let auth = secrets.auth {
+            lines += comment(
+                "The URL's \(quoted(auth.name)) is a secret, left out of url: auth sends it from the environment "
+                    + "variable \(auth.environment), which must be set where syncd runs.")
+            lines.append(
+                "auth = { type = \"query\", name = \(quoted(auth.name)), value_env = \(quoted(auth.environment)) }")
+        }
+        return lines
     }
 
     /// A note as comment lines of at most ``commentWidth`` characters, broken between words.
@@ -84,7 +114,8 @@ package enum EndpointStanza {
     /// The width comments are broken at, as the code around them is.
     static let commentWidth = 116
 
-    /// A TOML basic string.
+    /// A TOML basic string: quotation marks, backslashes and what ``ControlCharacters`` escapes in code (every
+    /// control character TOML forbids raw, and C1 and bidirectional controls besides) written as escapes.
     static func quoted(_ text: String) -> String {
         var result = "\""
         for scalar in text.unicodeScalars {
@@ -95,7 +126,7 @@ package enum EndpointStanza {
             case "\t": result += "\\t"
             case "\r": result += "\\r"
             default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
+                if ControlCharacters.needsEscape(scalar, .code) {
                     let hex = String(scalar.value, radix: 16, uppercase: true)
                     result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
                 } else {

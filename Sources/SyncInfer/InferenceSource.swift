@@ -49,4 +49,20 @@ package enum InferenceSource {
         }
         return try result.get()
     }
+
+    /// Reads a descriptor to its end (standard input for `syncd infer -`) and infers the endpoint from it.
+    ///
+    /// - Parameters:
+    ///   - descriptor: an open descriptor, such as `STDIN_FILENO`.
+    ///   - name: what the descriptor is, for messages: `standard input`.
+    ///   - inference: what to infer, with which name and records path.
+    ///   - maxBody: the most bytes read; the same 64 MiB as a URL's by default.
+    /// - Throws: ``FetchError`` when the descriptor cannot be read (closed, a directory) or holds more than
+    ///   `maxBody`; ``InferenceError`` when the bytes give no endpoint.
+    package static func infer(
+        descriptor: Int32, name: String, _ inference: EndpointInference,
+        maxBody: Int = EndpointConfiguration.defaultMaxBody
+    ) throws -> (endpoint: InferredEndpoint, shapes: InferredShapes) {
+        try inference.infer(DescriptorReader.readAll(descriptor, name: name, limit: maxBody))
+    }
 }

@@ -7,6 +7,10 @@ import SyncCore
 /// the collection. Among the others, an array whose records carry a key comes first, then the one with the most
 /// fields, then the first in the body.
 struct RecordsChoice {
+    /// At most this many arrays of the same size are walked and compared, the first in the body: comparing each
+    /// with every other grows with the square of their number, and a response with more is not an API's envelope.
+    static let maximumContenders = 8
+
     /// One array of the same size as the others, walked.
     struct Contender {
         var candidate: RecordsCandidate

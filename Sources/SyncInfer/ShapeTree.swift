@@ -70,6 +70,19 @@ struct ShapeTree {
     let collectsReferences: Bool
     /// The number of values held by every node's ``ShapeNode/referenceValues``.
     var referenceCount = 0
+    /// Keys compared or looked up while finding children: at most ``scannedChildren`` + 1 per key walked.
+    private(set) var keyComparisons = 0
+    /// The children of parents with more than ``scannedChildren`` children, by key.
+    private var childIndex: [ChildKey: Int] = [:]
+
+    /// A child's place in ``childIndex``.
+    private struct ChildKey: Hashable {
+        var parent: Int
+        var key: [UInt8]
+    }
+
+    /// Parents with at most this many children have them compared one by one; larger ones are looked up by key.
+    static let scannedChildren = 16
 
     init(collectsReferences: Bool = false) {
         self.collectsReferences = collectsReferences
@@ -79,26 +92,48 @@ struct ShapeTree {
     ///
     /// Uniqueness is tracked for the record's first keys and its key-like keys, and for key-like keys of nested
     /// objects that could become columns (a nested key such as `repo.id`), never inside arrays.
+    ///
+    /// A key's child is looked up at the hint (the key's position in the last object), then, while the parent has at
+    /// most ``scannedChildren`` children, by comparing each; past that, in ``childIndex``. So each key costs at most
+    /// ``scannedChildren`` + 1 comparisons, and an object with tens of thousands of distinct keys stays linear.
     mutating func child(of parent: Int, key: UnsafeBufferPointer<UInt8>, hint: Int) -> Int {
-        let children = nodes[parent].children
-        if hint < children.count, nodes[children[hint]].key.elementsEqual(key) { return children[hint] }
-        for child in children where nodes[child].key.elementsEqual(key) { return child }
+        let childCount = nodes[parent].children.count
+        if hint < childCount {
+            keyComparisons += 1
+            let child = nodes[parent].children[hint]
+            if nodes[child].key.elementsEqual(key) { return child }
+        }
+        let keyBytes: [UInt8]
+        if childCount <= Self.scannedChildren {
+            keyComparisons += childCount
+            for child in nodes[parent].children where nodes[child].key.elementsEqual(key) { return child }
+            keyBytes = Array(key)
+        } else {
+            keyComparisons += 1
+            keyBytes = Array(key)
+            if let child = childIndex[ChildKey(parent: parent, key: keyBytes)] { return child }
+        }
         let depth = nodes[parent].depth + 1
-        let keyBytes = Array(key)
         let isKeyLike = Self.isKeyLike(keyBytes)
         let isInArray = nodes[parent].isInArray
         let tracks =
             !isInArray
             && (parent == 0
-                ? children.count < Self.uniquenessCandidates || isKeyLike
+                ? childCount < Self.uniquenessCandidates || isKeyLike
                 : isKeyLike && depth <= ColumnInference.maximumPathLength)
         var node = ShapeNode(key: keyBytes, depth: depth, tracksUniqueness: tracks)
         node.isInArray = isInArray
         let isOwnID = parent == 0 && node.name.lowercased() == "id"
         if collectsReferences, !isOwnID, isKeyLike || Self.isReferenceList(keyBytes) { node.referenceValues = [] }
+        let index = nodes.count
         nodes.append(node)
-        nodes[parent].children.append(nodes.count - 1)
-        return nodes.count - 1
+        nodes[parent].children.append(index)
+        if childCount == Self.scannedChildren {
+            for child in nodes[parent].children { childIndex[ChildKey(parent: parent, key: nodes[child].key)] = child }
+        } else if childCount > Self.scannedChildren {
+            childIndex[ChildKey(parent: parent, key: keyBytes)] = index
+        }
+        return index
     }
 
     /// The node that gathers the elements of the arrays at `parent`, created when first needed.

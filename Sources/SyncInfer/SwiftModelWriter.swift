@@ -9,8 +9,11 @@ import SyncCore
 package struct SwiftModelWriter {
     private let tree: ShapeTree
     private var usedNames: Set<String> = []
-    /// The structs still to print: node and name.
+    /// The number to try next after a name already taken, so that many keys with one name stay linear.
+    private var nextNumbers: [String: Int] = [:]
+    /// The structs to print, node and name, in the order they were named; those before ``printed`` are printed.
     private var pending: [(node: Int, name: String)] = []
+    private var printed = 0
     private var output: [String] = []
 
     private init(tree: ShapeTree) {
@@ -38,11 +41,13 @@ package struct SwiftModelWriter {
         } else {
             header.append("// The response is not an object: decode it as a single value.")
         }
-        while !writer.pending.isEmpty {
-            let (node, name) = writer.pending.removeFirst()
+        while writer.printed < writer.pending.count {
+            let (node, name) = writer.pending[writer.printed]
+            writer.printed += 1
             writer.writeStruct(node: node, name: name)
         }
-        return (header + [""] + writer.output).joined(separator: "\n")
+        // Keys reach the code only as literals, escaped; this escapes what is left in a comment (a records path).
+        return (header + [""] + writer.output).map { ControlCharacters.escaped($0, .code) }.joined(separator: "\n")
     }
 
     /// The Swift type for the values at a node (without the optional), queueing a struct for objects; nil when
@@ -67,13 +72,19 @@ package struct SwiftModelWriter {
     private mutating func uniqueName(_ suggested: String, parent: String) -> String {
         var name = suggested
         if usedNames.contains(name) { name = parent + suggested }
-        var number = 2
-        while usedNames.contains(name) {
-            name = parent + suggested + "\(number)"
-            number += 1
+        if usedNames.contains(name) {
+            name = Self.numbered(parent + suggested, avoiding: usedNames, next: &nextNumbers)
         }
         usedNames.insert(name)
         return name
+    }
+
+    /// `base2`, `base3`… the first not in `taken`, starting after the last number given for `base`.
+    private static func numbered(_ base: String, avoiding taken: Set<String>, next: inout [String: Int]) -> String {
+        var number = next[base, default: 2]
+        while taken.contains(base + "\(number)") { number += 1 }
+        next[base] = number + 1
+        return base + "\(number)"
     }
 
     private mutating func writeStruct(node index: Int, name: String) {
@@ -82,20 +93,19 @@ package struct SwiftModelWriter {
         var codingKeys: [String] = []
         var needsCodingKeys = false
         var takenProperties: Set<String> = []
+        var nextPropertyNumbers: [String: Int] = [:]
         for child in node.children {
             let childNode = tree.nodes[child]
             let key = childNode.name
-            var property = SwiftNaming.propertyName(key)
-            var number = 2
-            while takenProperties.contains(property) {
-                property = SwiftNaming.propertyName(key) + "\(number)"
-                number += 1
-            }
             let suggested = SwiftNaming.typeName(key, fallback: "Value")
             guard let type = type(of: child, suggested: suggested, parent: name) else {
                 let reason = childNode.kindCount == 0 ? "always null" : "values of different kinds"
                 lines.append("    // \(SwiftNaming.literal(key)): \(reason); not decoded")
                 continue
+            }
+            var property = SwiftNaming.propertyName(key)
+            if takenProperties.contains(property) {
+                property = Self.numbered(property, avoiding: takenProperties, next: &nextPropertyNumbers)
             }
             takenProperties.insert(property)
             let isOptional = childNode.present < node.objects || childNode.nulls > 0

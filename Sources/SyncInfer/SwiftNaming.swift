@@ -49,7 +49,8 @@ enum SwiftNaming {
         return name
     }
 
-    /// A Swift string literal.
+    /// A Swift string literal, with what ``ControlCharacters`` escapes in code (control characters, bidirectional
+    /// controls) written as `\u{…}`.
     static func literal(_ text: String) -> String {
         var result = "\""
         for scalar in text.unicodeScalars {
@@ -57,7 +58,7 @@ enum SwiftNaming {
             case "\"": result += "\\\""
             case "\\": result += "\\\\"
             default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
+                if ControlCharacters.needsEscape(scalar, .code) {
                     result += "\\u{\(String(scalar.value, radix: 16))}"
                 } else {
                     result.unicodeScalars.append(scalar)

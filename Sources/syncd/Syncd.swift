@@ -32,8 +32,10 @@ struct Syncd: AsyncParsableCommand {
         ]
     )
 
-    /// The process-wide settings first (SQLite's, the allocator's, PostgreSQL URLs as storage), then the command.
+    /// The process-wide settings first (closed standard descriptors, SQLite's, the allocator's, PostgreSQL URLs as
+    /// storage), then the command.
     static func main() async {
+        _ = StandardDescriptors.inputWasClosed
         SyncCache.configureProcess()
         PostgreSQLStorage.register()
         limitMallocArenas()

@@ -9,4 +9,10 @@ enum TerminalText {
     static func escaped(_ text: String) -> String {
         ControlCharacters.escaped(text, .terminal)
     }
+
+    /// Names and paths from a sample, as `syncd infer`'s summary shows them: as ``escaped(_:)``, and bidirectional
+    /// controls too, which would show the text around them in another order than it is read.
+    static func escapedNames(_ text: String) -> String {
+        ControlCharacters.escaped(text, .code)
+    }
 }

@@ -37,13 +37,13 @@ package struct FetchError: Error, Sendable, Hashable, CustomStringConvertible {
     static func invalidURL(_ detail: String) -> FetchError { FetchError(.invalidURL, detail) }
     package static func connection(_ detail: String) -> FetchError { FetchError(.connection, detail) }
     static func timeout(_ detail: String) -> FetchError { FetchError(.timeout, detail) }
-    static func bodyTooLarge(limit: Int) -> FetchError {
+    package static func bodyTooLarge(limit: Int) -> FetchError {
         FetchError(.bodyTooLarge, "the body is larger than max_body (\(ByteSize.format(limit)))")
     }
     static func spoolFull(limit: Int) -> FetchError {
         FetchError(.bodyTooLarge, "the pages of the run are larger than \(ByteSize.format(limit)) together")
     }
     static func truncated(_ detail: String) -> FetchError { FetchError(.truncated, detail) }
-    static func file(_ detail: String) -> FetchError { FetchError(.file, detail) }
+    package static func file(_ detail: String) -> FetchError { FetchError(.file, detail) }
     static func tls(_ detail: String) -> FetchError { FetchError(.tls, detail) }
 }

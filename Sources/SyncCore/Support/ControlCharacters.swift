@@ -8,6 +8,10 @@ package enum ControlCharacters {
         case log
         /// Terminal output: `\u001b` for every C0 character (tab and line breaks too), DEL and C1.
         case terminal
+        /// Code and names printed for a person to read and paste (`syncd infer`'s stanza, models and summary): as
+        /// ``terminal``, and the bidirectional embedding, override and isolate controls too (U+202A–U+202E,
+        /// U+2066–U+2069), which would show the text around them in another order than it is read (Trojan Source).
+        case code
     }
 
     /// `text` with its control characters escaped in `style`; the text itself when it has none.
@@ -25,14 +29,16 @@ package enum ControlCharacters {
             case (.log, "\n"): result += "\\n"
             case (.log, "\r"): result += "\\r"
             case (.log, _): result += "\\x" + (hex.count < 2 ? "0" : "") + hex
-            case (.terminal, _): result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            case (.terminal, _), (.code, _): result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             }
         }
         return result
     }
 
-    /// C0 (but the tab in a log line), DEL and C1.
-    private static func needsEscape(_ scalar: Unicode.Scalar, _ style: Style) -> Bool {
+    /// Whether a scalar is escaped in `style`: C0 (but the tab in a log line), DEL and C1; in code, the
+    /// bidirectional controls too.
+    package static func needsEscape(_ scalar: Unicode.Scalar, _ style: Style) -> Bool {
         (scalar.value < 0x20 && !(style == .log && scalar == "\t")) || (0x7F...0x9F).contains(scalar.value)
+            || (style == .code && (0x202A...0x202E ~= scalar.value || 0x2066...0x2069 ~= scalar.value))
     }
 }

@@ -8,8 +8,8 @@ struct InferCommand: AsyncParsableCommand {
         commandName: "infer",
         abstract: "Print an [[endpoint]] stanza (or Codable models) inferred from a JSON response.",
         discussion: """
-            Reads the response from an http(s) URL (fetched as syncd fetches: TLS, a 30 s timeout, at most \
-            64 MiB), a file, or - for standard input. The records are the top-level array, else the largest \
+            Reads the response, at most 64 MiB, from an http(s) URL (fetched as syncd fetches: TLS, a 30 s \
+            timeout), a file, or - for standard input. The records are the top-level array, else the largest \
             array of objects within five keys of the root; between arrays of the same size, not one whose keys \
             the others' records refer to (side-loaded), then one whose records have a key, then the one with \
             the most fields (stderr says which and why; --records overrides). Every record is read: each scalar \
@@ -19,7 +19,8 @@ struct InferCommand: AsyncParsableCommand {
             …key, sku, slug, guid or code column, else such a column of a nested object (repo.id), else none. \
             A pagination line is proposed from a Link header with rel="next" or the envelope (a Stripe list, a \
             GraphQL connection, a next URL or cursor), commented when unsure. A response without an array of \
-            objects gives a document endpoint.
+            objects gives a document endpoint. A secret query parameter of the URL (api_key, access_token…) is \
+            left out of url and sent with a query auth read from an environment variable.
 
             Exits 1 when the input cannot be read, is not JSON (naming the byte), or has no array of objects.
             """
@@ -62,7 +63,10 @@ struct InferCommand: AsyncParsableCommand {
             let shapes: InferredShapes
             do {
                 if source == "-" {
-                    (endpoint, shapes) = try inference.infer([UInt8](FileHandle.standardInput.readDataToEndOfFile()))
+                    // A standard input closed at start now reads /dev/null: read no descriptor, which says closed.
+                    let descriptor = StandardDescriptors.inputWasClosed ? -1 : STDIN_FILENO
+                    (endpoint, shapes) = try InferenceSource.infer(
+                        descriptor: descriptor, name: "standard input", inference)
                 } else {
                     (endpoint, shapes) = try await InferenceSource.infer(url: url, inference)
                 }
@@ -88,7 +92,8 @@ struct InferCommand: AsyncParsableCommand {
         return isURL ? source : InferenceSource.fileURL(path: source)
     }
 
-    /// One line for stderr: where the records were found and what else could have been.
+    /// One line for stderr: where the records were found and what else could have been, with the control
+    /// characters of the sample's keys escaped.
     static func summary(_ endpoint: InferredEndpoint) -> String {
         guard let recordsPath = endpoint.recordsPath else {
             return "syncd: no array of objects found: a document endpoint (use --records PATH to name one)\n"
@@ -100,6 +105,6 @@ struct InferCommand: AsyncParsableCommand {
             line += "; other arrays of objects: " + others.joined(separator: ", ") + " (choose with --records PATH)"
         }
         if endpoint.primaryKey == nil { line += "; no primary key found: see the TODO" }
-        return line + "\n"
+        return TerminalText.escapedNames(line) + "\n"
     }
 }

@@ -149,23 +149,11 @@ private struct ExpressionReader {
 
     /// `"…"` with `""` for a quote: its content; nil, and unreadable, when it does not end.
     private mutating func quotedName() -> String? {
-        var content: [UInt8] = []
-        index += 1
-        while index < bytes.count {
-            if bytes[index] == UInt8(ascii: "\"") {
-                if peek(1) == UInt8(ascii: "\"") {
-                    content.append(UInt8(ascii: "\""))
-                    index += 2
-                    continue
-                }
-                index += 1
-                return String(decoding: content, as: UTF8.self)
-            }
-            content.append(bytes[index])
-            index += 1
+        guard let content = PostgresSyntax.quotedName(bytes, at: &index) else {
+            unreadable = true
+            return nil
         }
-        unreadable = true
-        return nil
+        return content
     }
 
     /// `'…'` with `''`, and with `escapes` a backslash before any byte.

@@ -210,22 +210,10 @@ private struct Lexer {
 
     /// `"…"` with `""` for a quote: its content.
     private mutating func quotedName() throws(PostgresScript.Unterminated) -> String {
-        var content: [UInt8] = []
-        index += 1
-        while index < bytes.count {
-            if bytes[index] == UInt8(ascii: "\"") {
-                if peek(1) == UInt8(ascii: "\"") {
-                    content.append(UInt8(ascii: "\""))
-                    index += 2
-                    continue
-                }
-                index += 1
-                return String(decoding: content, as: UTF8.self)
-            }
-            content.append(bytes[index])
-            index += 1
+        guard let content = PostgresSyntax.quotedName(bytes, at: &index) else {
+            throw PostgresScript.Unterminated(what: "a quoted name")
         }
-        throw PostgresScript.Unterminated(what: "a quoted name")
+        return content
     }
 
     /// `U&"…"` from its `"`, with the `UESCAPE 'c'` that may follow: its content with the escapes decoded (`\\0061`,

@@ -27,4 +27,25 @@ enum PostgresSyntax {
     static func lowercased(_ byte: UInt8) -> UInt8 {
         (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte
     }
+
+    /// The quoted name that starts at `index` (its `"`), with `""` for a quote: its content, `index` then just past
+    /// the closing quote; nil, `index` at the end, when it does not end.
+    static func quotedName(_ bytes: [UInt8], at index: inout Int) -> String? {
+        var content: [UInt8] = []
+        index += 1
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "\"") {
+                if index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "\"") {
+                    content.append(UInt8(ascii: "\""))
+                    index += 2
+                    continue
+                }
+                index += 1
+                return String(decoding: content, as: UTF8.self)
+            }
+            content.append(bytes[index])
+            index += 1
+        }
+        return nil
+    }
 }

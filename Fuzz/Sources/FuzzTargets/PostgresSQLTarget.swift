@@ -64,11 +64,12 @@ enum PostgresSQLTarget {
 }
 
 extension String {
-    /// The text with every `target` replaced (without Foundation).
-    fileprivate func replacingAll(_ target: Character, with replacement: String) -> String {
+    /// The text with every `target` replaced (without Foundation), scalar by scalar: a quote followed by a combining
+    /// mark is one Character, which compared as a Character would not be a quote (the fuzzer found one).
+    fileprivate func replacingAll(_ target: Unicode.Scalar, with replacement: String) -> String {
         var result = ""
-        for character in self {
-            if character == target { result += replacement } else { result.append(character) }
+        for scalar in unicodeScalars {
+            if scalar == target { result += replacement } else { result.unicodeScalars.append(scalar) }
         }
         return result
     }

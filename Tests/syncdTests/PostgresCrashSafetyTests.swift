@@ -44,15 +44,22 @@ struct PostgresCrashSafetyTests {
         async let killed = SyncdProcess.run(["sync", "users", "--config", workspace.config]) { started in
             pid.withLock { $0 = started }
         }
-        // Waits (by asking PostgreSQL, not by the clock) for syncd's transaction to be open and waiting for bytes.
-        let open = try await cluster.waitFor(
-            database,
+        while pid.withLock({ $0 }) == 0 { await Task.yield() }
+        // Waits (by asking PostgreSQL, not by the clock) for syncd's transaction to be open and waiting for bytes,
+        // then kills it at once. A transaction that waits a second for the network in all gives way (SpoolFeed), so
+        // the watch runs as a process of its own, which the system schedules whatever the test's own tasks wait
+        // for: on a loaded machine, a poll from the test's task pool could miss that second.
+        let watch = try await SyncdProcess.shell(
             """
-            SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()
-            AND application_name = 'syncd' AND state = 'idle in transaction' AND backend_xid IS NOT NULL
-            """, toBe: "1", until: .now + .seconds(60))
-        #expect(open, "syncd's transaction was never seen open")
-        kill(pid.withLock { $0 }, SIGKILL)
+            for attempt in $(seq 1 3000); do
+              open=$(psql -Atq '\(database)' -c "SELECT count(*) FROM pg_stat_activity \
+                WHERE datname = current_database() AND application_name = 'syncd' \
+                AND state = 'idle in transaction' AND backend_xid IS NOT NULL")
+              if [ "$open" = 1 ]; then kill -KILL \(pid.withLock { $0 }); echo open; exit 0; fi
+            done
+            kill -KILL \(pid.withLock { $0 }); echo never
+            """)
+        #expect(watch.standardOutput == "open\n", "syncd's transaction was never seen open: \(watch.standardError)")
         let result = try await killed
         #expect(result.status == SIGKILL || result.status == 128 + SIGKILL || result.status == 9)
         try await server.shutdown()

@@ -39,25 +39,18 @@ struct ReadAPIConnectionTests {
         }
     }
 
-    @Test("a connection that sends nothing, or nothing after its answer, is closed at the idle timeout")
+    @Test("a connection that sends nothing is closed at the idle timeout")
     func idle() async throws {
         let (fixture, files) = try await ReadAPITests.fixture()
         defer { _ = files }
-        // Long enough for a loaded machine to send its request before the deadline; the silent one waits it out.
-        // That the deadline runs from each answer, not from the connection's start, ConnectionDeadlinesTests shows.
-        try await ReadAPIHarness.with(fixture, limits: Self.limits(idle: 3)) { api in
+        // That the deadline runs again from each answer, ConnectionDeadlinesTests shows on injected instants: here a
+        // request sent right after connecting would race the deadline on a loaded machine.
+        try await ReadAPIHarness.with(fixture, limits: Self.limits(idle: 0.2)) { api in
             let port = try ReadFastPathWireTests.port(api)
             let silent = try await withRawConnection(port: port) { connection in
                 try await Self.closedByServer(&connection)
             }
             #expect(silent.isEmpty)
-            let afterAnswer = try await withRawConnection(port: port) { connection in
-                try await connection.send(ReadFastPathWireTests.request("/healthz", port: port))
-                let answer = try await connection.readResponse()
-                return (answer.status, try await Self.closedByServer(&connection))
-            }
-            #expect(afterAnswer.0 == 200)
-            #expect(afterAnswer.1.isEmpty)
         }
     }
 

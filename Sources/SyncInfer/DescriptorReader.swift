@@ -6,7 +6,7 @@ import SyncCore
 
 /// Reads an open descriptor to its end, as `syncd infer -` reads standard input: with read(2), at most a limit.
 ///
-/// Foundation's `FileHandle.readDataToEndOfFile()` traps (a `try!` inside) when the descriptor is closed or is a
+/// Foundation's `FileHandle.readDataToEndOfFile()` traps (a forced `try` inside) when the descriptor is closed or is a
 /// directory, and reads without bound; here each failure is a ``FetchError`` of one sentence, and more than `limit`
 /// bytes stop the read at `limit + 1`, before the rest is taken into memory.
 enum DescriptorReader {

@@ -156,26 +156,9 @@ private struct ExpressionReader {
         return content
     }
 
-    /// `'…'` with `''`, and with `escapes` a backslash before any byte.
+    /// `'…'` with `''`, and with `escapes` a backslash before any byte; unreadable when it does not end.
     private mutating func skipString(escapes: Bool) {
-        index += 1
-        while index < bytes.count {
-            let byte = bytes[index]
-            if escapes, byte == UInt8(ascii: "\\") {
-                index += 2
-                continue
-            }
-            if byte == UInt8(ascii: "'") {
-                if peek(1) == UInt8(ascii: "'") {
-                    index += 2
-                    continue
-                }
-                index += 1
-                return
-            }
-            index += 1
-        }
-        unreadable = true
+        if !PostgresSyntax.skipString(bytes, at: &index, escapes: escapes) { unreadable = true }
     }
 
     /// After `::`: a type as the deparser writes it (`format_type`): a name (`integer`, `"MyType"`, `public.t`), the

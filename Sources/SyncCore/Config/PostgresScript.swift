@@ -262,25 +262,10 @@ private struct Lexer {
 
     /// `'…'` with `''` for a quote, and with `escapes` (`E'…'`) a backslash before any byte.
     private mutating func skipString(escapes: Bool) throws(PostgresScript.Unterminated) {
-        index += 1
-        while index < bytes.count {
-            let byte = bytes[index]
-            if escapes, byte == UInt8(ascii: "\\") {
-                index += 2
-                continue
-            }
-            if byte == UInt8(ascii: "'") {
-                if peek(1) == UInt8(ascii: "'") {
-                    index += 2
-                    continue
-                }
-                index += 1
-                token(name: nil)
-                return
-            }
-            index += 1
+        guard PostgresSyntax.skipString(bytes, at: &index, escapes: escapes) else {
+            throw PostgresScript.Unterminated(what: "a string")
         }
-        throw PostgresScript.Unterminated(what: "a string")
+        token(name: nil)
     }
 
     /// `/* … */`, nested as PostgreSQL nests them.

@@ -48,4 +48,29 @@ enum PostgresSyntax {
         }
         return nil
     }
+
+    /// Moves `index` from a string's opening `'` to just past its closing one, `''` being a quote and, with
+    /// `escapes` (`E'…'`), a backslash escaping the byte after it.
+    ///
+    /// - Returns: Whether the string ends; when it does not, `index` is past the end.
+    static func skipString(_ bytes: [UInt8], at index: inout Int, escapes: Bool) -> Bool {
+        index += 1
+        while index < bytes.count {
+            let byte = bytes[index]
+            if escapes, byte == UInt8(ascii: "\\") {
+                index += 2
+                continue
+            }
+            if byte == UInt8(ascii: "'") {
+                if index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "'") {
+                    index += 2
+                    continue
+                }
+                index += 1
+                return true
+            }
+            index += 1
+        }
+        return false
+    }
 }

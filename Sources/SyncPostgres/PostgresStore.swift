@@ -39,7 +39,7 @@ package final class PostgresStore: Sendable {
         }
     }
 
-    /// ``open(_:password:connections:logger:)`` for a caller that is not async (``Storage``'s openers): it waits on
+    /// ``open(_:password:connections:logger:)`` for a caller that is not async (``SyncStore``'s opener): it waits on
     /// this thread, which must not be an event loop's.
     package static func openWaiting(
         _ location: PostgresLocation, password: String?, connections: Int = 8, logger: Logger

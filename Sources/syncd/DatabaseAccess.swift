@@ -1,23 +1,27 @@
 import Foundation
 import Logging
 import SyncCore
+import SyncPostgres
 import SyncSystemd
 
 /// Opening the database the way each kind of command needs it.
 enum DatabaseAccess {
+    /// The store `location` names: a PostgreSQL database for a `postgresql://` URL, else an SQLite file. The one
+    /// place the binary chooses a store.
+    static func store(_ location: String, passwordFile: String?) -> SyncStore {
+        PostgresLocation.isPostgres(location)
+            ? .postgres(url: location, passwordFile: passwordFile) : .sqlite(path: location)
+    }
+
     /// The stored data, read-only: for `query`, `get` and `status`, which read it as the read API does.
-    static func openStorageForReading(_ path: String, passwordFile: String?) throws -> any ReadStorage {
+    static func openStorageForReading(_ store: SyncStore) throws -> any ReadStorage {
         // PostgreSQL's store checks its migrations as it opens.
-        if Storage.kind(for: path) == nil { _ = try openForReading(path) }
-        return try SyncCache(readingFrom: path, connections: 1, passwordFile: passwordFile).readStorage
+        if let file = store.file { _ = try openForReading(file) }
+        return try SyncCache(readingFrom: store, connections: 1).readStorage
     }
 
     /// Read-only: for `sql`, which reads SQLite itself, and the checks of the other readers.
     static func openForReading(_ path: String) throws -> Database {
-        if let kind = Storage.kind(for: path) {
-            throw CLIError(
-                "\(kind.describe(path)) is a \(kind.name) database: this command reads SQLite files only (use psql)")
-        }
         guard FileManager.default.fileExists(atPath: path) else {
             throw CLIError("there is no database at \(path) yet: run `syncd sync` first", exitCode: .notFound)
         }

@@ -39,4 +39,9 @@ struct GlobalOptions: ParsableArguments {
         }
         return "syncd.db"
     }
+
+    /// The store the database path names: a PostgreSQL database for a `postgresql://` URL, else an SQLite file.
+    func store(_ configuration: Configuration?) -> SyncStore {
+        DatabaseAccess.store(databasePath(configuration), passwordFile: configuration?.passwordFile)
+    }
 }

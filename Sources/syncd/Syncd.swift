@@ -1,7 +1,6 @@
 import ArgumentParser
 import CMalloc
 import SyncCore
-import SyncPostgres
 
 @main
 struct Syncd: AsyncParsableCommand {
@@ -32,12 +31,10 @@ struct Syncd: AsyncParsableCommand {
         ]
     )
 
-    /// The process-wide settings first (closed standard descriptors, SQLite's, the allocator's, PostgreSQL URLs as
-    /// storage), then the command.
+    /// The process-wide settings first (closed standard descriptors, SQLite's, the allocator's), then the command.
     static func main() async {
         _ = StandardDescriptors.inputWasClosed
         SyncCache.configureProcess()
-        PostgreSQLStorage.register()
         limitMallocArenas()
         await main(nil)
     }

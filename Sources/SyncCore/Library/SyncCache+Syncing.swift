@@ -57,7 +57,7 @@ extension SyncCache {
         let scheduler = try live.withLock { live throws(SyncError) in
             guard live.scheduler == nil else {
                 throw SyncError.alreadyRunning(
-                    "\(Storage.describe(path)) is already kept fresh by this cache: run(onSync:) runs once at a time")
+                    "\(store) is already kept fresh by this cache: run(onSync:) runs once at a time")
             }
             let scheduler = SyncScheduler(
                 configuration: live.configuration, engine: writer.engine, clock: ContinuousClock(),

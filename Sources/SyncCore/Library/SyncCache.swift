@@ -75,62 +75,82 @@ public final class SyncCache: Service, Sendable {
         var configuration: Configuration
         var scheduler: SyncScheduler<ContinuousClock>?
     }
-    /// The database file, for messages.
-    let path: String
+    /// Where the data is kept.
+    let store: SyncStore
 
     /// Opens (or creates) the database at `path`, brings it to this version of syncd, and syncs the endpoints of
+    /// `configuration` into it: ``init(store:configuration:connections:environment:logger:)`` with
+    /// ``SyncStore/sqlite(path:)``.
+    public convenience init(
+        path: String, configuration: SyncConfiguration? = nil, connections: Int = 2,
+        environment: [String: String] = ProcessInfo.processInfo.environment, logger: Logger = .current
+    ) throws(SyncError) {
+        try self.init(
+            store: .sqlite(path: path), configuration: configuration, connections: connections,
+            environment: environment, logger: logger)
+    }
+
+    /// Opens (or creates) the store, brings it to this version of syncd, and syncs the endpoints of
     /// `configuration` into it.
     ///
     /// - Parameters:
+    ///   - store: Where the data is kept: ``SyncStore/sqlite(path:)``, or SyncPostgres' `.postgres(url:)`.
     ///   - configuration: The endpoints to sync; none when nil (the cache then reads, and fetches resources).
     ///   - connections: Read-only connections kept open for concurrent reads.
     ///   - environment: Where `*_env` secrets and `$CREDENTIALS_DIRECTORY` are read; the process's by default.
     ///   - logger: Where the syncs log, at debug and below (each run's fetch, and why a run failed, with
     ///     `endpoint.name` in the metadata); the task-local `Logger.current` by default. A failed run is also in its
     ///     ``SyncSummary``.
-    /// - Throws: ``SyncError/Code/cannotOpen`` when the database cannot be opened or migrated.
+    /// - Throws: ``SyncError/Code/cannotOpen`` when the store cannot be opened or migrated.
     public convenience init(
-        path: String, configuration: SyncConfiguration? = nil, connections: Int = 2,
+        store: SyncStore, configuration: SyncConfiguration? = nil, connections: Int = 2,
         environment: [String: String] = ProcessInfo.processInfo.environment, logger: Logger = .current
     ) throws(SyncError) {
         let http = HTTPTransport()
         try self.init(
-            path: path, configuration: configuration?.configuration ?? Configuration(endpoints: []),
+            store: store, configuration: configuration?.configuration ?? Configuration(endpoints: []),
             connections: connections, transport: SchemeTransport(http: http), http: http, environment: environment,
             logger: logger, now: { Date().timeIntervalSince1970 })
     }
 
-    /// Opens an existing syncd database for reading only.
+    /// Opens an existing syncd database file for reading only:
+    /// ``init(readingFrom:connections:)-(SyncStore,_)`` with ``SyncStore/sqlite(path:)``.
+    public convenience init(readingFrom path: String, connections: Int = 2) throws(SyncError) {
+        try self.init(readingFrom: .sqlite(path: path), connections: connections)
+    }
+
+    /// Opens an existing store for reading only.
     ///
     /// - Parameters:
-    ///   - path: The database file, as `database` in syncd.toml names it.
+    ///   - store: The store, as `database` in syncd.toml names it.
     ///   - connections: Read-only connections kept open for concurrent reads.
-    ///   - passwordFile: For a PostgreSQL URL without a password, the file holding it (`password_file` in
-    ///     syncd.toml).
-    /// - Throws: ``SyncError/Code/cannotOpen`` when the file is missing or is not a database.
-    public init(readingFrom path: String, connections: Int = 2, passwordFile: String? = nil) throws(SyncError) {
-        self.path = path
-        storage = try Self.openForReading(path, connections: connections, passwordFile: passwordFile)
+    /// - Throws: ``SyncError/Code/cannotOpen`` when the file is missing or is not a database, or the server cannot
+    ///   be reached.
+    public init(readingFrom store: SyncStore, connections: Int = 2) throws(SyncError) {
+        self.store = store
+        storage = try Self.openForReading(store, connections: connections)
         writer = nil
         live = Mutex(Live(configuration: Configuration(endpoints: [])))
     }
 
-    /// The one place a cache, and the sync engine in it, is assembled: with the storage, a transport (the HTTP
+    /// The one place a cache, and the sync engine in it, is assembled: with the store, a transport (the HTTP
     /// client), a logger and a clock (seconds since 1970), which tests inject.
     init(
-        path: String, configuration: Configuration = Configuration(endpoints: []), connections: Int = 2,
+        store: SyncStore, configuration: Configuration = Configuration(endpoints: []), connections: Int = 2,
         transport: any Transport,
         http: HTTPTransport? = nil, environment: [String: String] = [:], logger: Logger = .current,
         now: @escaping @Sendable () -> Double
     ) throws(SyncError) {
         let written: any SyncStorage
         do {
-            written = try Storage.openForWriting(path, passwordFile: configuration.passwordFile)
+            written = try store.openForWriting()
+        } catch let error as StoreOpenError {
+            throw .cannotOpen(error.description)
         } catch {
-            throw .cannotOpen("\(Storage.describe(path)) cannot be used: \(error)")
+            throw .cannotOpen("\(store) cannot be used: \(error)")
         }
-        self.path = path
-        storage = try Self.openForReading(path, connections: connections, passwordFile: configuration.passwordFile)
+        self.store = store
+        storage = try Self.openForReading(store, connections: connections)
         live = Mutex(Live(configuration: configuration))
         writer = Writer(
             storage: written,
@@ -139,26 +159,34 @@ public final class SyncCache: Service, Sendable {
             transport: transport, http: http, now: now)
     }
 
-    private static func openForReading(_ path: String, connections: Int, passwordFile: String?) throws(SyncError)
-        -> any ReadStorage
-    {
-        let isFile = Storage.kind(for: path) == nil
-        guard !isFile || FileManager.default.fileExists(atPath: path) else {
-            throw .cannotOpen("there is no database at \(path)")
-        }
+    /// ``init(store:configuration:connections:transport:http:environment:logger:now:)`` with an SQLite file.
+    convenience init(
+        path: String, configuration: Configuration = Configuration(endpoints: []), connections: Int = 2,
+        transport: any Transport,
+        http: HTTPTransport? = nil, environment: [String: String] = [:], logger: Logger = .current,
+        now: @escaping @Sendable () -> Double
+    ) throws(SyncError) {
+        try self.init(
+            store: .sqlite(path: path), configuration: configuration, connections: connections, transport: transport,
+            http: http, environment: environment, logger: logger, now: now)
+    }
+
+    private static func openForReading(_ store: SyncStore, connections: Int) throws(SyncError) -> any ReadStorage {
         do {
-            return try Storage.openForReading(path, connections: connections, passwordFile: passwordFile)
+            return try store.openForReading(connections: connections)
+        } catch let error as StoreOpenError {
+            throw .cannotOpen(error.description)
         } catch let error as SQLiteError {
-            throw .cannotOpen("\(path) cannot be opened: \(error.message)")
+            throw .cannotOpen("\(store) cannot be opened: \(error.message)")
         } catch {
-            throw .cannotOpen("\(Storage.describe(path)) cannot be opened: \(error)")
+            throw .cannotOpen("\(store) cannot be opened: \(error)")
         }
     }
 
     /// What writing needs, or the error that says the cache is read-only.
     func writable(_ action: String) throws(SyncError) -> Writer {
         guard let writer else {
-            throw .readOnly("\(Storage.describe(path)) was opened for reading only: it cannot \(action)")
+            throw .readOnly("\(store) was opened for reading only: it cannot \(action)")
         }
         return writer
     }

@@ -24,7 +24,7 @@ struct CheckConfigCommand: AsyncParsableCommand {
             var storage: (any ReadStorage)?
             do {
                 storage = try existingStorage(configuration)
-            } catch  where Storage.kind(for: options.databasePath(configuration)) != nil {
+            } catch  where options.store(configuration).isShared {
                 // A database server that cannot be reached now leaves the configuration valid: said, not failed.
                 unreachable = "the database was not checked against the configuration: \(error)"
             }
@@ -85,9 +85,9 @@ struct CheckConfigCommand: AsyncParsableCommand {
 
     /// The database, read-only and as it is (an older one is compared too), when it exists.
     private func existingStorage(_ configuration: Configuration) throws -> (any ReadStorage)? {
-        let path = options.databasePath(configuration)
-        guard Storage.kind(for: path) != nil || FileManager.default.fileExists(atPath: path) else { return nil }
-        return try SyncCache(readingFrom: path, connections: 1, passwordFile: configuration.passwordFile).readStorage
+        let store = options.store(configuration)
+        if let file = store.file, !FileManager.default.fileExists(atPath: file) { return nil }
+        return try SyncCache(readingFrom: store, connections: 1).readStorage
     }
 
     private func notes(_ configuration: Configuration, _ storage: (any ReadStorage)?) async throws -> [String] {

@@ -58,7 +58,7 @@ struct DemoCommand: AsyncParsableCommand {
                 let configuration = try GlobalOptions.parse(["--config", configPath]).loadConfiguration()
                 let databasePath = configuration.database ?? (folder as NSString).appendingPathComponent("cache.db")
                 let earlier = FileManager.default.fileExists(atPath: databasePath)
-                let cache = try SyncRunner.open(configuration, at: databasePath)
+                let cache = try SyncRunner.open(configuration, in: .sqlite(path: databasePath))
                 let out = Terminal.standardOutput
                 out.write("syncd demo: a sample upstream is serving \(users) users at \(server.baseURL)/users\n")
                 out.write("configuration and database: \(folder)\n\n")

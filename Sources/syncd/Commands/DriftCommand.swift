@@ -27,8 +27,7 @@ struct DriftCommand: AsyncParsableCommand {
             if let endpoint, configuration.endpoint(named: endpoint) == nil {
                 throw CLIError(StoreError.unknownEndpoint(endpoint).description, exitCode: .usage)
             }
-            let storage = try DatabaseAccess.openStorageForReading(
-                options.databasePath(configuration), passwordFile: configuration.passwordFile)
+            let storage = try DatabaseAccess.openStorageForReading(options.store(configuration))
             let journal = try await storage.read { try $0.drift(endpoint: endpoint) }
             let columns = ["endpoint", "kind", "path", "detail", "first_seen", "last_seen", "count", "example"]
             let rows: [[SQLiteValue]] = journal.map { drift in

@@ -17,12 +17,12 @@ struct MigrateCommand: AsyncParsableCommand {
         try await reportingErrors {
             let configuration =
                 options.database == nil ? try options.loadConfiguration() : try? options.loadConfiguration()
-            let path = options.databasePath(configuration)
-            if let kind = Storage.kind(for: path) {
+            let store = options.store(configuration)
+            guard let path = store.file else {
                 // Its store migrates as it opens (one node at a time), and refuses a newer database the same way.
-                let cache = try SyncRunner.open(configuration ?? Configuration(endpoints: []), at: path)
+                let cache = try SyncRunner.open(configuration ?? Configuration(endpoints: []), in: store)
                 try await cache.shutdown()
-                Terminal.standardOutput.write("\(kind.describe(path)) is migrated to this version of syncd.\n")
+                Terminal.standardOutput.write("\(store) is migrated to this version of syncd.\n")
                 return
             }
             let queue = try DatabaseQueue(path: path, mode: .readWrite)

@@ -50,8 +50,7 @@ struct QueryCommand: AsyncParsableCommand {
             guard let endpoint = configuration.endpoint(named: endpoint) else {
                 throw CLIError(StoreError.unknownEndpoint(self.endpoint).description, exitCode: .usage)
             }
-            let storage = try DatabaseAccess.openStorageForReading(
-                options.databasePath(configuration), passwordFile: configuration.passwordFile)
+            let storage = try DatabaseAccess.openStorageForReading(options.store(configuration))
             var query = RecordQuery(limit: limit)
             for condition in conditions {
                 let parts = condition.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)

@@ -36,9 +36,9 @@ struct SQLCommand: AsyncParsableCommand {
                 // Without a readable configuration the database cannot be located: say why.
                 _ = try options.loadConfiguration()
             }
-            let path = options.databasePath(configuration)
-            if Storage.kind(for: path) != nil {
-                try await runScript(path, passwordFile: configuration?.passwordFile)
+            let store = options.store(configuration)
+            guard let path = store.file else {
+                try await runScript(store)
                 return
             }
             let database = try DatabaseAccess.openForReading(path)
@@ -91,7 +91,7 @@ struct SQLCommand: AsyncParsableCommand {
     }
 
     /// A database other than SQLite's (PostgreSQL) runs the script itself, in a read-only transaction.
-    private func runScript(_ path: String, passwordFile: String?) async throws {
+    private func runScript(_ store: SyncStore) async throws {
         let script: PostgresScript
         do {
             script = try PostgresScript(sql)
@@ -102,7 +102,7 @@ struct SQLCommand: AsyncParsableCommand {
         if let refusal = script.refusal {
             throw CLIError(refusal, exitCode: .refused)
         }
-        let storage = try DatabaseAccess.openStorageForReading(path, passwordFile: passwordFile)
+        let storage = try DatabaseAccess.openStorageForReading(store)
         let results: [SQLResult]
         do {
             results = try await storage.runScript(script)

@@ -15,8 +15,7 @@ struct StatusCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingErrors {
             let configuration = try options.loadConfiguration()
-            let storage = try DatabaseAccess.openStorageForReading(
-                options.databasePath(configuration), passwordFile: configuration.passwordFile)
+            let storage = try DatabaseAccess.openStorageForReading(options.store(configuration))
             let states = Dictionary(
                 try await storage.read { try $0.states() }.map { ($0.name, $0) },
                 uniquingKeysWith: { first, _ in first })

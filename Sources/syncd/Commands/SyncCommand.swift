@@ -24,7 +24,7 @@ struct SyncCommand: AsyncParsableCommand {
             LoggingSetup.bootstrap()
             let configuration = try options.loadConfiguration()
             let names = try select(configuration).map(\.name.name)
-            let cache = try SyncRunner.open(configuration, at: options.databasePath(configuration))
+            let cache = try SyncRunner.open(configuration, in: options.store(configuration))
             let summaries = try await SyncRunner.run(names, in: cache, progress: Terminal.standardError.isTTY)
             try await cache.shutdown()
             if summaries.contains(where: { $0.outcome.isFailure }) { throw ExitCode.failure }
@@ -44,17 +44,19 @@ struct SyncCommand: AsyncParsableCommand {
 
 /// One sync pass with its output, shared by `sync` and `demo`: through ``SyncCache``, the library's front door.
 enum SyncRunner {
-    /// The cache of `configuration` at `path`, logging as the CLI logs.
+    /// The cache of `configuration` in `store`, logging as the CLI logs.
     static func open(
-        _ configuration: Configuration, at path: String, connections: Int = 1,
+        _ configuration: Configuration, in store: SyncStore, connections: Int = 1,
         environment: [String: String] = ProcessInfo.processInfo.environment, logger: Logger = LoggingSetup.logger
     ) throws -> SyncCache {
-        let directory = (path as NSString).deletingLastPathComponent
-        if Storage.kind(for: path) == nil, !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
-            throw CLIError("the database's folder \(directory) does not exist")
+        if let file = store.file {
+            let directory = (file as NSString).deletingLastPathComponent
+            if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
+                throw CLIError("the database's folder \(directory) does not exist")
+            }
         }
         return try SyncCache(
-            path: path, configuration: SyncConfiguration(configuration), connections: connections,
+            store: store, configuration: SyncConfiguration(configuration), connections: connections,
             environment: environment, logger: logger)
     }
 

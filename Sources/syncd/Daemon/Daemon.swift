@@ -3,6 +3,7 @@ import Logging
 import Prometheus
 import ServiceLifecycle
 import SyncCore
+import SyncPostgres
 import SyncServe
 import SyncSystemd
 import UnixSignals
@@ -25,17 +26,17 @@ struct Daemon {
         let notifier = self.notifier
         let onListening = self.onListening
         let onReport = self.onReport
-        let databasePath = options.databasePath(configuration)
+        let store = options.store(configuration)
         let readToken = try Self.readToken(configuration.server, environment: environment)
         // Checked before the database is opened: a read_database that cannot be used creates nothing.
-        try Self.checkReadDatabase(configuration.server, database: databasePath)
+        try Self.checkReadDatabase(configuration.server, store: store)
         // A socket a live daemon answers on is refused before anything is opened: a second daemon leaves no trace.
         if case .unix(let path) = configuration.server.listen {
             do { try UnixSocketFile.prepare(at: path) } catch { throw CLIError("\(error)") }
         }
         // The front door every embedder uses: the daemon keeps it fresh and reloads it; the read API reads through it.
         let cache = try SyncRunner.open(
-            configuration, at: databasePath, connections: ReadConnectionPool.defaultCount, environment: environment,
+            configuration, in: store, connections: ReadConnectionPool.defaultCount, environment: environment,
             logger: logger)
         let registry = PrometheusCollectorRegistry()
         let metrics = SyncMetrics()
@@ -85,7 +86,7 @@ struct Daemon {
             "endpoints": "\(configuration.endpoints.count)", "config": "\(options.configPath)",
         ]
         // Where nodes share the database, the name this one's claims go by.
-        if Storage.kind(for: databasePath) != nil { started["node"] = "\(configuration.cluster.nodeName)" }
+        if store.isShared { started["node"] = "\(configuration.cluster.nodeName)" }
         logger.info("Started", metadata: started)
         // With a read API, READY=1 waits until it listens; without one, the migrated database is enough.
         if api == nil { notifier.ready(status: "\(readyStatus); read API off") }
@@ -100,11 +101,11 @@ struct Daemon {
     }
 
     /// A `[server] read_database` is a replica of a PostgreSQL database: with an SQLite one it is refused.
-    static func checkReadDatabase(_ server: ServerConfiguration, database: String) throws {
-        guard server.readDatabase != nil, Storage.kind(for: database) == nil else { return }
+    static func checkReadDatabase(_ server: ServerConfiguration, store: SyncStore) throws {
+        guard server.readDatabase != nil, let file = store.file else { return }
         throw CLIError(
             "[server] read_database names a replica of a PostgreSQL database, and the database is the SQLite file "
-                + database,
+                + file,
             exitCode: .configurationInvalid)
     }
 
@@ -115,7 +116,8 @@ struct Daemon {
         guard let replica = server.readDatabase else { return nil }
         do {
             return try SyncCache(
-                readingFrom: replica, connections: ReadConnectionPool.defaultCount, passwordFile: passwordFile
+                readingFrom: .postgres(url: replica, passwordFile: passwordFile),
+                connections: ReadConnectionPool.defaultCount
             ).readStorage
         } catch {
             throw CLIError("[server] read_database: \(error)")

@@ -85,7 +85,7 @@ struct LayeringTests {
     func frontDoor() throws {
         // The names that would build the engine, the scheduler or a store beside SyncCache.
         let sideDoors = [
-            "Storage.openForWriting", "Storage.openForReading", "SyncEngine(", "SyncScheduler(", "HTTPTransport(",
+            ".openForWriting()", "openForReading(connections:", "SyncEngine(", "SyncScheduler(", "HTTPTransport(",
             "SQLiteSyncStorage(", "SQLiteReadStorage(",
         ]
         let files = try Self.filesOutsideSyncCore()

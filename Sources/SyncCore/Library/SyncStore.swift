@@ -1,0 +1,101 @@
+internal import Foundation
+
+/// Where a ``SyncCache`` keeps what it syncs: an SQLite file (``sqlite(path:)``), or a store another library of
+/// syncd's provides — SyncPostgres' `.postgres(url:)` — so that a program compiles the clients of the stores it uses
+/// and no others.
+///
+/// ```swift
+/// let cache = try SyncCache(store: .sqlite(path: "cache.db"), configuration: configuration)
+///
+/// import SyncPostgres
+/// let shared = try SyncCache(store: .postgres(url: "postgresql://syncd@db.example/cache"), configuration: configuration)
+/// ```
+///
+/// A store is a description: nothing is opened until a cache opens it. The writer and the readers of one cache open
+/// the same value, and share what it opened (PostgreSQL's connection pool), so that they see each other's commits at
+/// once.
+public struct SyncStore: Sendable, CustomStringConvertible {
+    /// The store as messages and logs show it: a path, or a URL without its password.
+    public let description: String
+    /// The SQLite file, for what only a file has (its folder, its existence before a read); nil for a server.
+    package let file: String?
+    /// The kind of store, in messages: "SQLite", "PostgreSQL".
+    package let kind: String
+    /// Whether processes that may run on other machines share the store: then `syncd run` nodes take turns at its
+    /// endpoints, and a replica of it may serve the reads. An SQLite file is one process's.
+    package let isShared: Bool
+    private let opener: any Opener
+
+    /// What a store does when a cache opens it; each kind of store gives its own.
+    package protocol Opener: Sendable {
+        /// For syncs: opened, created if need be, and brought to this version of syncd.
+        func openForWriting() throws -> any SyncStorage
+        /// For reads of an existing store, `connections` reads at once; it is never written.
+        func openForReading(connections: Int) throws -> any ReadStorage
+    }
+
+    /// A store of a kind another library provides (SyncPostgres'), opened by `opener`.
+    package init(kind: String, description: String, file: String? = nil, isShared: Bool, opener: some Opener) {
+        self.kind = kind
+        self.description = description
+        self.file = file
+        self.isShared = isShared
+        self.opener = opener
+    }
+
+    /// An SQLite file at `path`, created by the first cache that syncs into it.
+    public static func sqlite(path: String) -> SyncStore {
+        // A URL given by mistake is not shown whole: it may hold a password.
+        let description = PostgresLocation.isPostgres(path) ? "the PostgreSQL URL given as a path" : path
+        return SyncStore(
+            kind: "SQLite", description: description, file: path, isShared: false, opener: SQLiteOpener(path: path))
+    }
+
+    /// For syncs: opened, created if need be, and brought to this version of syncd.
+    ///
+    /// - Throws: the store's own error (``SQLiteError``, a server's) when it cannot be opened or migrated.
+    package func openForWriting() throws -> any SyncStorage {
+        try opener.openForWriting()
+    }
+
+    /// For reads of the existing store, with `connections` reads at once; it is never written.
+    ///
+    /// - Throws: the store's own error when it cannot be opened.
+    package func openForReading(connections: Int = ReadConnectionPool.defaultCount) throws -> any ReadStorage {
+        try opener.openForReading(connections: connections)
+    }
+
+    private struct SQLiteOpener: Opener {
+        var path: String
+
+        func openForWriting() throws -> any SyncStorage {
+            try refuseURL()
+            return try SQLiteSyncStorage.open(path: path)
+        }
+
+        func openForReading(connections: Int) throws -> any ReadStorage {
+            try refuseURL()
+            guard FileManager.default.fileExists(atPath: path) else {
+                throw StoreOpenError("there is no database at \(path)")
+            }
+            return try SQLiteReadStorage(path: path, count: connections)
+        }
+
+        /// A PostgreSQL URL given as a path is said to be one, rather than made a file of that name.
+        private func refuseURL() throws {
+            guard PostgresLocation.isPostgres(path) else { return }
+            throw StoreOpenError(
+                "a PostgreSQL URL is not the path of an SQLite file: open it with SyncStore.postgres(url:) from "
+                    + "SyncPostgres")
+        }
+    }
+}
+
+/// A store that cannot be opened, in one sentence that says all (a cache's error is this sentence alone).
+package struct StoreOpenError: Error, CustomStringConvertible {
+    package var description: String
+
+    package init(_ description: String) {
+        self.description = description
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import SyncCore
+import SyncPostgres
+import SyncTestSupport
+import Testing
+
+/// Choosing where a cache keeps its data: the store is passed to `SyncCache`, and a store of another library is that
+/// library's `SyncStore` (SyncPostgres' `.postgres(url:)`); nothing is registered.
+@Suite("library: SyncCache(store:) takes the store it is given")
+struct SyncStoreTests {
+    struct User: Decodable, Sendable {
+        var id: Int
+        var name: String
+    }
+
+    @Test("an SQLite store syncs, and a reader of the same store sees what it stored")
+    func sqlite() async throws {
+        let files = try TemporaryDirectory()
+        let configuration = try SyncConfiguration(endpoints: [try SyncCacheSyncingTests.users(files)])
+        let store = SyncStore.sqlite(path: files.file("cache.db"))
+        #expect(store.description == files.file("cache.db"))
+        let syncer = try SyncCache(store: store, configuration: configuration)
+        #expect(try await syncer.sync("users").records == 3)
+        let reader = try SyncCache(readingFrom: store)
+        #expect(try await reader.records(User.self, from: "users").values.map(\.id) == [1, 2, 3])
+        try await syncer.shutdown()
+    }
+
+    @Test("a PostgreSQL URL given as a path is refused in one sentence, without its password, and makes no file")
+    func urlAsPath() throws {
+        let files = try TemporaryDirectory()
+        let previous = FileManager.default.currentDirectoryPath
+        #expect(FileManager.default.changeCurrentDirectoryPath(files.path))
+        defer { _ = FileManager.default.changeCurrentDirectoryPath(previous) }
+        let url = "postgresql://syncd:hunter2@127.0.0.1:1/cache"
+        let writing = #expect(throws: SyncError.cannotOpen) { try SyncCache(path: url) }
+        let reading = #expect(throws: SyncError.cannotOpen) { try SyncCache(readingFrom: url) }
+        for error in [writing, reading] {
+            let text = error?.description ?? ""
+            #expect(text.contains("PostgreSQL URL") && !text.contains("hunter2"), "\(text)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: files.path).isEmpty)
+    }
+
+    @Test("a PostgreSQL store is described without its password, and one it cannot reach fails the open")
+    func postgresUnreachable() throws {
+        let store = SyncStore.postgres(url: "postgresql://syncd:hunter2@127.0.0.1:1/cache?connect_timeout=2")
+        #expect(store.description == "postgresql://syncd@127.0.0.1:1/cache")
+        let error = #expect(throws: SyncError.cannotOpen) { try SyncCache(store: store) }
+        #expect(
+            error?.description.contains("postgresql://syncd@127.0.0.1:1/cache") == true, "\(String(describing: error))")
+        #expect(error?.description.contains("hunter2") == false)
+    }
+
+    @Test(
+        "a PostgreSQL store syncs, and a reader of the same store sees what it stored",
+        .enabled(if: PostgresTestCluster.isAvailable))
+    func postgres() async throws {
+        let files = try TemporaryDirectory()
+        let url = try await PostgresTestCluster.shared().makeDatabase()
+        let configuration = try SyncConfiguration(endpoints: [try SyncCacheSyncingTests.users(files)])
+        let syncer = try SyncCache(store: .postgres(url: url), configuration: configuration)
+        #expect(try await syncer.sync("users").records == 3)
+        #expect(try await syncer.records(User.self, from: "users").values.map(\.name) == ["Ann", "Bob", "Cyd"])
+        let reader = try SyncCache(readingFrom: .postgres(url: url), connections: 1)
+        #expect(try await reader.records(User.self, from: "users").values.count == 3)
+        try await syncer.shutdown()
+    }
+}

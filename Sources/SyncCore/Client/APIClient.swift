@@ -52,7 +52,8 @@ public final class APIClient: Sendable {
 
     /// The client's limits.
     public let configuration: Configuration
-    private let transport: HTTPTransport
+    /// The connections, shared with a ``SyncCache`` that fetches with this client.
+    package let transport: HTTPTransport
 
     /// Starts a client; call ``shutdown()`` once you are done with it.
     ///

@@ -22,7 +22,8 @@ internal import Synchronization
 /// - **Read**: ``records(_:from:where:order:limit:offset:decoder:)``, ``record(_:from:key:decoder:)``,
 ///   ``document(_:from:decoder:)``, ``isModified(_:since:)``, and the changes: ``changes(_:since:)``,
 ///   ``changeSets(_:every:)``, ``values(_:from:where:order:every:decoder:)``.
-/// - **Fetch any URL offline-first** into the same database: ``fetch(_:headers:maxAge:timeout:decode:)``.
+/// - **Fetch any URL offline-first** into the same database: ``fetch(_:headers:maxAge:timeout:decode:)``; and any
+///   typed request through ``client``, the HTTP client the cache syncs with (one pool of connections a process).
 ///
 /// ``init(readingFrom:connections:)`` opens a database that another process keeps fresh (a `syncd run` daemon)
 /// for reading only: it never writes, never blocks the writer (WAL), and needs no write permission.
@@ -33,7 +34,7 @@ public final class SyncCache: Service, Sendable {
         var engine: SyncEngine
         /// Fetches resources (``SyncCache/fetch(_:headers:maxAge:timeout:decode:)``), as the engine does.
         var transport: any Transport
-        /// The HTTP client the cache made, closed by ``SyncCache/shutdown()``.
+        /// The HTTP client the cache made, closed by ``SyncCache/shutdown()``; nil when the program gave its own.
         var http: HTTPTransport?
         var now: @Sendable () -> Double
 
@@ -77,6 +78,21 @@ public final class SyncCache: Service, Sendable {
     }
     /// Where the data is kept.
     let store: SyncStore
+    /// The client of ``client``, once there is one, and whether the cache made it (and so closes it).
+    private let shared: Mutex<(client: APIClient?, owned: Bool)>
+
+    /// The HTTP client the cache syncs and fetches with, for the program's own typed fetches
+    /// (``APIClient/fetch(_:as:decoder:)``): one pool of connections in the process. A client given to the cache's
+    /// initializer is this one; otherwise the cache made it, and ``shutdown()`` closes it. A cache opened for reading
+    /// only makes it when it is first asked for.
+    public var client: APIClient {
+        shared.withLock { shared in
+            if let client = shared.client { return client }
+            let client = APIClient()
+            shared = (client, true)
+            return client
+        }
+    }
 
     /// Opens (or creates) the database at `path`, brings it to this version of syncd, and syncs the endpoints of
     /// `configuration` into it: ``init(store:configuration:connections:environment:logger:)`` with
@@ -97,20 +113,23 @@ public final class SyncCache: Service, Sendable {
     ///   - store: Where the data is kept: ``SyncStore/sqlite(path:)``, or SyncPostgres' `.postgres(url:)`.
     ///   - configuration: The endpoints to sync; none when nil (the cache then reads, and fetches resources).
     ///   - connections: Read-only connections kept open for concurrent reads.
+    ///   - client: The program's HTTP client, for the cache to fetch with too; the program shuts it down after the
+    ///     cache. By default the cache makes one (``client``) and ``shutdown()`` closes it.
     ///   - environment: Where `*_env` secrets and `$CREDENTIALS_DIRECTORY` are read; the process's by default.
     ///   - logger: Where the syncs log, at debug and below (each run's fetch, and why a run failed, with
     ///     `endpoint.name` in the metadata); the task-local `Logger.current` by default. A failed run is also in its
     ///     ``SyncSummary``.
     /// - Throws: ``SyncError/Code/cannotOpen`` when the store cannot be opened or migrated.
     public convenience init(
-        store: SyncStore, configuration: SyncConfiguration? = nil, connections: Int = 2,
+        store: SyncStore, configuration: SyncConfiguration? = nil, connections: Int = 2, client: APIClient? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment, logger: Logger = .current
     ) throws(SyncError) {
-        let http = HTTPTransport()
+        let http = client ?? APIClient()
         try self.init(
             store: store, configuration: configuration?.configuration ?? Configuration(endpoints: []),
-            connections: connections, transport: SchemeTransport(http: http), http: http, environment: environment,
-            logger: logger, now: { Date().timeIntervalSince1970 })
+            connections: connections, transport: SchemeTransport(http: http.transport),
+            http: client == nil ? http.transport : nil, client: http, environment: environment, logger: logger,
+            now: { Date().timeIntervalSince1970 })
     }
 
     /// Opens an existing syncd database file for reading only:
@@ -131,15 +150,21 @@ public final class SyncCache: Service, Sendable {
         storage = try Self.openForReading(store, connections: connections)
         writer = nil
         live = Mutex(Live(configuration: Configuration(endpoints: [])))
+        shared = Mutex((nil, false))
     }
 
     /// The one place a cache, and the sync engine in it, is assembled: with the store, a transport (the HTTP
     /// client), a logger and a clock (seconds since 1970), which tests inject.
+    ///
+    /// - Parameters:
+    ///   - http: The HTTP client the cache closes in ``shutdown()``: the one it made.
+    ///   - client: What ``client`` is: the client of `transport`; nil, for a cache whose transport is a test's, makes
+    ///     one when it is asked for.
     init(
         store: SyncStore, configuration: Configuration = Configuration(endpoints: []), connections: Int = 2,
         transport: any Transport,
-        http: HTTPTransport? = nil, environment: [String: String] = [:], logger: Logger = .current,
-        now: @escaping @Sendable () -> Double
+        http: HTTPTransport? = nil, client: APIClient? = nil, environment: [String: String] = [:],
+        logger: Logger = .current, now: @escaping @Sendable () -> Double
     ) throws(SyncError) {
         let written: any SyncStorage
         do {
@@ -152,6 +177,7 @@ public final class SyncCache: Service, Sendable {
         self.store = store
         storage = try Self.openForReading(store, connections: connections)
         live = Mutex(Live(configuration: configuration))
+        shared = Mutex((client, false))
         writer = Writer(
             storage: written,
             engine: SyncEngine(
@@ -194,5 +220,8 @@ public final class SyncCache: Service, Sendable {
     /// Closes the HTTP client the cache made. Call it once, when done.
     public func shutdown() async throws {
         try await writer?.http?.shutdown()
+        // A client made when a read-only cache was asked for one.
+        let made = shared.withLock { $0.owned ? $0.client : nil }
+        try await made?.shutdown()
     }
 }

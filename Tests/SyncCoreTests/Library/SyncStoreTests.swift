@@ -1,4 +1,5 @@
 import Foundation
+import SampleUpstream
 import SyncCore
 import SyncPostgres
 import SyncTestSupport
@@ -65,5 +66,52 @@ struct SyncStoreTests {
         let reader = try SyncCache(readingFrom: .postgres(url: url), connections: 1)
         #expect(try await reader.records(User.self, from: "users").values.count == 3)
         try await syncer.shutdown()
+    }
+}
+
+/// One HTTP client in a process: the cache's, shared with the program's typed fetches, or the program's, given to the
+/// cache.
+@Suite("library: SyncCache shares one HTTP client with the program")
+struct SyncCacheClientTests {
+    struct User: Decodable, Sendable {
+        var id: Int
+    }
+
+    @Test("a client given to the cache is the one it fetches with, and stays open after the cache shuts down")
+    func givenClient() async throws {
+        let files = try TemporaryDirectory()
+        let demo = DemoUpstream(userCount: 3)
+        let server = try await LoopbackHTTPServer.start { demo.handle($0) }
+        let client = APIClient()
+        let endpoint = SyncEndpoint(
+            name: "users", url: server.baseURL + "/users", records: "$", primaryKey: ["id"],
+            columns: [.init("id", type: .integer)])
+        let cache = try SyncCache(
+            store: .sqlite(path: files.file("cache.db")), configuration: try SyncConfiguration(endpoints: [endpoint]),
+            client: client)
+        #expect(cache.client === client)
+        #expect(try await cache.sync("users").records == 3)
+        try await cache.shutdown()
+        let users = try await client.fetch(APIRequest(baseURL: server.baseURL, path: "/users"), as: [User].self)
+        #expect(users.map(\.id) == [1, 2, 3], "the program's client was not closed by the cache")
+        try await client.shutdown()
+        try await server.shutdown()
+    }
+
+    @Test("the cache's own client serves the program's fetches; a reading cache makes one only when asked")
+    func ownClient() async throws {
+        let files = try TemporaryDirectory()
+        let demo = DemoUpstream(userCount: 2)
+        let server = try await LoopbackHTTPServer.start { demo.handle($0) }
+        let cache = try SyncCache(store: .sqlite(path: files.file("cache.db")))
+        #expect(cache.client === cache.client)
+        let users = try await cache.client.fetch(APIRequest(baseURL: server.baseURL, path: "/users"), as: [User].self)
+        #expect(users.count == 2)
+        let reader = try SyncCache(readingFrom: .sqlite(path: files.file("cache.db")))
+        let again = try await reader.client.fetch(APIRequest(baseURL: server.baseURL, path: "/users"), as: [User].self)
+        #expect(again.count == 2 && reader.client === reader.client)
+        try await reader.shutdown()
+        try await cache.shutdown()
+        try await server.shutdown()
     }
 }

@@ -24,7 +24,7 @@ extension Duration {
 
 extension Duration {
     /// The duration in seconds, as the scheduler's `Double` time unit.
-    var scheduleSeconds: Double {
+    package var scheduleSeconds: Double {
         let (seconds, attoseconds) = components
         return Double(seconds) + Double(attoseconds) * 1e-18
     }

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import SyncCore
+@testable import SyncServe
 
 @Suite("SyncMetrics: per-endpoint metrics in Prometheus' text format")
 struct SyncMetricsTests {

@@ -1,3 +1,4 @@
+package import SyncCore
 internal import Synchronization
 
 /// What each sync did, per endpoint, in Prometheus' text format (syncd's daemon appends it to the read API's

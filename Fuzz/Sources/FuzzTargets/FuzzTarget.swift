@@ -17,6 +17,8 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     case postgresSQL = "postgres-sql"
     /// The read API's fast path reading request heads, against NIO's HTTP/1 decoder: ``RequestHeadTarget``.
     case requestHead = "request-head"
+    /// An OAuth2 token endpoint's answer: ``OAuth2TokenTarget``.
+    case oauth2Token = "oauth2-token"
 
     /// Runs the target on one input.
     ///
@@ -31,6 +33,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         case .databaseURL: try DatabaseURLTarget.run(bytes)
         case .postgresSQL: try PostgresSQLTarget.run(bytes)
         case .requestHead: try RequestHeadTarget.run(bytes)
+        case .oauth2Token: try OAuth2TokenTarget.run(bytes)
         }
     }
 

@@ -19,6 +19,9 @@ package struct FetchRequest: Sendable {
     package var method: String = "GET"
     /// The request body, sent only when set.
     package var body: [UInt8]?
+    /// Whether a redirect is followed (``RedirectFollower``); when not, the redirect is the answer. A token request,
+    /// whose body holds a client secret, follows none.
+    package var followsRedirects = true
 
     package init(
         url: String,

@@ -36,7 +36,7 @@ struct RedirectFollower {
     static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
 
     mutating func next(status: Int, location: String?) -> Decision {
-        guard Self.redirectStatuses.contains(status), let location else { return .final }
+        guard request.followsRedirects, Self.redirectStatuses.contains(status), let location else { return .final }
         guard var url = PageURL.resolve(location, against: request.url) else {
             return .failure(.connection("a redirect leads to a URL that is not http or https"))
         }

@@ -1,15 +1,16 @@
 import Foundation
 
 extension ConfigurationParser {
-    /// Reads one `[[endpoint]]`, starting from `defaults`; nil when it has problems (all reported).
-    mutating func endpoint(_ table: TOMLTable, position: Int, defaults: EndpointSettings) -> EndpointConfiguration? {
+    /// Reads one `[[endpoint]]` into a ``SyncEndpoint`` that starts from `defaults`, and compiles it; nil when it has
+    /// problems (all reported).
+    mutating func endpoint(_ table: TOMLTable, position: Int, defaults: SyncEndpoint) -> EndpointConfiguration? {
         let path: [TOMLDocument.Segment] = [.key("endpoint"), .index(position)]
         let rawName = table["name"]?.string
         let context = rawName.map { "[[endpoint]] \"\($0)\"" } ?? "[[endpoint]] #\(position + 1)"
         let scope = Scope(path: path, context: context)
         let problemCount = problems.count
 
-        var settings = defaults
+        var declared = defaults
         var name: SQLIdentifier?
         var url: String?
         var records: JSONPath?
@@ -17,9 +18,10 @@ extension ConfigurationParser {
         var primaryKeyField: Field?
         var columnsField: Field?
         var requestFields = RequestFields()
-        for field in fields(of: table, in: scope) {
+        let tableFields = fields(of: table, in: scope)
+        for field in tableFields {
             if requestFields.take(field) { continue }
-            if applySetting(field, to: &settings) {
+            if applySetting(field, to: &declared) {
                 if ["mode", "pagination", "incremental"].contains(field.key) { documentOnlyViolations.append(field) }
                 continue
             }
@@ -42,13 +44,15 @@ extension ConfigurationParser {
                 reportUnknownKey(field)
             }
         }
+        reportBounds(of: declared, in: tableFields)
         if table["name"] == nil { report("missing required key \"name\"", at: path, context: context) }
         if table["url"] == nil { report("missing required key \"url\"", at: path, context: context) }
 
         let paginationPath: [TOMLDocument.Segment] =
             table["pagination"] == nil ? [.key("defaults"), .key("pagination")] : path + [.key("pagination")]
         // A document is one body: pagination set in [defaults] is for the collections.
-        let pagination = table["records"] == nil ? nil : settings.pagination
+        var ignored: [OptionProblem] = []  // reported where `pagination` was read
+        let pagination = table["records"] == nil ? nil : declared.pagination?.compile(problems: &ignored)
         let request = self.request(
             requestFields, pagination: pagination, paginationPath: paginationPath, context: context)
         var columns: [ColumnSpec] = []
@@ -70,43 +74,24 @@ extension ConfigurationParser {
             } else {
                 report("missing \"primary_key\": an endpoint with \"records\" needs one", at: path, context: context)
             }
-            if let pagination = settings.pagination, let records {
+            if let pagination, let records {
                 checkPaginationPaths(pagination, records: records, at: paginationPath, context: context)
             }
             // Resolved against columns that parsed cleanly only: a broken column would make a second problem here.
-            if let setting = settings.incremental, problems.count == problemCount {
-                incremental = resolve(setting, columns: columns, mode: settings.mode)
+            if let value = declared.incremental, let field = origin(of: "incremental", in: table, scope: scope),
+                problems.count == problemCount
+            {
+                incremental = resolve(
+                    value, at: field, columns: columns, mode: declared.upsertOnly ? .incremental : .snapshot)
             }
         }
 
         guard problems.count == problemCount, let name, let url, let request else { return nil }
+        (declared.name, declared.url, declared.method) = (name.name, url, request.method)
         return EndpointConfiguration(
-            name: name,
-            url: url,
-            line: document.line(of: path) ?? 0,
-            interval: settings.interval,
-            jitter: settings.jitter,
-            timeout: settings.timeout,
-            maxBody: settings.maxBody,
-            maxRecord: settings.maxRecord,
-            records: records,
-            primaryKey: primaryKey,
-            mode: settings.mode,
-            headers: settings.headers,
-            method: request.method,
-            body: request.body,
-            auth: settings.auth,
-            strict: settings.strict,
-            allowEmpty: settings.allowEmpty,
-            maxDelete: settings.maxDelete,
-            columns: columns,
-            retries: settings.retries,
-            retryMaxDelay: settings.retryMaxDelay,
-            pagination: pagination,
-            incremental: incremental,
-            rateLimit: settings.rateLimit,
-            rateLimitScope: settings.rateLimitScope
-        )
+            declared: declared, name: name, line: document.line(of: path) ?? 0, records: records,
+            primaryKey: primaryKey, columns: columns, body: request.body, pagination: pagination,
+            incremental: incremental)
     }
 
     private mutating func endpointName(_ field: Field) -> SQLIdentifier? {

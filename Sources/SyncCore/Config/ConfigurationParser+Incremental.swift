@@ -54,10 +54,9 @@ extension ConfigurationParser {
     /// The checks that need the endpoint's columns and mode, reported at `field`, where `incremental` was set.
     mutating func resolve(
         _ incremental: SyncEndpoint.Incremental, at field: Field, columns: [ColumnSpec], mode: SyncMode
-    ) -> IncrementalConfiguration? {
+    ) {
         var found: [OptionProblem] = []
-        let resolved = incremental.compile(columns: columns, mode: mode, problems: &found)
+        _ = incremental.compile(columns: columns, mode: mode, problems: &found)
         for problem in found { report(problem.sentence, at: field) }
-        return resolved
     }
 }

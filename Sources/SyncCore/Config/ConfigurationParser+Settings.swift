@@ -7,16 +7,16 @@ extension ConfigurationParser {
     mutating func applySetting(_ field: Field, to endpoint: inout SyncEndpoint) -> Bool {
         switch field.key {
         case "interval":
-            if let value = duration(field) { endpoint.interval = value }
+            endpoint.set(\.interval, duration(field))
         case "timeout":
-            if let value = duration(field) { endpoint.timeout = value }
+            endpoint.set(\.timeout, duration(field))
         case "jitter":
             // Not a number reads as out of range, which the rule refuses in the same words.
             endpoint.jitter = field.value.double ?? field.value.int.map(Double.init) ?? -1
         case "max_body":
-            if let value = size(field) { endpoint.maxBody = value }
+            endpoint.set(\.maxBody, size(field))
         case "max_record":
-            if let value = size(field) { endpoint.maxRecord = value }
+            endpoint.set(\.maxRecord, size(field))
         case "mode":
             if let value = field.value.string.flatMap(SyncMode.init(rawValue:)) {
                 endpoint.upsertOnly = value == .incremental
@@ -24,20 +24,20 @@ extension ConfigurationParser {
                 report("mode must be \"snapshot\" or \"incremental\"", at: field)
             }
         case "headers":
-            if let value = headers(field) { endpoint.headerFields = value }
+            endpoint.set(\.headerFields, headers(field))
         case "auth":
             if let value = auth(field) { endpoint.credential = value }
         case "strict":
-            if let value = bool(field) { endpoint.strict = value }
+            endpoint.set(\.strict, bool(field))
         case "allow_empty":
-            if let value = bool(field) { endpoint.allowEmpty = value }
+            endpoint.set(\.allowEmpty, bool(field))
         case "max_delete":
-            if let value = deletionLimit(field) { endpoint.maxDelete = value }
+            endpoint.set(\.maxDelete, deletionLimit(field))
         case "retries":
             // Not an integer reads as out of range, which the rule refuses in the same words.
             endpoint.retries = field.value.int ?? Int.min
         case "retry_max_delay":
-            if let value = duration(field) { endpoint.retryMaxDelay = value }
+            endpoint.set(\.retryMaxDelay, duration(field))
         case "pagination":
             if let value = pagination(field) { endpoint.pagination = value }
         case "incremental":
@@ -76,5 +76,13 @@ extension ConfigurationParser {
         if let value = table[key] { return Field(key: key, value: value, scope: scope) }
         guard let value = document.root["defaults"]?.table?[key] else { return nil }
         return Field(key: key, value: value, scope: Scope(path: [.key("defaults")], context: "[defaults]"))
+    }
+}
+
+extension SyncEndpoint {
+    /// Sets `option` to `value` unless it is nil: a value the reader refused (and reported) leaves the option as it
+    /// was. (Not for an optional option, whose nil would be set.)
+    fileprivate mutating func set<Value>(_ option: WritableKeyPath<SyncEndpoint, Value>, _ value: Value?) {
+        if let value { self[keyPath: option] = value }
     }
 }

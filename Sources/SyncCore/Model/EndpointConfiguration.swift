@@ -6,8 +6,8 @@ package enum SyncMode: String, Sendable, Hashable {
     case incremental
 }
 
-/// One endpoint compiled: the plan a sync runs by, built by ``SyncEndpoint/compile(into:)`` (and by the TOML reader
-/// through ``init(declared:name:line:records:primaryKey:columns:body:pagination:incremental:)``).
+/// One endpoint compiled: the plan a sync runs by, built by ``SyncEndpoint/compile(into:checksDocumentKeys:)`` for
+/// syncd.toml and Swift alike.
 ///
 /// It holds the ``SyncEndpoint`` it was compiled from (``declared``) and only what compiling derives: the name as an
 /// identifier, the records path, the key and columns, the request body, the pagination and the cursor. Every other
@@ -58,7 +58,7 @@ package struct EndpointConfiguration: Sendable, Equatable {
     package private(set) var redactedURL: String
 
     /// The plan of `declared`, from what compiling it derived.
-    package init(
+    init(
         declared: SyncEndpoint, name: SQLIdentifier, line: Int = 0, records: JSONPath?, primaryKey: [Int],
         columns: [ColumnSpec], body: RequestBody?, pagination: PaginationConfiguration?,
         incremental: IncrementalConfiguration?

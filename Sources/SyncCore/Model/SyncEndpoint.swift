@@ -135,8 +135,11 @@ public struct SyncEndpoint: Sendable, Hashable {
     }
 
     /// Checks the endpoint by the rules syncd.toml is checked by, and builds what a sync runs by; nil after adding
-    /// to `problems` one sentence per problem.
-    package func compile(into problems: inout [String]) -> EndpointConfiguration? {
+    /// to `problems` one sentence per problem. The one place an endpoint is compiled, for syncd.toml and Swift.
+    ///
+    /// - Parameter checksDocumentKeys: false when the caller reported the keys a document endpoint does not take
+    ///   itself: the TOML reader does, at their lines, and there a `mode` from `[defaults]` is the collections'.
+    package func compile(into problems: inout [String], checksDocumentKeys: Bool = true) -> EndpointConfiguration? {
         if let problem = NameRules.endpointProblem(name) { problems.append(problem) }
         if !URLRules.isValid(url) { problems.append(URLRules.expected) }
         problems += boundProblems.map(\.sentence)
@@ -154,7 +157,7 @@ public struct SyncEndpoint: Sendable, Hashable {
             } catch {
                 problems.append("records: \(error)")
             }
-        } else {
+        } else if checksDocumentKeys {
             for (key, isSet) in [
                 ("columns", !columns.isEmpty), ("primary_key", !primaryKey.isEmpty), ("pagination", pagination != nil),
                 ("incremental", incremental != nil), ("mode", upsertOnly),

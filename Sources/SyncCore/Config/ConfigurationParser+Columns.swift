@@ -1,7 +1,7 @@
 extension ConfigurationParser {
     /// `[endpoint.columns]`, in file order: `col = "json.path"` or
     /// `col = { path = "…", type = "…", required = true }`.
-    mutating func columns(_ field: Field, endpoint: String) -> [ColumnSpec] {
+    mutating func columns(_ field: Field, endpoint: String) -> [(spec: ColumnSpec, declared: SyncColumn)] {
         let context = "[endpoint.columns] of \(endpoint.hasPrefix("#") ? endpoint : "\"\(endpoint)\"")"
         guard let table = field.value.table else {
             report("columns must be a table: write [endpoint.columns] after the endpoint's keys", at: field)
@@ -12,15 +12,15 @@ extension ConfigurationParser {
         return fields(of: table, in: scope).compactMap { column($0) }
     }
 
-    private mutating func column(_ field: Field) -> ColumnSpec? {
+    private mutating func column(_ field: Field) -> (spec: ColumnSpec, declared: SyncColumn)? {
         let name = identifier(field.key, kind: "column name", at: field)
         let prefix = "column \"\(field.key)\": "
         let scope = Scope(path: field.path, context: field.scope.context)
-        if field.value.string != nil {
+        if let text = field.value.string {
             guard let path = jsonPath(Field(key: "path", value: field.value, scope: scope), prefix: prefix),
                 let name
             else { return nil }
-            return ColumnSpec(name: name.name, path: path)
+            return (ColumnSpec(name: name.name, path: path), SyncColumn(name.name, path: text))
         }
         guard let table = field.value.table else {
             report(
@@ -30,6 +30,7 @@ extension ConfigurationParser {
             return nil
         }
         var path: JSONPath? = JSONPath(components: [.key(field.key)])
+        var pathText: String?
         var type = ColumnType.text
         var required = false
         var isValid = name != nil
@@ -37,6 +38,7 @@ extension ConfigurationParser {
             switch option.key {
             case "path":
                 path = jsonPath(option, prefix: prefix)
+                pathText = option.value.string
                 isValid = isValid && path != nil
             case "type":
                 if let value = option.value.string.flatMap(ColumnType.init(rawValue:)) {
@@ -59,6 +61,9 @@ extension ConfigurationParser {
             }
         }
         guard isValid, let name, let path else { return nil }
-        return ColumnSpec(name: name.name, path: path, type: type, required: required)
+        return (
+            ColumnSpec(name: name.name, path: path, type: type, required: required),
+            SyncColumn(name.name, path: pathText, type: type, required: required)
+        )
     }
 }

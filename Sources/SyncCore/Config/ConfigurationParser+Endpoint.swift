@@ -1,15 +1,16 @@
 import Foundation
 
 extension ConfigurationParser {
-    /// Reads one `[[endpoint]]`, starting from `defaults`; nil when it has problems (all reported).
-    mutating func endpoint(_ table: TOMLTable, position: Int, defaults: EndpointSettings) -> EndpointConfiguration? {
+    /// Reads one `[[endpoint]]` into a ``SyncEndpoint`` that starts from `defaults`, and compiles it; nil when it has
+    /// problems (all reported).
+    mutating func endpoint(_ table: TOMLTable, position: Int, defaults: SyncEndpoint) -> EndpointConfiguration? {
         let path: [TOMLDocument.Segment] = [.key("endpoint"), .index(position)]
         let rawName = table["name"]?.string
         let context = rawName.map { "[[endpoint]] \"\($0)\"" } ?? "[[endpoint]] #\(position + 1)"
         let scope = Scope(path: path, context: context)
         let problemCount = problems.count
 
-        var settings = defaults
+        var declared = defaults
         var name: SQLIdentifier?
         var url: String?
         var records: JSONPath?
@@ -17,9 +18,10 @@ extension ConfigurationParser {
         var primaryKeyField: Field?
         var columnsField: Field?
         var requestFields = RequestFields()
-        for field in fields(of: table, in: scope) {
+        let tableFields = fields(of: table, in: scope)
+        for field in tableFields {
             if requestFields.take(field) { continue }
-            if applySetting(field, to: &settings) {
+            if applySetting(field, to: &declared) {
                 if ["mode", "pagination", "incremental"].contains(field.key) { documentOnlyViolations.append(field) }
                 continue
             }
@@ -30,6 +32,7 @@ extension ConfigurationParser {
                 url = self.url(field)
             case "records":
                 records = jsonPath(field)
+                declared.records = field.value.string
             case "primary_key":
                 primaryKeyField = field
                 documentOnlyViolations.append(field)
@@ -42,71 +45,58 @@ extension ConfigurationParser {
                 reportUnknownKey(field)
             }
         }
+        reportBounds(of: declared, in: tableFields)
         if table["name"] == nil { report("missing required key \"name\"", at: path, context: context) }
         if table["url"] == nil { report("missing required key \"url\"", at: path, context: context) }
 
         let paginationPath: [TOMLDocument.Segment] =
             table["pagination"] == nil ? [.key("defaults"), .key("pagination")] : path + [.key("pagination")]
         // A document is one body: pagination set in [defaults] is for the collections.
-        let pagination = table["records"] == nil ? nil : settings.pagination
+        var ignored: [OptionProblem] = []  // reported where `pagination` was read
+        if table["records"] == nil { (declared.pagination, declared.incremental) = (nil, nil) }
+        let pagination = declared.pagination?.compile(problems: &ignored)
         let request = self.request(
             requestFields, pagination: pagination, paginationPath: paginationPath, context: context)
         var columns: [ColumnSpec] = []
-        var primaryKey: [Int] = []
-        var incremental: IncrementalConfiguration?
         if table["records"] == nil {
             for field in documentOnlyViolations {
                 report("a document endpoint (no \"records\") takes no \"\(field.key)\"", at: field)
             }
         } else {
             if let columnsField {
-                columns = self.columns(columnsField, endpoint: rawName ?? "#\(position + 1)")
+                let read = self.columns(columnsField, endpoint: rawName ?? "#\(position + 1)")
+                (columns, declared.columns) = (read.map(\.spec), read.map(\.declared))
             }
             if let primaryKeyField {
                 // Columns that are not a table were reported already: their names are unknown.
-                var declared: Set<String>? = []
-                if let columnsField { declared = columnsField.value.table.map { Set($0.keys) } }
-                primaryKey = self.primaryKey(primaryKeyField, columns: &columns, declared: declared)
+                var names: Set<String>? = []
+                if let columnsField { names = columnsField.value.table.map { Set($0.keys) } }
+                declared.primaryKey = self.primaryKey(primaryKeyField, columns: columns, declared: names)
             } else {
                 report("missing \"primary_key\": an endpoint with \"records\" needs one", at: path, context: context)
             }
-            if let pagination = settings.pagination, let records {
+            if let pagination, let records {
                 checkPaginationPaths(pagination, records: records, at: paginationPath, context: context)
             }
             // Resolved against columns that parsed cleanly only: a broken column would make a second problem here.
-            if let setting = settings.incremental, problems.count == problemCount {
-                incremental = resolve(setting, columns: columns, mode: settings.mode)
+            if let value = declared.incremental, let field = origin(of: "incremental", in: table, scope: scope),
+                problems.count == problemCount
+            {
+                resolve(value, at: field, columns: columns, mode: declared.upsertOnly ? .incremental : .snapshot)
             }
         }
 
         guard problems.count == problemCount, let name, let url, let request else { return nil }
-        return EndpointConfiguration(
-            name: name,
-            url: url,
-            line: document.line(of: path) ?? 0,
-            interval: settings.interval,
-            jitter: settings.jitter,
-            timeout: settings.timeout,
-            maxBody: settings.maxBody,
-            maxRecord: settings.maxRecord,
-            records: records,
-            primaryKey: primaryKey,
-            mode: settings.mode,
-            headers: settings.headers,
-            method: request.method,
-            body: request.body,
-            auth: settings.auth,
-            strict: settings.strict,
-            allowEmpty: settings.allowEmpty,
-            maxDelete: settings.maxDelete,
-            columns: columns,
-            retries: settings.retries,
-            retryMaxDelay: settings.retryMaxDelay,
-            pagination: pagination,
-            incremental: incremental,
-            rateLimit: settings.rateLimit,
-            rateLimitScope: settings.rateLimitScope
-        )
+        (declared.name, declared.url, declared.method, declared.body) = (name.name, url, request.method, request.body)
+        // Every rule compile applies was checked above, each problem reported at its line; one it still finds (a
+        // value inherited from a [defaults] already refused, or a rule the reader misses) is reported here.
+        var unreported: [String] = []
+        guard var compiled = declared.compile(into: &unreported, checksDocumentKeys: false) else {
+            if problems.isEmpty { for problem in unreported { report(problem, at: path, context: context) } }
+            return nil
+        }
+        compiled.line = document.line(of: path) ?? 0
+        return compiled
     }
 
     private mutating func endpointName(_ field: Field) -> SQLIdentifier? {
@@ -153,9 +143,9 @@ extension ConfigurationParser {
         }
     }
 
-    /// `primary_key`: one column name or an array of them, each a configured column, which becomes required.
-    /// A name in `declared` (all when nil) whose column has problems is not reported again.
-    private mutating func primaryKey(_ field: Field, columns: inout [ColumnSpec], declared: Set<String>?) -> [Int] {
+    /// `primary_key`: one column name or an array of them, each a configured column; returns the names. A name in
+    /// `declared` (all when nil) whose column has problems is not reported again.
+    private mutating func primaryKey(_ field: Field, columns: [ColumnSpec], declared: Set<String>?) -> [String] {
         let names: [String]?
         if let name = field.value.string {
             names = [name]
@@ -171,9 +161,8 @@ extension ConfigurationParser {
         }
         // Declared columns that did not parse were reported (all of them when `declared` is unknown).
         let unchecked = declared.map { $0.subtracting(columns.map(\.name)) } ?? Set(names)
-        let (positions, problems) = EndpointRules.primaryKey(names, columns: columns, unchecked: unchecked)
+        let (_, problems) = EndpointRules.primaryKey(names, columns: columns, unchecked: unchecked)
         for problem in problems { report(problem, at: field) }
-        for position in positions { columns[position].required = true }
-        return positions
+        return names
     }
 }

@@ -1,13 +1,7 @@
-/// `incremental` as read from the file, before the endpoint's columns are known.
-struct IncrementalSetting {
-    var value: SyncEndpoint.Incremental
-    /// Where it was written, for the problems found once the columns are known.
-    var field: ConfigurationParser.Field
-}
-
+/// `incremental`: read from the file, then resolved against the endpoint's columns.
 extension ConfigurationParser {
     /// `incremental = { param = "updated_since", column = "updated_at", initial = "…", lag = "5m" }`.
-    mutating func incremental(_ field: Field) -> IncrementalSetting? {
+    mutating func incremental(_ field: Field) -> SyncEndpoint.Incremental? {
         guard let table = field.value.table else {
             report(
                 #"incremental must be an inline table such as { param = "updated_since", column = "updated_at" }"#,
@@ -54,16 +48,15 @@ extension ConfigurationParser {
             report("incremental: missing \"\(key)\"", at: field)
         }
         guard problems.count == problemCount else { return nil }
-        return IncrementalSetting(value: value, field: field)
+        return value
     }
 
-    /// The checks that need the endpoint's columns and mode.
-    mutating func resolve(_ setting: IncrementalSetting, columns: [ColumnSpec], mode: SyncMode)
-        -> IncrementalConfiguration?
-    {
+    /// The checks that need the endpoint's columns and mode, reported at `field`, where `incremental` was set.
+    mutating func resolve(
+        _ incremental: SyncEndpoint.Incremental, at field: Field, columns: [ColumnSpec], mode: SyncMode
+    ) {
         var found: [OptionProblem] = []
-        let resolved = setting.value.compile(columns: columns, mode: mode, problems: &found)
-        for problem in found { report(problem.sentence, at: setting.field) }
-        return resolved
+        _ = incremental.compile(columns: columns, mode: mode, problems: &found)
+        for problem in found { report(problem.sentence, at: field) }
     }
 }

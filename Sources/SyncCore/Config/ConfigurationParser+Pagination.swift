@@ -15,7 +15,7 @@ extension ConfigurationParser {
     }
 
     /// `pagination = { type = "link" }` and the other kinds, each with its required keys and nothing unknown.
-    mutating func pagination(_ field: Field) -> PaginationConfiguration? {
+    mutating func pagination(_ field: Field) -> SyncEndpoint.Pagination? {
         guard let table = field.value.table else {
             report("pagination must be an inline table such as { type = \"link\" }", at: field)
             return nil
@@ -68,12 +68,12 @@ extension ConfigurationParser {
         pagination.hasMorePath = values.texts["has_more_path"]
         pagination.totalPath = values.texts["total_path"]
         var found: [OptionProblem] = []
-        let compiled = pagination.compile(problems: &found)
+        _ = pagination.compile(problems: &found)
         for problem in found {
             report(problem.sentence, at: problem.key.flatMap { optionFields[$0] } ?? field)
         }
         guard problems.count == problemCount else { return nil }
-        return compiled
+        return pagination
     }
 
     /// Refuses a pagination path inside the records array (`data[9].id` when `records = "data"`): the decoder

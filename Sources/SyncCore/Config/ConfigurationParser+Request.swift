@@ -17,14 +17,14 @@ extension ConfigurationParser {
         }
     }
 
-    /// Checks `method`, `body` or `body_file`, and the pagination's `body_path` together: what the endpoint sends,
-    /// or nil after reporting each problem at its key's line.
+    /// Checks `method`, `body` or `body_file`, and the pagination's `body_path` together: the method and the body's
+    /// text (`body_file` read), or nil after reporting each problem at its key's line.
     ///
     /// - Parameter paginationPath: where `pagination` is set: in the endpoint or in `[defaults]`.
     mutating func request(
         _ fields: RequestFields, pagination: PaginationConfiguration?, paginationPath: [TOMLDocument.Segment],
         context: String
-    ) -> (method: SyncEndpoint.Method, body: RequestBody?)? {
+    ) -> (method: SyncEndpoint.Method, body: String?)? {
         let problemCount = problems.count
         var method = SyncEndpoint.Method.get
         if let field = fields.method {
@@ -53,7 +53,7 @@ extension ConfigurationParser {
         }
         guard problems.count == problemCount else { return nil }
         var found: [OptionProblem] = []
-        let body = RequestBody.compile(
+        _ = RequestBody.compile(
             method: method, body: text, bodyKey: bodyField?.key ?? "body", pagination: pagination,
             problems: &found)
         for problem in found {
@@ -63,6 +63,6 @@ extension ConfigurationParser {
                 report(problem.sentence, at: bodyField)
             }
         }
-        return problems.count == problemCount ? (method, body) : nil
+        return problems.count == problemCount ? (method, text) : nil
     }
 }

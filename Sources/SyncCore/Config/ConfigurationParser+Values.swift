@@ -53,12 +53,18 @@ extension ConfigurationParser {
         return value
     }
 
-    /// A duration within `range`, written as a string (`"30s"`).
-    mutating func duration(_ field: Field, in range: ClosedRange<Duration>) -> Duration? {
+    /// A duration, written as a string (`"30s"`).
+    mutating func duration(_ field: Field) -> Duration? {
         guard let text = field.value.string, let duration = ConfigDuration.parse(text) else {
             report("\(field.key) must be a duration such as \"30s\" or \"5m\"", at: field)
             return nil
         }
+        return duration
+    }
+
+    /// A duration within `range`, written as a string (`"30s"`).
+    mutating func duration(_ field: Field, in range: ClosedRange<Duration>) -> Duration? {
+        guard let duration = duration(field) else { return nil }
         if let problem = EndpointRules.duration(field.key, duration, in: range) {
             report(problem, at: field)
             return nil
@@ -66,14 +72,10 @@ extension ConfigurationParser {
         return duration
     }
 
-    /// A size within `range`: a string with a unit (`"64MiB"`) or an integer number of bytes.
-    mutating func size(_ field: Field, in range: ClosedRange<Int>) -> Int? {
+    /// A size: a string with a unit (`"64MiB"`) or an integer number of bytes.
+    mutating func size(_ field: Field) -> Int? {
         guard let bytes = field.value.int ?? field.value.string.flatMap(ByteSize.parse) else {
             report("\(field.key) must be a size such as \"64MiB\" or \"512KiB\", or a number of bytes", at: field)
-            return nil
-        }
-        if let problem = EndpointRules.size(field.key, bytes, in: range) {
-            report(problem, at: field)
             return nil
         }
         return bytes

@@ -90,12 +90,12 @@ struct ConfigurationParser {
     private mutating func configuration(from root: TOMLTable) -> Configuration {
         var configuration = Configuration(sourcePath: file)
         let scope = Scope(path: [], context: nil)
-        var settings = EndpointSettings()
+        var defaults = SyncEndpoint(name: "", url: "")
         let rootFields = fields(of: root, in: scope)
         // [defaults] first: endpoints start from it.
         if let field = rootFields.first(where: { $0.key == "defaults" }) {
             if let table = field.value.table {
-                configuration.concurrency = parseDefaults(table, into: &settings)
+                configuration.concurrency = parseDefaults(table, into: &defaults)
             } else {
                 report("defaults must be a table: write [defaults]", at: field)
             }
@@ -124,7 +124,7 @@ struct ConfigurationParser {
             case "defaults":
                 break
             case "endpoint":
-                configuration.endpoints = parseEndpoints(field, defaults: settings)
+                configuration.endpoints = parseEndpoints(field, defaults: defaults)
             default:
                 reportUnknownKey(field)
             }
@@ -201,11 +201,12 @@ struct ConfigurationParser {
         return server
     }
 
-    /// Reads `[defaults]` into `settings`; returns `concurrency`.
-    private mutating func parseDefaults(_ table: TOMLTable, into settings: inout EndpointSettings) -> Int {
+    /// Reads `[defaults]` into `defaults`, the endpoint every `[[endpoint]]` starts from; returns `concurrency`.
+    private mutating func parseDefaults(_ table: TOMLTable, into defaults: inout SyncEndpoint) -> Int {
         var concurrency = Configuration.defaultConcurrency
-        for field in fields(of: table, in: Scope(path: [.key("defaults")], context: "[defaults]")) {
-            if applySetting(field, to: &settings) { continue }
+        let tableFields = fields(of: table, in: Scope(path: [.key("defaults")], context: "[defaults]"))
+        for field in tableFields {
+            if applySetting(field, to: &defaults) { continue }
             switch field.key {
             case "concurrency":
                 if let value = field.value.int, ConfigurationBounds.concurrency.contains(value) {
@@ -221,10 +222,11 @@ struct ConfigurationParser {
                 reportUnknownKey(field)
             }
         }
+        reportBounds(of: defaults, in: tableFields)
         return concurrency
     }
 
-    private mutating func parseEndpoints(_ field: Field, defaults: EndpointSettings) -> [EndpointConfiguration] {
+    private mutating func parseEndpoints(_ field: Field, defaults: SyncEndpoint) -> [EndpointConfiguration] {
         guard let array = field.value.array, array.allSatisfy({ $0.table != nil }) else {
             report("endpoint must be an array of tables: write [[endpoint]]", at: field)
             return []

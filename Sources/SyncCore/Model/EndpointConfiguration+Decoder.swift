@@ -8,8 +8,8 @@ extension EndpointConfiguration {
         }
         var decoder = RecordDecoder(
             recordsPath: records ?? .root, columns: columns, keyColumns: primaryKey,
-            strict: strict)
-        decoder.maxRecordBytes = maxRecord
+            strict: self.strict)
+        decoder.maxRecordBytes = self.maxRecord
         return decoder
     }
 }

@@ -6,11 +6,18 @@ package enum SyncMode: String, Sendable, Hashable {
     case incremental
 }
 
-/// One `[[endpoint]]`: what to fetch, how often, and how its records become rows.
+/// One endpoint compiled: the plan a sync runs by, built by ``SyncEndpoint/compile(into:checksDocumentKeys:)`` for
+/// syncd.toml and Swift alike.
+///
+/// It holds the ``SyncEndpoint`` it was compiled from (``declared``) and only what compiling derives: the name as an
+/// identifier, the records path, the key and columns, the request body, the pagination and the cursor. Every other
+/// option (`interval`, `timeout`, `retries`, `rateLimit`, …) is read through ``declared``, by dynamic member lookup:
+/// `endpoint.interval` is `endpoint.declared.interval`, so a new option is one property of ``SyncEndpoint``.
 ///
 /// An endpoint with `records` is a collection: its records become rows of the table named ``name``. Without
 /// `records` it is a document endpoint: the whole body is one cached resource, and it has no columns.
-package struct EndpointConfiguration: Sendable {
+@dynamicMemberLookup
+package struct EndpointConfiguration: Sendable, Equatable {
     /// The poll interval when neither the endpoint nor `[defaults]` says.
     package static let defaultInterval = Duration.seconds(300)
     /// The jitter when neither the endpoint nor `[defaults]` says.
@@ -26,69 +33,53 @@ package struct EndpointConfiguration: Sendable {
     /// The longest wait between two attempts of one run; a Retry-After above it fails the run instead.
     package static let defaultRetryMaxDelay = Duration.seconds(300)
 
+    /// The endpoint as declared, less what compiling replaced: its name, records, key, columns, body, pagination
+    /// and incremental are cleared here and held compiled beside it, so that equality (a reload's diff) compares
+    /// each value once.
+    package private(set) var declared: SyncEndpoint
     /// The endpoint's name, also its table's name. Never starts with `syncd_` or `sqlite_`.
     package var name: SQLIdentifier
-    /// An absolute `http://`, `https://` or `file://` URL.
-    package var url: String {
-        didSet { redactedURL = Self.redacted(url, auth) }
-    }
     /// The line of the endpoint's `[[endpoint]]` header; 0 when built in code.
     package var line: Int
-    /// The time between polls. The default is 5 minutes; always positive.
-    package var interval: Duration
-    /// The random spread of the interval, as a fraction of it. The default is 0.1 (±10%); 0...1.
-    package var jitter: Double
-    /// The time one request may take. The default is 30 seconds; always positive.
-    package var timeout: Duration
-    /// The largest body accepted, in bytes. The default is 64 MiB; always positive.
-    package var maxBody: Int
-    /// The largest record accepted, in bytes: a record is held whole while it is decoded, so a larger one fails the
-    /// run instead. The default is 16 MiB; 1 KiB...1 GiB.
-    package var maxRecord: Int
     /// The path to the array of records; nil for a document endpoint. The default is nil.
     package var records: JSONPath?
     /// The primary key: indices into ``columns``. The default is none (a document endpoint).
     package var primaryKey: [Int]
-    /// How a complete response changes the set. The default is ``SyncMode/snapshot``.
-    package var mode: SyncMode
-    /// Extra request headers, already validated. The default is none.
-    package var headers: [(name: String, value: String)]
-    /// The request method. The default is GET, the only one sent conditionally.
-    package var method: SyncEndpoint.Method
-    /// The JSON sent with each request, already checked. The default is nil: none.
-    package var body: RequestBody?
-    /// How requests authenticate. The default is nil: no authentication.
-    package var auth: Credential? {
-        didSet { redactedURL = Self.redacted(url, auth) }
-    }
-    /// The URL as it may be stored, logged, printed and served (``URLRedaction``). Kept rather than worked out
-    /// again: every run stores it, 304s too.
-    package private(set) var redactedURL: String
-    /// Whether values must have exactly their column's JSON type (`"12"` is then not an integer). The default is false.
-    package var strict: Bool
-    /// Whether a snapshot may empty a table that has rows. The default is false.
-    package var allowEmpty: Bool
-    /// How many stored rows a non-empty snapshot may delete; more fails the run. The default is `"50%"`.
-    package var maxDelete: SyncEndpoint.DeletionLimit
     /// The columns, in file order; key columns are always required. The default is none.
     package var columns: [ColumnSpec]
-    /// How often one run retries connection failures, timeouts, 5xx and 429. The default is 3.
-    package var retries: Int
-    /// The longest wait between attempts; a longer Retry-After fails the run. The default is 5 minutes.
-    package var retryMaxDelay: Duration
+    /// The JSON sent with each request, already checked. The default is nil: none.
+    package var body: RequestBody?
     /// How the collection is split over several responses. The default is nil: one response holds it all.
     package var pagination: PaginationConfiguration?
     /// How an incremental endpoint asks only for what changed. The default is nil: every request is the same.
     package var incremental: IncrementalConfiguration?
-    /// A cap on the endpoint's request rate. The default is nil: only the upstream's RateLimit headers slow it.
-    package var rateLimit: SyncEndpoint.RateLimit?
-    /// Whether the pacing (``rateLimit`` and the upstream's RateLimit headers) is the endpoint's own or shared by
-    /// every endpoint on its host with this scope. The default is `.endpoint`.
-    package var rateLimitScope: SyncEndpoint.RateLimitScope
+    /// The URL as it may be stored, logged, printed and served (``URLRedaction``). Kept rather than worked out
+    /// again: every run stores it, 304s too.
+    package private(set) var redactedURL: String
 
-    /// Whether the endpoint caches one document rather than records.
-    package var isDocument: Bool { records == nil }
+    /// The plan of `declared`, from what compiling it derived.
+    init(
+        declared: SyncEndpoint, name: SQLIdentifier, line: Int = 0, records: JSONPath?, primaryKey: [Int],
+        columns: [ColumnSpec], body: RequestBody?, pagination: PaginationConfiguration?,
+        incremental: IncrementalConfiguration?
+    ) {
+        var declared = declared
+        declared.name = ""
+        (declared.records, declared.primaryKey, declared.columns, declared.body) = (nil, [], [], nil)
+        (declared.pagination, declared.incremental) = (nil, nil)
+        self.declared = declared
+        self.name = name
+        self.line = line
+        self.records = records
+        self.primaryKey = primaryKey
+        self.columns = columns
+        self.body = body
+        self.pagination = pagination
+        self.incremental = incremental
+        self.redactedURL = Self.redacted(declared.url, declared.credential)
+    }
 
+    /// A plan built in code, each option given as the engine holds it (the stores' own view of an endpoint, tests).
     package init(
         name: SQLIdentifier,
         url: String,
@@ -116,33 +107,55 @@ package struct EndpointConfiguration: Sendable {
         rateLimit: SyncEndpoint.RateLimit? = nil,
         rateLimitScope: SyncEndpoint.RateLimitScope = .endpoint
     ) {
-        self.name = name
-        self.url = url
-        self.line = line
-        self.interval = interval
-        self.jitter = jitter
-        self.timeout = timeout
-        self.maxBody = maxBody
-        self.maxRecord = maxRecord
-        self.records = records
-        self.primaryKey = primaryKey
-        self.mode = mode
-        self.headers = headers
-        self.method = method
-        self.body = body
-        self.auth = auth
-        self.strict = strict
-        self.allowEmpty = allowEmpty
-        self.maxDelete = maxDelete
-        self.columns = columns
-        self.retries = retries
-        self.retryMaxDelay = retryMaxDelay
-        self.pagination = pagination
-        self.incremental = incremental
-        self.rateLimit = rateLimit
-        self.rateLimitScope = rateLimitScope
-        self.redactedURL = Self.redacted(url, auth)
+        var declared = SyncEndpoint(
+            name: name.name, url: url, interval: interval, jitter: jitter, timeout: timeout,
+            upsertOnly: mode == .incremental)
+        declared.headerFields = headers.map { SyncEndpoint.HeaderField(name: $0.name, value: $0.value) }
+        (declared.method, declared.credential) = (method, auth)
+        (declared.strict, declared.allowEmpty, declared.maxDelete) = (strict, allowEmpty, maxDelete)
+        (declared.maxBody, declared.maxRecord) = (maxBody, maxRecord)
+        (declared.retries, declared.retryMaxDelay) = (retries, retryMaxDelay)
+        (declared.rateLimit, declared.rateLimitScope) = (rateLimit, rateLimitScope)
+        self.init(
+            declared: declared, name: name, line: line, records: records, primaryKey: primaryKey, columns: columns,
+            body: body, pagination: pagination, incremental: incremental)
     }
+
+    /// An option as declared: `endpoint.interval`, `endpoint.retries`, `endpoint.rateLimit`…
+    package subscript<Value>(dynamicMember option: WritableKeyPath<SyncEndpoint, Value>) -> Value {
+        get { declared[keyPath: option] }
+        set {
+            declared[keyPath: option] = newValue
+            redactedURL = Self.redacted(declared.url, declared.credential)
+        }
+    }
+
+    /// An absolute `http://`, `https://` or `file://` URL.
+    package var url: String {
+        get { declared.url }
+        set { self[dynamicMember: \.url] = newValue }
+    }
+
+    /// How requests authenticate. The default is nil: no authentication.
+    package var auth: Credential? {
+        get { declared.credential }
+        set { self[dynamicMember: \.credential] = newValue }
+    }
+
+    /// How a complete response changes the set. The default is ``SyncMode/snapshot``.
+    package var mode: SyncMode {
+        get { declared.upsertOnly ? .incremental : .snapshot }
+        set { declared.upsertOnly = newValue == .incremental }
+    }
+
+    /// Extra request headers, already validated, in the order they are sent. The default is none.
+    package var headers: [(name: String, value: String)] {
+        get { declared.headerFields.map { (name: $0.name, value: $0.value) } }
+        set { declared.headerFields = newValue.map { SyncEndpoint.HeaderField(name: $0.name, value: $0.value) } }
+    }
+
+    /// Whether the endpoint caches one document rather than records.
+    package var isDocument: Bool { records == nil }
 
     /// `url` as ``URLRedaction`` shows it, the query credential `auth` names included.
     private static func redacted(_ url: String, _ auth: Credential?) -> String {

@@ -38,8 +38,13 @@ public struct SyncEndpoint: Sendable, Hashable {
     public var jitter: Double
     /// How long one request may take, body included: 100 ms...1 day. The default is 30 seconds.
     public var timeout: Duration
-    /// Extra request headers.
-    public var headers: [String: String]
+    /// Extra request headers. Set from Swift, they are sent in the order of their names.
+    public var headers: [String: String] {
+        get { Dictionary(headerFields.map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last }) }
+        set { headerFields = newValue.sorted { $0.key < $1.key }.map { HeaderField(name: $0.key, value: $0.value) } }
+    }
+    /// ``headers`` in the order they are sent: by name when set from Swift, in the file's order from syncd.toml.
+    package var headerFields: [HeaderField] = []
     /// The request method (`method`). The default is GET.
     public var method: Method
     /// The JSON sent as the body of each request, with ``Method/post`` only (`body`, `body_file`): at most 1 MiB,
@@ -92,7 +97,6 @@ public struct SyncEndpoint: Sendable, Hashable {
         self.interval = interval
         self.jitter = jitter
         self.timeout = timeout
-        self.headers = headers
         self.method = .get
         self.upsertOnly = upsertOnly
         self.rateLimitScope = .endpoint
@@ -103,27 +107,46 @@ public struct SyncEndpoint: Sendable, Hashable {
         self.maxDelete = .default
         self.retries = EndpointConfiguration.defaultRetries
         self.retryMaxDelay = EndpointConfiguration.defaultRetryMaxDelay
+        self.headers = headers
+    }
+
+    /// One of ``headers``: a name and its value.
+    package struct HeaderField: Sendable, Hashable {
+        package var name: String
+        package var value: String
+    }
+
+    /// The options out of their bounds, each keyed by its name in syncd.toml: the one place the bounds of
+    /// ``ConfigurationBounds`` are checked, for syncd.toml and Swift alike.
+    package var boundProblems: [OptionProblem] {
+        let problems: [(key: String, problem: String?)] = [
+            ("interval", EndpointRules.duration("interval", interval, in: ConfigurationBounds.interval)),
+            ("timeout", EndpointRules.duration("timeout", timeout, in: ConfigurationBounds.timeout)),
+            (
+                "retry_max_delay",
+                EndpointRules.duration("retry_max_delay", retryMaxDelay, in: ConfigurationBounds.retryMaxDelay)
+            ),
+            ("max_body", EndpointRules.size("max_body", maxBody, in: ConfigurationBounds.maxBody)),
+            ("max_record", EndpointRules.size("max_record", maxRecord, in: ConfigurationBounds.maxRecord)),
+            ("jitter", EndpointRules.jitter(jitter)),
+            ("retries", EndpointRules.wholeNumber("retries", retries, in: ConfigurationBounds.retries)),
+        ]
+        return problems.compactMap { key, problem in problem.map { OptionProblem(key: key, $0) } }
     }
 
     /// Checks the endpoint by the rules syncd.toml is checked by, and builds what a sync runs by; nil after adding
-    /// to `problems` one sentence per problem.
-    package func compile(into problems: inout [String]) -> EndpointConfiguration? {
+    /// to `problems` one sentence per problem. The one place an endpoint is compiled, for syncd.toml and Swift.
+    ///
+    /// - Parameter checksDocumentKeys: false when the caller reported the keys a document endpoint does not take
+    ///   itself: the TOML reader does, at their lines, and there a `mode` from `[defaults]` is the collections'.
+    package func compile(into problems: inout [String], checksDocumentKeys: Bool = true) -> EndpointConfiguration? {
         if let problem = NameRules.endpointProblem(name) { problems.append(problem) }
         if !URLRules.isValid(url) { problems.append(URLRules.expected) }
-        let bounds: [String?] = [
-            EndpointRules.duration("interval", interval, in: ConfigurationBounds.interval),
-            EndpointRules.duration("timeout", timeout, in: ConfigurationBounds.timeout),
-            EndpointRules.duration("retry_max_delay", retryMaxDelay, in: ConfigurationBounds.retryMaxDelay),
-            EndpointRules.size("max_body", maxBody, in: ConfigurationBounds.maxBody),
-            EndpointRules.size("max_record", maxRecord, in: ConfigurationBounds.maxRecord),
-            EndpointRules.jitter(jitter),
-            EndpointRules.wholeNumber("retries", retries, in: ConfigurationBounds.retries),
-        ]
-        problems += bounds.compactMap { $0 }
+        problems += boundProblems.map(\.sentence)
         if let problem = maxDelete.problem { problems.append(problem) }
         if let problem = rateLimit?.problem { problems.append(problem) }
-        for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
-            if let problem = EndpointRules.header(name: name, value: value) { problems.append(problem) }
+        for header in headerFields {
+            if let problem = EndpointRules.header(name: header.name, value: header.value) { problems.append(problem) }
         }
         var optionProblems: [OptionProblem] = credential?.problems ?? []
         let paging = pagination?.compile(problems: &optionProblems)
@@ -134,7 +157,7 @@ public struct SyncEndpoint: Sendable, Hashable {
             } catch {
                 problems.append("records: \(error)")
             }
-        } else {
+        } else if checksDocumentKeys {
             for (key, isSet) in [
                 ("columns", !columns.isEmpty), ("primary_key", !primaryKey.isEmpty), ("pagination", pagination != nil),
                 ("incremental", incremental != nil), ("mode", upsertOnly),
@@ -177,13 +200,8 @@ public struct SyncEndpoint: Sendable, Hashable {
         problems += optionProblems.map(\.sentence)
         guard problems.isEmpty, let identifier = try? SQLIdentifier(validating: name) else { return nil }
         return EndpointConfiguration(
-            name: identifier, url: url, interval: interval, jitter: jitter, timeout: timeout, maxBody: maxBody,
-            maxRecord: maxRecord, records: recordsPath, primaryKey: key, mode: mode,
-            headers: headers.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }, method: method,
-            body: requestBody, auth: credential,
-            strict: strict, allowEmpty: allowEmpty, maxDelete: maxDelete, columns: specs, retries: retries,
-            retryMaxDelay: retryMaxDelay, pagination: paging, incremental: cursor, rateLimit: rateLimit,
-            rateLimitScope: rateLimitScope)
+            declared: self, name: identifier, records: recordsPath, primaryKey: key, columns: specs,
+            body: requestBody, pagination: paging, incremental: cursor)
     }
 }
 

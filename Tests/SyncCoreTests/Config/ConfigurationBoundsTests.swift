@@ -79,6 +79,31 @@ struct ConfigurationBoundsTests {
             ])
     }
 
+    @Test("a value out of range in [defaults] is refused once, at its line, however many endpoints inherit it")
+    func defaultsOutOfRangeOnce() {
+        let problems = configurationProblems(
+            """
+            [defaults]
+            interval = "50ms"
+            retries = "3"
+
+            [[endpoint]]
+            name = "a"
+            url = "https://example.com/a"
+
+            [[endpoint]]
+            name = "b"
+            url = "https://example.com/b"
+            timeout = "2d"
+            """)
+        #expect(
+            problems == [
+                "syncd.toml:2: [defaults]: interval must be between 100ms and 30d",
+                "syncd.toml:3: [defaults]: retries must be a whole number from 0 to 100",
+                #"syncd.toml:12: [[endpoint]] "b": timeout must be between 100ms and 1d"#,
+            ])
+    }
+
     @Test(
         "the ends of every range are accepted",
         arguments: [

@@ -10,7 +10,7 @@ struct PendingRows {
 
     init(table: PostgresTable, version: Int64, now: String) {
         self.table = table
-        types = table.table.columns.map(\.type)
+        types = table.shape.columns.map(\.type)
         values = [.integer(version), .text(now)]
     }
 

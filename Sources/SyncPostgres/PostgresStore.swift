@@ -52,7 +52,7 @@ package final class PostgresStore: Sendable {
                 configuration: try connectionConfiguration(location, password: password), id: 0, logger: logger
             ).wait()
             defer { try? connection.close().wait() }
-            try PostgresMigrator(migrations: PostgresMigrations.all).migrate(
+            try PostgresMigrations().migrate(
                 PostgresSession(connection: connection, logger: logger))
         } catch {
             throw PostgresStoreError(location: location, error)

@@ -4,7 +4,7 @@ internal import PostgresNIO
 package import SyncCore
 
 /// ``SyncStorage`` in PostgreSQL: every call is one transaction on a connection of the ``PostgresStore``'s pool,
-/// run on one of its threads (``PostgresWriter`` writes the runs). Runs of different endpoints write side by side;
+/// run on one of its threads (``SyncApply`` decides what a run writes, through ``PostgresWriter``). Runs of different endpoints write side by side;
 /// two runs of one endpoint take turns on its row's lock.
 package struct PostgresSyncStorage: SyncStorage {
     package let store: PostgresStore
@@ -20,6 +20,18 @@ package struct PostgresSyncStorage: SyncStorage {
     /// Runs a transaction that writes, then moves the store's generation for readers.
     func write<T: Sendable>(_ body: @escaping @Sendable (PostgresSession) throws -> T) async throws -> T {
         try await store.write(body)
+    }
+
+    /// Runs `body` on the run's ``PostgresWriter``, in one transaction that writes.
+    func apply<T: Sendable>(
+        _ run: SyncRun, _ body: @escaping @Sendable (inout PostgresWriter) throws -> T
+    ) async throws -> T {
+        try await write { session in
+            try session.transaction {
+                var writer = PostgresWriter(session: session, run: run)
+                return try body(&writer)
+            }
+        }
     }
 
     package func state(of endpoint: String) async throws -> EndpointState? {
@@ -51,9 +63,7 @@ package struct PostgresSyncStorage: SyncStorage {
     package func applyCollection(
         _ body: DecodedBody, run: SyncRun, facts: @escaping @Sendable () -> RunFacts
     ) async throws -> SyncSummary {
-        try await write { session in
-            try PostgresWriter(run).applyCollection(body, facts: facts(), session: session)
-        }
+        try await apply(run) { try SyncApply(run).applyCollection(body, facts: facts(), in: &$0) }
     }
 
     package func prepareTables(for endpoints: [EndpointConfiguration]) async throws {
@@ -62,24 +72,21 @@ package struct PostgresSyncStorage: SyncStorage {
         try await write { session in
             try session.transaction {
                 // Taken one node at a time, so that two nodes creating the same tables do not collide.
-                try session.query("SELECT pg_advisory_xact_lock($1)", [.integer(PostgresMigrator.lockKey)])
+                try session.query("SELECT pg_advisory_xact_lock($1)", [.integer(PostgresMigrations.lockKey)])
                 for table in tables { try session.query(table.createSQL) }
             }
         }
     }
 
     package func applyNotModified(run: SyncRun, facts: @escaping @Sendable () -> RunFacts) async throws -> SyncSummary {
-        try await write { session in
-            try PostgresWriter(run).applyNotModified(facts: facts(), session: session)
-        }
+        try await apply(run) { try SyncApply(run).applyNotModified(facts: facts(), in: &$0) }
     }
 
     package func applyDocument(
         _ body: ByteBuffer, contentType: String?, run: SyncRun, facts: @escaping @Sendable () -> RunFacts
     ) async throws -> SyncSummary {
-        try await write { session in
-            try PostgresWriter(run).applyDocument(
-                body: body, contentType: contentType, facts: facts(), session: session)
+        try await apply(run) {
+            try SyncApply(run).applyDocument(body: body, contentType: contentType, facts: facts(), in: &$0)
         }
     }
 
@@ -89,15 +96,15 @@ package struct PostgresSyncStorage: SyncStorage {
         // Recorded even when the calling task is cancelled (a daemon stopping records how its runs ended).
         let storage = self
         return try await Task.detached {
-            try await storage.write { session in
-                try PostgresWriter(run).recordFailure(message, outcome: outcome, facts: facts, session: session)
+            try await storage.apply(run) {
+                try SyncApply(run).recordFailure(message, outcome: outcome, facts: facts, in: &$0)
             }
         }.value
     }
 
     package func schedule(of endpoints: [EndpointConfiguration]) async throws -> [String: StoredSchedule] {
         let signatures = Dictionary(
-            endpoints.filter { !$0.isDocument }.map { ($0.name.name, RecordTable($0).columnsSignature) },
+            endpoints.filter { !$0.isDocument }.map { ($0.name.name, TableShape($0).columnsSignature) },
             uniquingKeysWith: { first, _ in first })
         return try await store.withSession { session in
             var states: [String: StoredSchedule] = [:]

@@ -1,7 +1,7 @@
 internal import PostgresNIO
 package import SyncCore
 
-/// The PostgreSQL table of one collection endpoint, the same shape as SQLite's (``RecordTable``): the configured
+/// The PostgreSQL table of one collection endpoint, its ``TableShape`` in PostgreSQL's declarations: the configured
 /// columns, `_raw` (the record's JSON text as received), `_version`, `_changed_at` and `_created_version`, keyed by the
 /// configured primary key, and `_row` in place of SQLite's rowid, with the index change feeds read by version.
 ///
@@ -9,14 +9,18 @@ package import SyncCore
 /// `real` DOUBLE PRECISION, and `text`, `json` and `timestamp` TEXT. Every name is a validated ``SQLIdentifier`` and is
 /// quoted.
 package struct PostgresTable: Sendable {
-    package var table: RecordTable
+    package var shape: TableShape
 
-    package init(_ endpoint: EndpointConfiguration) {
-        table = RecordTable(endpoint)
+    package init(_ shape: TableShape) {
+        self.shape = shape
     }
 
-    var quotedName: String { table.quotedName }
-    var keyNames: [String] { table.keyNames }
+    package init(_ endpoint: EndpointConfiguration) {
+        self.init(TableShape(endpoint))
+    }
+
+    var quotedName: String { shape.quotedName }
+    var keyNames: [String] { shape.keyNames }
     var quotedKeys: String { keyNames.map(SQLIdentifier.quote).joined(separator: ", ") }
 
     /// The PostgreSQL type of a column of `type`, as `information_schema.columns.data_type` names it.
@@ -30,8 +34,8 @@ package struct PostgresTable: Sendable {
 
     var createSQL: String {
         var definitions: [String] = []
-        for (index, column) in table.columns.enumerated() {
-            let notNull = table.keyColumns.contains(index) ? " NOT NULL" : ""
+        for (index, column) in shape.columns.enumerated() {
+            let notNull = shape.keyColumns.contains(index) ? " NOT NULL" : ""
             definitions.append("\(SQLIdentifier.quote(column.name)) \(Self.declaration(column.type))\(notNull)")
         }
         // `_row` is SQLite's rowid: set when a row is first stored and kept through its updates, it orders the change
@@ -55,7 +59,7 @@ package struct PostgresTable: Sendable {
             SELECT column_name, data_type FROM information_schema.columns
             WHERE table_schema = current_schema() AND table_name = $1 ORDER BY ordinal_position
             """,
-            [.text(table.name.name)]
+            [.text(shape.name.name)]
         ).rows.map { (try $0[0].decode(String.self), try $0[1].decode(String.self)) }
     }
 
@@ -71,7 +75,7 @@ package struct PostgresTable: Sendable {
         guard !columns.isEmpty else { return nil }
         let existing = Dictionary(columns, uniquingKeysWith: { first, _ in first })
         guard existing["_raw"] != nil, existing["_version"] != nil, existing["_changed_at"] != nil else {
-            throw StoreError.notSyncdTable(table.name.name)
+            throw StoreError.notSyncdTable(shape.name.name)
         }
         let storedKeys = try session.query(
             """
@@ -83,25 +87,25 @@ package struct PostgresTable: Sendable {
             [.text(quotedName)]
         ).rows.map { try $0[0].decode(String.self) }
         if storedKeys != keyNames {
-            return StoreError.primaryKeyChanged(table: table.name.name, stored: storedKeys, configured: keyNames)
+            return StoreError.primaryKeyChanged(table: shape.name.name, stored: storedKeys, configured: keyNames)
         }
-        for index in table.keyColumns {
-            let column = table.columns[index]
+        for index in shape.keyColumns {
+            let column = shape.columns[index]
             let stored = existing[column.name] ?? ""
             if stored != Self.declaration(column.type) {
                 return StoreError.primaryKeyTypeChanged(
-                    table: table.name.name, column: column.name, stored: stored,
+                    table: shape.name.name, column: column.name, stored: stored,
                     configured: Self.declaration(column.type))
             }
         }
         return nil
     }
 
-    /// The upsert of `rows` records in one statement, SQLite's (``RecordTable/upsertSQL(rows:parameter:isDistinctFrom:)``)
-    /// in PostgreSQL's words. `$1` is the run's version, `$2` its time; each record binds its configured columns and
+    /// The upsert of `rows` records in one statement (``TableShape/upsertSQL(rows:parameter:isDistinctFrom:)``) in
+    /// PostgreSQL's words. `$1` is the run's version, `$2` its time; each record binds its configured columns and
     /// `_raw` after them. A row whose `_raw` did not change is not rewritten and not counted.
     func upsertSQL(rows: Int) -> String {
-        table.upsertSQL(rows: rows, parameter: { "$\($0)" }, isDistinctFrom: "IS DISTINCT FROM")
+        shape.upsertSQL(rows: rows, parameter: { "$\($0)" }, isDistinctFrom: "IS DISTINCT FROM")
     }
 
     /// A column's value as read back from PostgreSQL, as the decoder made it.

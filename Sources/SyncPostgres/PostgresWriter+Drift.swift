@@ -1,50 +1,49 @@
 internal import PostgresNIO
 internal import SyncCore
 
+/// The schema-drift journal's rows in PostgreSQL (``SyncApply`` decides what they hold).
 extension PostgresWriter {
-    /// Adds a run's observations to the schema-drift journal, in the run's transaction, as ``SyncWriter`` does on
-    /// SQLite.
-    ///
-    /// - Returns: the observations the journal did not hold yet, for the log to say once; none on the endpoint's first
-    ///   journaled run, which sets the baseline.
-    func journalDrift(_ tally: SchemaTally, now: String, session: PostgresSession) throws
-        -> [DriftObservations.Observation]
-    {
+    func driftPathTypes() throws -> [String: Int] {
         var stored: [String: Int] = [:]
         for row in try session.query("SELECT path, types FROM syncd_path_types WHERE endpoint = $1", [.text(name)])
             .rows
         {
             stored[try row[0].decode(String.self)] = try row[1].decode(Int.self)
         }
-        let drift = DriftObservations(tally, columns: endpoint.columns, storedTypes: stored)
-        for (path, types) in drift.types where stored[path] != types {
+        return stored
+    }
+
+    func storeDriftPathTypes(_ types: [(path: String, types: Int)]) throws {
+        for (path, types) in types {
             try session.query(
                 """
                 INSERT INTO syncd_path_types (endpoint, path, types) VALUES ($1, $2, $3)
                 ON CONFLICT (endpoint, path) DO UPDATE SET types = EXCLUDED.types
                 """, [.text(name), .text(path), .integer(Int64(types))])
         }
-        // An endpoint's first journaled run sets the baseline (the fields its configuration leaves out): the journal
-        // holds it, and the log says only what changes after.
-        let isBaseline =
-            try stored.isEmpty
-            && session.query("SELECT 1 FROM syncd_drift WHERE endpoint = $1 LIMIT 1", [.text(name)]).rows.isEmpty
-        var known: Set<String> = []
-        let readBack = try session.query(
+    }
+
+    func hasDriftEntries() throws -> Bool {
+        try !session.query("SELECT 1 FROM syncd_drift WHERE endpoint = $1 LIMIT 1", [.text(name)]).rows.isEmpty
+    }
+
+    func driftEntries(readingBack pathsJSON: String) throws -> [(kind: String, path: String)] {
+        try session.query(
             """
             SELECT kind, path FROM syncd_drift WHERE endpoint = $1
                 AND (kind <> 'new_field' OR path IN (SELECT jsonb_array_elements_text($2::jsonb)))
-            """, [.text(name), .text(drift.readBackPathsJSON)])
-        for row in readBack.rows {
-            let (kindText, path) = (try row[0].decode(String.self), try row[1].decode(String.self))
-            if let kind = SchemaDrift.Kind(rawValue: kindText), drift.isResolved(kind: kind, path: path) {
-                try session.query(
-                    "DELETE FROM syncd_drift WHERE endpoint = $1 AND kind = $2 AND path = $3",
-                    [.text(name), .text(kindText), .text(path)])
-            }
-            known.insert(kindText + " " + path)
-        }
-        for observation in drift.observations {
+            """, [.text(name), .text(pathsJSON)]
+        ).rows.map { (try $0[0].decode(String.self), try $0[1].decode(String.self)) }
+    }
+
+    func deleteDriftEntry(kind: String, path: String) throws {
+        try session.query(
+            "DELETE FROM syncd_drift WHERE endpoint = $1 AND kind = $2 AND path = $3",
+            [.text(name), .text(kind), .text(path)])
+    }
+
+    func noteDrift(_ observations: [DriftObservations.Observation], now: String) throws {
+        for observation in observations {
             try session.query(
                 """
                 INSERT INTO syncd_drift (endpoint, kind, path, detail, first_seen, last_seen, count, example)
@@ -59,16 +58,15 @@ extension PostgresWriter {
                     observation.example.map(PostgresValue.text) ?? .null,
                 ])
         }
-        let added = drift.observations.filter { !known.contains($0.kind.rawValue + " " + $0.path) }
-        // Past the bound, the new fields seen least recently go, as on SQLite; only a run that adds one can pass it.
-        if added.contains(where: { $0.kind == .newField }) {
-            try session.query(
-                """
-                DELETE FROM syncd_drift WHERE endpoint = $1 AND kind = 'new_field' AND path IN (
-                    SELECT path FROM syncd_drift WHERE endpoint = $1 AND kind = 'new_field'
-                    ORDER BY \(DriftObservations.newFieldOrder(collation: "\"C\"")) OFFSET $2)
-                """, [.text(name), .integer(Int64(DriftObservations.maxNewFields))])
-        }
-        return isBaseline ? [] : added
+    }
+
+    /// As on SQLite, in PostgreSQL's order of texts.
+    func trimNewFields(to limit: Int) throws {
+        try session.query(
+            """
+            DELETE FROM syncd_drift WHERE endpoint = $1 AND kind = 'new_field' AND path IN (
+                SELECT path FROM syncd_drift WHERE endpoint = $1 AND kind = 'new_field'
+                ORDER BY \(DriftObservations.newFieldOrder(collation: "\"C\"")) OFFSET $2)
+            """, [.text(name), .integer(Int64(limit))])
     }
 }

@@ -160,7 +160,7 @@ final class QueryFixture {
         _ = try Migrator.embedded.migrate(database)
         let spool = BodySpool(directory: directory)
         try spool.append(ByteBuffer(string: Self.records))
-        _ = try SyncWriter(endpoint: endpoint).applyCollection(
+        _ = try SyncApply(endpoint: endpoint).applyCollection(
             DecodedBody(spool: spool),
             facts: RunFacts(startedAt: 1_700_000_000, finishedAt: 1_700_000_001, httpStatus: 200),
             database: database)

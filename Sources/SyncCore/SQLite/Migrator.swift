@@ -5,18 +5,8 @@
 /// checksum differs from the embedded file, is refused: the former was written by a newer syncd, the
 /// latter means a migration was edited after it shipped.
 package struct Migrator: Sendable {
-    package struct Migration: Sendable, Hashable {
-        package var version: Int
-        package var name: String
-        package var sql: String
-        package var checksum: String { Checksum.fnv1a64Hex(Array(sql.utf8)) }
-
-        package init(version: Int, name: String, sql: String) {
-            self.version = version
-            self.name = name
-            self.sql = sql
-        }
-    }
+    /// A migration (the name this type gave it before ``SchemaMigration`` served every store).
+    package typealias Migration = SchemaMigration
 
     package var migrations: [Migration]
 
@@ -87,13 +77,5 @@ package struct Migrator: Sendable {
             }
         }
         return done
-    }
-}
-
-extension Migrator.Migration {
-    /// The version as migrations/ names it: 0001.
-    var versionText: String {
-        let digits = "\(version)"
-        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 }

@@ -23,6 +23,6 @@ package struct RecentRun: Sendable, Hashable {
     }
 
     /// The most runs of one endpoint a reader returns, whatever it is asked for: `syncd_runs` keeps
-    /// ``SyncWriter/retainedRuns`` of them, far more than a chart shows.
+    /// ``RunRecord/retainedRuns`` of them, far more than a chart shows.
     package static let readLimit = 100
 }

@@ -41,10 +41,10 @@ package struct RecordIntake {
         self.keyNames = keyNames
     }
 
-    /// The run's record problems, at most ``SyncWriter/storedProblemLimit``.
+    /// The run's record problems, at most ``RunRecord/storedProblemLimit``.
     package var problems: [DecodingProblem] {
-        let decoding = decodingProblems.prefix(SyncWriter.storedProblemLimit)
-        return Array(decoding) + laterProblems.prefix(SyncWriter.storedProblemLimit - decoding.count)
+        let decoding = decodingProblems.prefix(RunRecord.storedProblemLimit)
+        return Array(decoding) + laterProblems.prefix(RunRecord.storedProblemLimit - decoding.count)
     }
 
     /// Whether every record received was rejected (or none came).
@@ -52,7 +52,7 @@ package struct RecordIntake {
 
     package mutating func take(_ record: borrowing DecodedRecord) -> Step {
         received += 1
-        if !record.problems.isEmpty, decodingProblems.count < SyncWriter.storedProblemLimit {
+        if !record.problems.isEmpty, decodingProblems.count < RunRecord.storedProblemLimit {
             decodingProblems.append(contentsOf: record.problems)
         }
         if record.isRejected {
@@ -65,7 +65,7 @@ package struct RecordIntake {
         }
         if incremental != nil {
             if let future = incremental?.observe(record.values), let applying = incremental,
-                laterProblems.count < SyncWriter.storedProblemLimit
+                laterProblems.count < RunRecord.storedProblemLimit
             {
                 laterProblems.append(
                     applying.futureProblem(record, value: future, key: key(of: record), keyNames: keyNames))
@@ -76,14 +76,33 @@ package struct RecordIntake {
         }
         // Capped like every problem list: one key repeated millions of times keeps memory flat.
         let isDuplicate = !seen.insert(values: record.values)
-        if isDuplicate, laterProblems.count < SyncWriter.storedProblemLimit {
-            laterProblems.append(SyncWriter.duplicate(record, key: key(of: record), keyNames: keyNames))
+        if isDuplicate, laterProblems.count < RunRecord.storedProblemLimit {
+            laterProblems.append(Self.duplicate(record, key: key(of: record), keyNames: keyNames))
         }
         return .store(isDuplicate: isDuplicate)
     }
 
     private func key(of record: borrowing DecodedRecord) -> [ColumnValue] {
         keyColumns.map { record.values[$0] }
+    }
+
+    /// The problem noted for a record whose key an earlier record of the run had.
+    static func duplicate(_ record: borrowing DecodedRecord, key: [ColumnValue], keyNames: [String])
+        -> DecodingProblem
+    {
+        let label = zip(keyNames, key).map { "\($0)=\(Self.plain($1))" }.joined(separator: ",")
+        return DecodingProblem(
+            recordIndex: record.index, recordKey: key, recordLabel: label, path: "$", column: nil,
+            expected: "a unique key", found: "a duplicate of an earlier record (the last one wins)", action: .replaced
+        )
+    }
+
+    /// A key value as a problem's label shows it: a text as it is, anything else as JSON.
+    static func plain(_ value: ColumnValue) -> String {
+        switch value {
+        case .text(let text): text
+        default: value.jsonLiteral
+        }
     }
 }
 

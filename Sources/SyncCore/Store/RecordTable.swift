@@ -1,36 +1,35 @@
-/// The SQLite table of one collection endpoint: its key columns, its configured columns, and
-/// `_raw` (the record's JSON as received), `_version` (the endpoint version at which the row last
-/// changed), `_changed_at`, and `_created_version` (the version that first stored the row; NULL for rows stored
-/// before syncd kept it), which tells change sets' inserts from updates.
+/// The SQLite table of one collection endpoint: its ``TableShape`` in SQLite's declarations, with `_raw` (the
+/// record's JSON as received), `_version` (the endpoint version at which the row last changed), `_changed_at`, and
+/// `_created_version` (the version that first stored the row; NULL for rows stored before syncd kept it), which tells
+/// change sets' inserts from updates.
 ///
 /// Every name in the SQL below is a validated ``SQLIdentifier`` or one of syncd's own, and is quoted.
 package struct RecordTable: Sendable {
-    package var name: SQLIdentifier
-    package var columns: [ColumnSpec]
-    /// Indices into ``columns``.
-    package var keyColumns: [Int]
+    package var shape: TableShape
+
+    package init(_ shape: TableShape) {
+        self.shape = shape
+    }
 
     package init(name: SQLIdentifier, columns: [ColumnSpec], keyColumns: [Int]) {
-        self.name = name
-        self.columns = columns
-        self.keyColumns = keyColumns
+        self.init(TableShape(name: name, columns: columns, keyColumns: keyColumns))
     }
 
     package init(_ endpoint: EndpointConfiguration) {
-        self.init(name: endpoint.name, columns: endpoint.columns, keyColumns: endpoint.primaryKey)
+        self.init(TableShape(endpoint))
     }
 
-    package var quotedName: String { name.quoted }
+    package var name: SQLIdentifier { shape.name }
+    package var columns: [ColumnSpec] { shape.columns }
+    /// Indices into ``columns``.
+    package var keyColumns: [Int] { shape.keyColumns }
+    package var quotedName: String { shape.quotedName }
+    package var keyNames: [String] { shape.keyNames }
+    /// A fingerprint of the column specs: when it changes, stored rows are re-read from `_raw`.
+    package var columnsSignature: String { shape.columnsSignature }
 
     /// The columns syncd adds to every table, besides the configured ones.
     static let systemColumns = ["_raw", "_version", "_changed_at", "_created_version"]
-
-    package var keyNames: [String] { keyColumns.map { columns[$0].name } }
-
-    /// A fingerprint of the column specs: when it changes, stored rows are re-read from `_raw`.
-    package var columnsSignature: String {
-        columns.map { "\($0.name) \($0.type.rawValue) \($0.path)" }.joined(separator: "\n")
-    }
 
     /// `WHERE "a" = ? AND "b" = ?` over the key columns.
     var keyPredicate: String {
@@ -69,44 +68,19 @@ package struct RecordTable: Sendable {
             """
     }
 
-    /// The UPSERT of `rows` records in one statement: a row whose `_raw` did not change is not rewritten, and returns
-    /// no row. `?1` is the run's version (`_created_version` takes it again, and an update leaves that as it was), `?2`
-    /// its time; each record binds its configured columns and `_raw` after them, from ``upsertParameter(row:)``.
+    /// The UPSERT of `rows` records in one statement (``TableShape/upsertSQL(rows:parameter:isDistinctFrom:)``): a
+    /// row whose `_raw` did not change is not rewritten, and returns no row. `?1` is the run's version, `?2` its time;
+    /// each record binds its configured columns and `_raw` after them, from ``upsertParameter(row:)``.
     /// Whether rows were written is `Database.changes` after the step: 0 for a row whose stored `_raw` is the same.
     /// (RETURNING would say it too, but makes SQLite run the statement to its end and buffer the result on the first
     /// step, every row.)
     func upsertSQL(rows: Int) -> String {
-        upsertSQL(rows: rows, parameter: { "?\($0)" }, isDistinctFrom: "IS NOT")
+        shape.upsertSQL(rows: rows, parameter: { "?\($0)" }, isDistinctFrom: "IS NOT")
     }
 
-    /// The UPSERT of `rows` records in the SQL every store takes, with its own parameters (`parameter(n)`: `?n` in
-    /// SQLite, `$n` in PostgreSQL) and comparison of `_raw` (`IS NOT`, `IS DISTINCT FROM`); the parameters as in
-    /// ``upsertSQL(rows:)``.
-    package func upsertSQL(rows: Int, parameter: (Int) -> String, isDistinctFrom: String) -> String {
-        let names = columns.map { SQLIdentifier.quote($0.name) } + ["\"_raw\""]
-        var values: [String] = []
-        values.reserveCapacity(rows)
-        for row in 0..<rows {
-            let first = upsertParameter(row: row)
-            let placeholders = (0..<names.count).map { parameter(first + $0) }.joined(separator: ", ")
-            values.append("(\(placeholders), \(parameter(1)), \(parameter(2)), \(parameter(1)))")
-        }
-        let keys = Set(keyNames.map(SQLIdentifier.quote))
-        let updates = (names + ["\"_version\"", "\"_changed_at\""]).filter { !keys.contains($0) }
-            .map { "\($0) = excluded.\($0)" }
-        return """
-            INSERT INTO \(quotedName) (\(names.joined(separator: ", ")), "_version", "_changed_at", "_created_version")
-            VALUES \(values.joined(separator: ", "))
-            ON CONFLICT (\(keyNames.map(SQLIdentifier.quote).joined(separator: ", "))) DO UPDATE SET
-            \(updates.joined(separator: ", "))
-            WHERE \(quotedName)."_raw" \(isDistinctFrom) excluded."_raw"
-            """
-    }
-
-    /// The parameter of the first configured column of record `row` (from 0) in ``upsertSQL(rows:)``; `_raw` follows
-    /// the columns.
-    package func upsertParameter(row: Int) -> Int {
-        3 + row * (columns.count + 1)
+    /// The parameter of the first configured column of record `row` (from 0) in ``upsertSQL(rows:)``.
+    func upsertParameter(row: Int) -> Int {
+        shape.upsertParameter(row: row)
     }
 
     /// Creates the table, or brings an existing one up to the configured columns.

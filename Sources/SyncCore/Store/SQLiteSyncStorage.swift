@@ -3,8 +3,9 @@ package import NIOCore
 internal import Synchronization
 
 /// ``SyncStorage`` in an SQLite file: every call is one transaction on the writer connection of a
-/// ``DatabaseQueue`` (``SyncWriter`` writes the runs, ``StoredSchedule`` the schedule), so runs of several endpoints
-/// take turns, and WAL readers on other connections see each run whole or not at all.
+/// ``DatabaseQueue`` (``SyncApply`` decides what a run writes, through ``SQLiteWriter``; ``StoredSchedule`` writes the
+/// schedule), so runs of several endpoints take turns, and WAL readers on other connections see each run whole or
+/// not at all.
 package struct SQLiteSyncStorage: SyncStorage {
     let database: DatabaseQueue
     /// Where a run reads its endpoint's state while the writer is in another run's transaction.
@@ -52,7 +53,7 @@ package struct SQLiteSyncStorage: SyncStorage {
         // A transaction that waits for the network gives way to every other write of the process.
         body.feed?.setYield { [database] in database.hasWaiting }
         return try await database.perform { database in
-            try SyncWriter(run).applyCollection(body, facts: facts(), database: database)
+            try SyncApply(run).applyCollection(body, facts: facts(), database: database)
         }
     }
 
@@ -75,7 +76,7 @@ package struct SQLiteSyncStorage: SyncStorage {
             try database.transaction(.immediate) {
                 for table in missing { try database.execute(table.createSQL) }
             }
-            // Made as configured: their first runs need not check them (SyncWriter.prepareTable).
+            // Made as configured: their first runs need not check them (SQLiteWriter.prepareTable).
             let version = try database.schemaVersion()
             for table in missing {
                 database.checkedShapes[table.name.name] = Database.CheckedShape(
@@ -87,7 +88,7 @@ package struct SQLiteSyncStorage: SyncStorage {
     package func applyNotModified(run: SyncRun, facts: @escaping @Sendable () -> RunFacts) async throws -> SyncSummary {
         // Inline when the connection is free, as state(of:) is: a 304 writes two rows, in tens of microseconds.
         try await database.performHereIfIdle { database in
-            try SyncWriter(run).applyNotModified(facts: facts(), database: database)
+            try SyncApply(run).applyNotModified(facts: facts(), database: database)
         }
     }
 
@@ -95,7 +96,7 @@ package struct SQLiteSyncStorage: SyncStorage {
         _ body: ByteBuffer, contentType: String?, run: SyncRun, facts: @escaping @Sendable () -> RunFacts
     ) async throws -> SyncSummary {
         try await database.perform { database in
-            try SyncWriter(run).applyDocument(
+            try SyncApply(run).applyDocument(
                 body: body, contentType: contentType, facts: facts(), database: database)
         }
     }
@@ -104,7 +105,7 @@ package struct SQLiteSyncStorage: SyncStorage {
         _ message: String, outcome: SyncSummary.Outcome, run: SyncRun, facts: RunFacts
     ) async throws -> SyncSummary {
         try await database.performEvenIfCancelled { database in
-            try SyncWriter(run).recordFailure(message, outcome: outcome, facts: facts, database: database)
+            try SyncApply(run).recordFailure(message, outcome: outcome, facts: facts, database: database)
         }
     }
 

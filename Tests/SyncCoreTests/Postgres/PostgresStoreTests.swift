@@ -71,7 +71,7 @@ struct PostgresStoreTests {
 
             """
         #expect(
-            PostgresMigrator.statements(sql) == [
+            PostgresMigrations.statements(sql) == [
                 #"CREATE TABLE "a;b" (x TEXT DEFAULT ';')"#, #"INSERT INTO "a;b" VALUES ('it''s; fine')"#,
             ])
     }

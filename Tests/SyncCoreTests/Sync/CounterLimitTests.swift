@@ -75,7 +75,7 @@ struct CounterLimitTests {
             let fixture = try SyncFixture(toml: RuntimeBoundsTests.toml(upstream.url("/users")))
             let report = try await fixture.sync("users")
             #expect(report.outcome == .changed && report.records == 1)
-            #expect(report.problems.count == SyncWriter.storedProblemLimit)
+            #expect(report.problems.count == RunRecord.storedProblemLimit)
             #expect(try fixture.scalar("SELECT count(*) FROM syncd_errors") == .integer(1000))
         }
     }

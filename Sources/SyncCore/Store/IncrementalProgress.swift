@@ -1,47 +1,3 @@
-/// What an incremental run writes in SQLite besides upserting, inside the run's transaction: it deletes the records
-/// whose deleted flag is true (each leaving a tombstone), and stores the new cursor with the rows, so that the cursor
-/// never runs ahead of the data (``IncrementalProgress`` follows it).
-struct IncrementalApply {
-    private let delete: Statement
-    private let tombstone: Statement
-    private let endpointName: String
-
-    init(table: RecordTable, database: Database, endpoint: EndpointConfiguration) throws {
-        self.endpointName = endpoint.name.name
-        let match = table.keyNames.map { "\(SQLIdentifier.quote($0)) IS ?" }.joined(separator: " AND ")
-        delete = try database.makeStatement(
-            "DELETE FROM \(table.quotedName) WHERE \(match) RETURNING \(table.keyJSONExpression)")
-        tombstone = try database.makeStatement(
-            """
-            INSERT INTO syncd_tombstones (endpoint, key, version, deleted_at) VALUES (?, ?, ?, ?)
-            ON CONFLICT (endpoint, key) DO UPDATE SET version = excluded.version, deleted_at = excluded.deleted_at
-            """
-        )
-    }
-
-    /// Deletes the row with the record's key, leaving a tombstone.
-    ///
-    /// - Returns: 1 when a row was deleted, 0 when there was none.
-    func delete(key: [ColumnValue], version: Int64, now: String) throws -> Int {
-        try delete.bind(key.map(SQLiteValue.init))
-        var keys: [String] = []
-        while try delete.step() { keys.append(delete.text(at: 0) ?? "null") }
-        try delete.reset()
-        for key in keys {
-            try tombstone.bind([.text(endpointName), .text(key), .integer(version), .text(now)])
-            try tombstone.step()
-        }
-        return keys.count
-    }
-
-    /// Stores the cursor (``IncrementalProgress/cursorToStore(stored:storedColumn:)`` says when).
-    func storeCursor(_ cursor: String, column: String, _ database: Database) throws {
-        try database.execute(
-            "UPDATE syncd_endpoints SET cursor = ?, cursor_column = ? WHERE name = ?",
-            [.text(cursor), .text(column), .text(endpointName)])
-    }
-}
-
 /// What an incremental run follows, whatever the store: the highest cursor value among the records applied (a
 /// timestamp later than the sync's time plus ``futureTolerance`` is not adopted), and each record's deleted flag.
 package struct IncrementalProgress {
@@ -92,7 +48,7 @@ package struct IncrementalProgress {
     package func futureProblem(_ record: borrowing DecodedRecord, value: String, key: [ColumnValue], keyNames: [String])
         -> DecodingProblem
     {
-        let label = zip(keyNames, key).map { "\($0)=\(SyncWriter.plain($1))" }.joined(separator: ",")
+        let label = zip(keyNames, key).map { "\($0)=\(RecordIntake.plain($1))" }.joined(separator: ",")
         return DecodingProblem(
             recordIndex: record.index, recordKey: key, recordLabel: label, path: columnPath,
             column: columnName, expected: "a cursor timestamp no later than \(latestAdoptable ?? "")",

@@ -148,8 +148,7 @@ struct PostgresStorageReader: StorageReader {
             return bytes < maxBytes
         }
         return RecordPage(
-            columns: endpoint.columns.map(\.name), rows: rows, raws: raws,
-            etag: EntityTag.make(instance: try instance(), version: state.version),
+            columns: endpoint.columns.map(\.name), rows: rows, raws: raws, etag: try tags().tag(state),
             version: state.version, changedAt: state.changedAt, total: total)
     }
 
@@ -162,8 +161,7 @@ struct PostgresStorageReader: StorageReader {
         }
         let version = try row[1].decode(Int64.self)
         return StoredRecord(
-            raw: try row[0].decode(String.self), etag: EntityTag.make(instance: try instance(), version: version),
-            version: version,
+            raw: try row[0].decode(String.self), etag: try tags().tag(version), version: version,
             changedAt: try row[2].decode(String?.self), endpointVersion: state.version)
     }
 
@@ -177,8 +175,7 @@ struct PostgresStorageReader: StorageReader {
         let body = try row[0].decode(ByteBuffer.self)
         return StoredDocument(
             body: Array(body.readableBytesView), contentType: try row[1].decode(String?.self),
-            etag: EntityTag.make(instance: try instance(), version: version), version: version,
-            changedAt: try row[3].decode(String?.self),
+            etag: try tags().tag(version), version: version, changedAt: try row[3].decode(String?.self),
             endpointVersion: try state(of: endpoint.name.name)?.version ?? version)
     }
 
@@ -192,8 +189,7 @@ struct PostgresStorageReader: StorageReader {
         let (changed, deleted) = QueryCompiler(.postgres, endpoint: endpoint).changes(since: since, after: after)
         var changes = ChangeBatch(
             version: state.version, endpointVersion: state.version, changed: [], changedKeys: [], inserted: [],
-            deleted: [], etag: EntityTag.make(instance: try instance(), version: state.version),
-            changedAt: state.changedAt)
+            deleted: [], etag: try tags().tag(state), changedAt: state.changedAt)
         // Both lists are read a part at a time through cursors and merged in the feed's order.
         var rows = Cursor(session, name: "syncd_changed", sql: changed.sql, changed.arguments.map(PostgresValue.init))
         var deletions = Cursor(

@@ -41,8 +41,7 @@ extension RecordReader {
         }
         var changes = ChangeBatch(
             version: state.version, endpointVersion: state.version, changed: [], changedKeys: [], inserted: [],
-            deleted: [], etag: EntityTag.make(instance: try instance(), version: state.version),
-            changedAt: state.changedAt)
+            deleted: [], etag: try tags().tag(state), changedAt: state.changedAt)
         try changes.merge(
             since: since, limit: limit, maxBytes: maxBytes, nextRow: { try rows.step() ? rows : nil },
             nextDeletion: { try deletions.step() ? deletions : nil },

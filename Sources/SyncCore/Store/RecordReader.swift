@@ -11,9 +11,9 @@ package struct RecordReader {
         self.endpoint = endpoint
     }
 
-    /// The database's instance id, part of every entity tag.
-    package func instance() throws -> String {
-        try Self.instance(of: database)
+    /// The tags of what this database holds (``ReadTags``).
+    func tags() throws -> ReadTags {
+        ReadTags(instance: try Self.instance(of: database))
     }
 
     var compiler: QueryCompiler { QueryCompiler(.sqlite, endpoint: endpoint) }
@@ -69,8 +69,7 @@ package struct RecordReader {
             raws.append(raw)
         }
         return RecordPage(
-            columns: endpoint.columns.map(\.name), rows: rows, raws: raws,
-            etag: EntityTag.make(instance: try instance(), version: state.version),
+            columns: endpoint.columns.map(\.name), rows: rows, raws: raws, etag: try tags().tag(state),
             version: state.version, changedAt: state.changedAt, total: total
         )
     }
@@ -91,8 +90,7 @@ package struct RecordReader {
             return nil
         }
         return StoredRecord(
-            raw: raw, etag: EntityTag.make(instance: try instance(), version: version), version: version,
-            changedAt: row.text("_changed_at"),
+            raw: raw, etag: try tags().tag(version), version: version, changedAt: row.text("_changed_at"),
             endpointVersion: state.version)
     }
 
@@ -114,8 +112,7 @@ package struct RecordReader {
         }
         return StoredDocument(
             body: body, contentType: row.text("content_type"),
-            etag: EntityTag.make(instance: try instance(), version: version), version: version,
-            changedAt: row.text("changed_at"),
+            etag: try tags().tag(version), version: version, changedAt: row.text("changed_at"),
             endpointVersion: try EndpointState.named(endpoint.name.name, database)?.version ?? version)
     }
 }

@@ -136,4 +136,9 @@ struct QueryCompilerTests {
             postgres.deletions.sql.contains("endpoint = $5 AND version >= $2 AND (version > $2 OR $3 = 0 OR id > $4)"))
         #expect(postgres.deletions.arguments == postgres.rows.arguments + [.text("people")])
     }
+
+    @Test("a read's tag is the instance and the version it describes")
+    func tags() {
+        #expect(ReadTags(instance: "abc").tag(7) == #""abc.7""#)
+    }
 }

@@ -71,22 +71,22 @@ extension PostgresReadStorage {
         }
     }
 
-    private static func values(_ rows: PostgresRowSequence) async throws -> [[SQLiteValue]] {
-        var values: [[SQLiteValue]] = []
+    private static func values(_ rows: PostgresRowSequence) async throws -> [[SQLCell]] {
+        var values: [[SQLCell]] = []
         for try await row in rows {
             values.append(row.map(Self.value))
         }
         return values
     }
 
-    private static func value(_ cell: PostgresCell) -> SQLiteValue {
+    private static func value(_ cell: PostgresCell) -> SQLCell {
         guard cell.bytes != nil else { return .null }
         switch cell.dataType {
-        case .int2, .int4, .int8: return (try? cell.decode(Int64.self)).map(SQLiteValue.integer) ?? .null
-        case .float4, .float8: return (try? cell.decode(Double.self)).map(SQLiteValue.real) ?? .null
+        case .int2, .int4, .int8: return (try? cell.decode(Int64.self)).map(SQLCell.integer) ?? .null
+        case .float4, .float8: return (try? cell.decode(Double.self)).map(SQLCell.real) ?? .null
         case .bool: return (try? cell.decode(Bool.self)).map { .text($0 ? "true" : "false") } ?? .null
         case .bytea: return (try? cell.decode(ByteBuffer.self)).map { .blob(Array($0.readableBytesView)) } ?? .null
-        default: return (try? cell.decode(String.self)).map(SQLiteValue.text) ?? .null
+        default: return (try? cell.decode(String.self)).map(SQLCell.text) ?? .null
         }
     }
 

@@ -32,7 +32,7 @@ struct PostgresStorageReader: StorageReader {
     let session: PostgresSession
 
     func instance() throws -> String {
-        try session.scalar(String.self, "SELECT value FROM syncd_meta WHERE key = 'instance'") ?? "0"
+        try session.scalar(String.self, QueryCompiler.instanceSQL) ?? "0"
     }
 
     func states() throws -> [EndpointState] {
@@ -131,128 +131,51 @@ struct PostgresStorageReader: StorageReader {
     {
         guard !endpoint.isDocument else { throw StoreError.notCollection(endpoint.name.name) }
         let state = try syncedState(endpoint)
-        let table = PostgresTable(endpoint)
-        var conditions: [String] = []
-        var arguments: [PostgresValue] = []
-        func parameter(_ value: PostgresValue) -> String {
-            arguments.append(value)
-            return "$\(arguments.count)"
-        }
-        for filter in query.filters {
-            let column = try RecordReader.column(named: filter.column, of: endpoint)
-            let name = SQLIdentifier.quote(column.name)
-            // Text compares byte by byte, as in SQLite, whatever the database's collation.
-            let compared = Self.isText(column.type) ? "\(name) COLLATE \"C\"" : name
-            var condition: String
-            switch filter.op {
-            case .eq, .neq, .gt, .gte, .lt, .lte:
-                let value = try RecordReader.operand(filter.values.first ?? "", for: column, of: endpoint)
-                condition = "\(compared) \(filter.op.comparison) \(parameter(PostgresValue(value)))"
-            case .like, .ilike:
-                // PostgREST's pattern as a LIKE pattern with `\` as its escape, PostgreSQL's default.
-                let pattern = parameter(.text(RecordReader.like(filter.values.first ?? "")))
-                let operand = Self.isText(column.type) ? compared : "\(name)::text"
-                condition = "\(operand) \(filter.op == .like ? "LIKE" : "ILIKE") \(pattern)"
-            case .in:
-                let values = try filter.values.map {
-                    parameter(PostgresValue(try RecordReader.operand($0, for: column, of: endpoint)))
-                }
-                condition = values.isEmpty ? "FALSE" : "\(compared) IN (\(values.joined(separator: ", ")))"
-            case .is:
-                let numeric = !Self.isText(column.type)
-                switch filter.values.first?.lowercased() {
-                case "null": condition = "\(name) IS NULL"
-                case "true": condition = numeric ? "\(name) IS NOT DISTINCT FROM 1" : "FALSE"
-                case "false": condition = numeric ? "\(name) IS NOT DISTINCT FROM 0" : "FALSE"
-                default:
-                    throw StoreError.badValue(
-                        filter.values.first ?? "", column: column.name, endpoint: endpoint.name.name,
-                        expected: "null, true or false")
-                }
-            }
-            if filter.negated { condition = "NOT (\(condition))" }
-            conditions.append(condition)
-        }
-        var order = try query.order.map { order in
-            let column = try RecordReader.column(named: order.column, of: endpoint)
-            let name = SQLIdentifier.quote(column.name) + (Self.isText(column.type) ? " COLLATE \"C\"" : "")
-            let nulls = (order.nullsFirst ?? order.descending) ? " NULLS FIRST" : " NULLS LAST"
-            return "\(name) \(order.descending ? "DESC" : "ASC")\(nulls)"
-        }
-        order += endpoint.primaryKey.map { index in
-            let column = endpoint.columns[index]
-            return SQLIdentifier.quote(column.name) + (Self.isText(column.type) ? " COLLATE \"C\"" : "") + " ASC"
-        }
-        let whereClause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+        let (page, count) = try QueryCompiler(.postgres, endpoint: endpoint).records(query)
         var total: Int?
         if countingAll {
-            total = Int(
-                try session.scalar(Int64.self, "SELECT count(*) FROM \(table.quotedName)\(whereClause)", arguments)
-                    ?? 0)
+            total = Int(try session.scalar(Int64.self, count.sql, count.arguments.map(PostgresValue.init)) ?? 0)
         }
-        let selected = endpoint.columns.map { SQLIdentifier.quote($0.name) }.joined(separator: ", ")
-        let limit = parameter(query.limit.map { .integer(Int64($0)) } ?? .null)
-        let offset = parameter(.integer(Int64(query.offset)))
-        let sql =
-            "SELECT \(selected), \"_raw\" FROM \(table.quotedName)\(whereClause) ORDER BY "
-            + order.joined(separator: ", ") + " LIMIT \(limit) OFFSET \(offset)"
         var rows: [[ColumnValue]] = []
         var raws: [String] = []
-        let count = endpoint.columns.count
+        let columns = endpoint.columns.count
         var bytes = 0
-        try fetch(sql, arguments) { row in
-            rows.append((0..<count).map { PostgresTable.value(PostgresValue(cell: row[$0])) })
-            let raw = try row[count].decode(String.self)
+        try fetch(page.sql, page.arguments.map(PostgresValue.init)) { row in
+            rows.append((0..<columns).map { PostgresTable.value(PostgresValue(cell: row[$0])) })
+            let raw = try row[columns].decode(String.self)
             bytes += raw.utf8.count
             raws.append(raw)
             return bytes < maxBytes
         }
         return RecordPage(
-            columns: endpoint.columns.map(\.name), rows: rows, raws: raws,
-            etag: EntityTag.make(instance: try instance(), version: state.version), version: state.version,
-            changedAt: state.changedAt, total: total)
+            columns: endpoint.columns.map(\.name), rows: rows, raws: raws, etag: try tags().tag(state),
+            version: state.version, changedAt: state.changedAt, total: total)
     }
 
     func record(of endpoint: EndpointConfiguration, key: [String]) throws -> StoredRecord? {
         guard !endpoint.isDocument else { throw StoreError.notCollection(endpoint.name.name) }
         let state = try syncedState(endpoint)
-        let table = PostgresTable(endpoint)
-        let keyColumns = endpoint.primaryKey.map { endpoint.columns[$0] }
-        guard key.count == keyColumns.count else {
-            throw StoreError.badKey(
-                key.joined(separator: ","), endpoint: endpoint.name.name,
-                expected: "\(keyColumns.count) values separated by commas (\(table.keyNames.joined(separator: ",")))")
+        let lookup = try QueryCompiler(.postgres, endpoint: endpoint).record(key: key)
+        guard let row = try session.query(lookup.sql, lookup.arguments.map(PostgresValue.init)).rows.first else {
+            return nil
         }
-        let arguments = try zip(key, keyColumns).map { text, column in
-            PostgresValue(try RecordReader.operand(text, for: column, of: endpoint, isKey: true))
-        }
-        let predicate = keyColumns.enumerated().map { "\(SQLIdentifier.quote($1.name)) = $\($0 + 1)" }
-            .joined(separator: " AND ")
-        guard
-            let row = try session.query(
-                "SELECT \"_raw\", \"_version\", \"_changed_at\" FROM \(table.quotedName) WHERE \(predicate)", arguments
-            ).rows.first
-        else { return nil }
         let version = try row[1].decode(Int64.self)
         return StoredRecord(
-            raw: try row[0].decode(String.self), etag: EntityTag.make(instance: try instance(), version: version),
-            version: version, changedAt: try row[2].decode(String?.self), endpointVersion: state.version)
+            raw: try row[0].decode(String.self), etag: try tags().tag(version), version: version,
+            changedAt: try row[2].decode(String?.self), endpointVersion: state.version)
     }
 
     func document(of endpoint: EndpointConfiguration) throws -> StoredDocument? {
         guard endpoint.isDocument else { throw StoreError.notDocument(endpoint.name.name) }
-        guard
-            let row = try session.query(
-                "SELECT body, content_type, version, changed_at FROM syncd_documents WHERE endpoint = $1",
-                [.text(endpoint.name.name)]
-            ).rows.first
-        else { return nil }
+        let document = QueryCompiler(.postgres, endpoint: endpoint).document
+        guard let row = try session.query(document.sql, document.arguments.map(PostgresValue.init)).rows.first else {
+            return nil
+        }
         let version = try row[2].decode(Int64.self)
         let body = try row[0].decode(ByteBuffer.self)
         return StoredDocument(
             body: Array(body.readableBytesView), contentType: try row[1].decode(String?.self),
-            etag: EntityTag.make(instance: try instance(), version: version), version: version,
-            changedAt: try row[3].decode(String?.self),
+            etag: try tags().tag(version), version: version, changedAt: try row[3].decode(String?.self),
             endpointVersion: try state(of: endpoint.name.name)?.version ?? version)
     }
 
@@ -261,77 +184,36 @@ struct PostgresStorageReader: StorageReader {
     ) throws -> ChangeBatch {
         guard !endpoint.isDocument else { throw StoreError.notCollection(endpoint.name.name) }
         let state = try syncedState(endpoint)
-        let table = PostgresTable(endpoint)
         let after = after.flatMap { $0.version > since ? $0 : nil }
         let keyCount = endpoint.primaryKey.count
-        // The same order as SQLite's feed: by version, rows before deletions, then `_row` (tombstones: `id`).
-        let rowsAfter =
-            after == nil
-            ? "\"_version\" > $1"
-            : "\"_version\" >= $2 AND (\"_version\" > $2 OR ($3 = 0 AND \"_row\" > $4))"
-        let deletionsAfter = after == nil ? "version > $1" : "version >= $2 AND (version > $2 OR $3 = 0 OR id > $4)"
-        let arguments: [PostgresValue] = [
-            .integer(since), .integer(after?.version ?? 0), .integer(after?.isDeletion == true ? 1 : 0),
-            .integer(after?.rowid ?? 0),
-        ]
-        let used = after == nil ? 1 : 4
+        let (changed, deleted) = QueryCompiler(.postgres, endpoint: endpoint).changes(since: since, after: after)
         var changes = ChangeBatch(
             version: state.version, endpointVersion: state.version, changed: [], changedKeys: [], inserted: [],
-            deleted: [], etag: EntityTag.make(instance: try instance(), version: state.version),
-            changedAt: state.changedAt)
-        let limit = max(1, limit ?? .max)
+            deleted: [], etag: try tags().tag(state), changedAt: state.changedAt)
         // Both lists are read a part at a time through cursors and merged in the feed's order.
-        var rows = Cursor(
-            session, name: "syncd_changed",
-            sql: """
-                SELECT "_raw", "_created_version" > $1, "_version", "_row", \(table.quotedKeys) FROM \(table.quotedName)
-                WHERE \(rowsAfter) ORDER BY "_version", "_row"
-                """, Array(arguments.prefix(used)))
+        var rows = Cursor(session, name: "syncd_changed", sql: changed.sql, changed.arguments.map(PostgresValue.init))
         var deletions = Cursor(
-            session, name: "syncd_deleted",
-            sql: """
-                SELECT key, version, id FROM syncd_tombstones WHERE endpoint = $\(used + 1) AND \(deletionsAfter)
-                ORDER BY version, id
-                """, Array(arguments.prefix(used)) + [.text(endpoint.name.name)])
-        var taken = 0
-        var bytes = 0
-        var last: ChangePosition?
-        var row = try rows.next()
-        var deletion = try deletions.next()
-        while row != nil || deletion != nil {
-            let rowPosition = try row.map {
+            session, name: "syncd_deleted", sql: deleted.sql, deleted.arguments.map(PostgresValue.init))
+        try changes.merge(
+            since: since, limit: limit, maxBytes: maxBytes, nextRow: { try rows.next() },
+            nextDeletion: { try deletions.next() },
+            rowPosition: {
                 ChangePosition(
                     version: try $0[2].decode(Int64.self), isDeletion: false, rowid: try $0[3].decode(Int64.self))
-            }
-            let deletionPosition = try deletion.map {
+            },
+            deletionPosition: {
                 ChangePosition(
                     version: try $0[1].decode(Int64.self), isDeletion: true, rowid: try $0[2].decode(Int64.self))
-            }
-            let nextRow = rowPosition.map { row in deletionPosition.map { row.precedes($0) } ?? true } ?? false
-            guard let position = nextRow ? rowPosition : deletionPosition else { break }
-            if let last, taken >= limit || bytes >= maxBytes {
-                changes.stop(after: last, before: position, since: since)
-                break
-            }
-            if nextRow, let current = row {
-                let raw = try current[0].decode(String.self)
-                bytes += raw.utf8.count
-                changes.changed.append(raw)
+            },
+            changedRow: { row in
                 // The key's JSON as the tombstones hold it (ColumnValue.keyJSON), so that both lists match.
-                let key = (0..<keyCount).map { PostgresTable.value(PostgresValue(cell: current[4 + $0])) }
-                changes.changedKeys.append(ColumnValue.keyJSON(key))
-                changes.inserted.append(try current[1].decode(Bool?.self) == true)
-                row = try rows.next()
-            } else if let current = deletion {
-                let key = try current[0].decode(String.self)
-                // A deleted key is written to the answer too: it counts like a record (keys can be long texts).
-                bytes += key.utf8.count
-                changes.deleted.append(key)
-                deletion = try deletions.next()
-            }
-            taken += 1
-            last = position
-        }
+                let key = (0..<keyCount).map { PostgresTable.value(PostgresValue(cell: row[4 + $0])) }
+                return (
+                    raw: try row[0].decode(String.self), key: ColumnValue.keyJSON(key),
+                    inserted: try row[1].decode(Bool?.self) == true
+                )
+            },
+            deletedKey: { try $0[0].decode(String.self) })
         try rows.close()
         try deletions.close()
         return changes
@@ -386,13 +268,6 @@ struct PostgresStorageReader: StorageReader {
 
         func close() throws {
             if isOpen { try session.query("CLOSE \(name)") }
-        }
-    }
-
-    static func isText(_ type: ColumnType) -> Bool {
-        switch type {
-        case .text, .json, .timestamp: true
-        case .integer, .boolean, .real: false
         }
     }
 }

@@ -289,7 +289,7 @@ package enum OpenAPIDocument {
         ])
     }
 
-    /// A part of a record's key in the path, as ``RecordReader/operand(_:for:of:isKey:)`` reads it.
+    /// A part of a record's key in the path, as ``RecordOperand/value(_:for:of:isKey:)`` reads it.
     static func keyPattern(_ type: ColumnType) -> String {
         switch type {
         case .text, .json: "[^,]*"

@@ -3,7 +3,7 @@ internal import Hummingbird
 internal import NIOCore
 internal import SyncCore
 
-/// The cached routes: records, one record, changes and a document, each answered through ``RecordReader``.
+/// The cached routes: records, one record, changes and a document, each answered through the storage's ``StorageReader``.
 extension ReadModel {
     /// `GET /v1/endpoints/{name}/records?…` and `GET /rest/{name}?…`.
     func records(_ name: String, request: Request) async throws(ReadAPIError) -> Response {

@@ -37,7 +37,7 @@ package final class ReadModel: Sendable {
         init(_ state: EndpointState, instance: String) {
             self.state = state
             schedule = CacheFreshness.Schedule(state: state)
-            etag = EntityTag.make(instance: instance, version: state.version)
+            etag = ReadTags(instance: instance).tag(state)
             lastModified = state.changedAt.flatMap(Timestamp.parse).map { HTTPDate.format(seconds: $0) }
         }
     }

@@ -10,7 +10,7 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     case csv
 
     /// Prints rows of values in this format on standard output.
-    func write(columns: [String], rows: [[SQLiteValue]]) {
+    func write(columns: [String], rows: [[SQLCell]]) {
         switch self {
         case .table: Terminal.standardOutput.write(TableText.table(columns: columns, rows: rows))
         case .csv: Terminal.standardOutput.write(TableText.csv(columns: columns, rows: rows))
@@ -29,7 +29,7 @@ enum TableText {
 
     /// An aligned text table with a header, cells cut at ``maximumWidth`` characters, control characters escaped
     /// (``TerminalText``).
-    static func table(columns: [String], rows: [[SQLiteValue]]) -> String {
+    static func table(columns: [String], rows: [[SQLCell]]) -> String {
         let columns = columns.map(TerminalText.escaped)
         let cells = rows.map { row in row.map { cell(for: $0) } }
         var widths = columns.map(\.count)
@@ -50,7 +50,7 @@ enum TableText {
 
     /// RFC 4180 CSV with a header line. Control characters in values are escaped (``TerminalText``), on a terminal
     /// or not, so a field never holds a line break.
-    static func csv(columns: [String], rows: [[SQLiteValue]]) -> String {
+    static func csv(columns: [String], rows: [[SQLCell]]) -> String {
         var text = columns.map { csvField(TerminalText.escaped($0)) }.joined(separator: ",") + "\r\n"
         for row in rows {
             text +=
@@ -61,7 +61,7 @@ enum TableText {
     }
 
     /// One JSON object per row, keyed by column.
-    static func jsonObjects(columns: [String], rows: [[SQLiteValue]]) -> [String] {
+    static func jsonObjects(columns: [String], rows: [[SQLCell]]) -> [String] {
         rows.map { row in
             "{" + zip(columns, row).map { "\(JSONText.quote($0)):\(JSONText.literal($1))" }.joined(separator: ",") + "}"
         }
@@ -71,7 +71,7 @@ enum TableText {
         elements.isEmpty ? "[]\n" : "[\n" + elements.map { "  " + $0 }.joined(separator: ",\n") + "\n]\n"
     }
 
-    private static func cell(for value: SQLiteValue) -> String {
+    private static func cell(for value: SQLCell) -> String {
         guard let text = value.textRepresentation else { return "NULL" }
         // Line breaks and tabs would break the alignment: a space. Other control characters are escaped.
         let flat = TerminalText.escaped(String(text.map { $0 == "\n" || $0 == "\r" || $0 == "\t" ? " " : $0 }))
@@ -84,18 +84,16 @@ enum TableText {
     }
 }
 
-/// JSON text for values read from SQLite.
+/// JSON text for values read from a store.
 enum JSONText {
     static func quote(_ text: String) -> String {
         ColumnValue.text(text).jsonLiteral
     }
 
-    static func literal(_ value: SQLiteValue) -> String {
+    static func literal(_ value: SQLCell) -> String {
         switch value {
-        case .null: "null"
-        case .integer(let integer): String(integer)
-        case .real(let real): real.isFinite ? ColumnValue.real(real).jsonLiteral : "null"
-        case .text(let text): quote(text)
+        // A real that is not finite has no JSON form: null.
+        case .value(let value): value.jsonLiteral
         case .blob(let bytes): quote(String(decoding: bytes, as: UTF8.self))
         }
     }

@@ -65,7 +65,7 @@ extension SyncCache {
     public func isModified(_ endpoint: String, since etag: String) async throws(SyncError) -> Bool {
         let current = try await read { reader -> String in
             guard let state = try reader.state(of: endpoint) else { throw StoreError.unknownEndpoint(endpoint) }
-            return EntityTag.make(instance: try reader.instance(), version: state.version)
+            return try reader.tags().tag(state)
         }
         return !EntityTag.ifNoneMatch(etag, matches: current)
     }

@@ -29,31 +29,11 @@ extension RecordReader {
 
     private func readChanges(since: Int64, after: ChangePosition?, limit: Int?, maxBytes: Int) throws -> ChangeBatch {
         let state = try state()
-        let table = RecordTable(endpoint)
-        // `_rowid_` rather than `rowid`: a configured column may be called rowid, never _rowid_.
-        let rowsAfter =
-            after == nil
-            ? "\"_version\" > ?1"
-            : "\"_version\" >= ?2 AND (\"_version\" > ?2 OR (?3 = 0 AND _rowid_ > ?4))"
-        let rows = try database.makeStatement(
-            """
-            SELECT "_raw", \(table.keyJSONExpression), "_created_version" > ?1, "_version", _rowid_
-            FROM \(table.quotedName) WHERE \(rowsAfter) ORDER BY "_version", _rowid_
-            """)
-        let deletionsAfter =
-            after == nil ? "version > ?1" : "version >= ?2 AND (version > ?2 OR ?3 = 0 OR _rowid_ > ?4)"
-        let deletions = try database.makeStatement(
-            """
-            SELECT key, version, _rowid_ FROM syncd_tombstones
-            WHERE endpoint = ?5 AND \(deletionsAfter) ORDER BY version, _rowid_
-            """)
-        let arguments: [SQLiteValue] = [
-            .integer(since), .integer(after?.version ?? 0), .integer(after?.isDeletion == true ? 1 : 0),
-            .integer(after?.rowid ?? 0), .text(endpoint.name.name),
-        ]
-        // SQLite counts parameters up to the highest number used: ?1 (or ?1…?4) for rows, ?1…?5 for deletions.
-        try rows.bind(Array(arguments.prefix(after == nil ? 1 : 4)))
-        try deletions.bind(arguments)
+        let (changed, deleted) = compiler.changes(since: since, after: after)
+        let rows = try database.makeStatement(changed.sql)
+        let deletions = try database.makeStatement(deleted.sql)
+        try rows.bind(changed.arguments.map(SQLiteValue.init))
+        try deletions.bind(deleted.arguments.map(SQLiteValue.init))
         defer {
             // Statements left on a row would keep the read transaction's snapshot past its end.
             try? rows.reset()
@@ -61,42 +41,19 @@ extension RecordReader {
         }
         var changes = ChangeBatch(
             version: state.version, endpointVersion: state.version, changed: [], changedKeys: [], inserted: [],
-            deleted: [],
-            etag: EntityTag.make(instance: try instance(), version: state.version), changedAt: state.changedAt)
-        let limit = max(1, limit ?? .max)
-        var taken = 0
-        var bytes = 0
-        var last: ChangePosition?
-        var hasRow = try rows.step()
-        var hasDeletion = try deletions.step()
-        while hasRow || hasDeletion {
-            let rowPosition = hasRow ? Self.position(rows, version: 3, rowid: 4, isDeletion: false) : nil
-            let deletionPosition = hasDeletion ? Self.position(deletions, version: 1, rowid: 2, isDeletion: true) : nil
-            let nextRow = rowPosition.map { row in deletionPosition.map { row.precedes($0) } ?? true } ?? false
-            guard let position = nextRow ? rowPosition : deletionPosition else { break }
-            if let last, taken >= limit || bytes >= maxBytes {
-                changes.stop(after: last, before: position, since: since)
-                break
-            }
-            if nextRow {
-                let raw = rows.text(at: 0) ?? "null"
-                bytes += raw.utf8.count
-                changes.changed.append(raw)
-                changes.changedKeys.append(rows.text(at: 1) ?? "null")
-                changes.inserted.append(!rows.isNull(at: 2) && rows.integer(at: 2) == 1)
-                hasRow = try rows.step()
-            } else {
-                // A key that came back after its deletion has no tombstone any more (SyncWriter removes it): it is
-                // a change.
-                let key = deletions.text(at: 0) ?? "null"
-                // A deleted key is written to the answer too: it counts like a record (keys can be long texts).
-                bytes += key.utf8.count
-                changes.deleted.append(key)
-                hasDeletion = try deletions.step()
-            }
-            taken += 1
-            last = position
-        }
+            deleted: [], etag: try tags().tag(state), changedAt: state.changedAt)
+        try changes.merge(
+            since: since, limit: limit, maxBytes: maxBytes, nextRow: { try rows.step() ? rows : nil },
+            nextDeletion: { try deletions.step() ? deletions : nil },
+            rowPosition: { Self.position($0, version: 2, rowid: 3, isDeletion: false) },
+            deletionPosition: { Self.position($0, version: 1, rowid: 2, isDeletion: true) },
+            changedRow: { row in
+                (
+                    raw: row.text(at: 0) ?? "null", key: row.text(at: 4) ?? "null",
+                    inserted: !row.isNull(at: 1) && row.integer(at: 1) == 1
+                )
+            },
+            deletedKey: { $0.text(at: 0) ?? "null" })
         return changes
     }
 

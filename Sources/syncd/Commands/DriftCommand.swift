@@ -30,11 +30,11 @@ struct DriftCommand: AsyncParsableCommand {
             let storage = try DatabaseAccess.openStorageForReading(options.store(configuration))
             let journal = try await storage.read { try $0.drift(endpoint: endpoint) }
             let columns = ["endpoint", "kind", "path", "detail", "first_seen", "last_seen", "count", "example"]
-            let rows: [[SQLiteValue]] = journal.map { drift in
+            let rows: [[SQLCell]] = journal.map { drift in
                 [
                     .text(drift.endpoint), .text(drift.kind.rawValue), .text(drift.path),
-                    drift.detail.map(SQLiteValue.text) ?? .null, .text(drift.firstSeen), .text(drift.lastSeen),
-                    .integer(Int64(drift.count)), drift.example.map(SQLiteValue.text) ?? .null,
+                    drift.detail.map(SQLCell.text) ?? .null, .text(drift.firstSeen), .text(drift.lastSeen),
+                    .integer(Int64(drift.count)), drift.example.map(SQLCell.text) ?? .null,
                 ]
             }
             format.write(columns: columns, rows: rows)

@@ -60,8 +60,8 @@ struct QueryCommand: AsyncParsableCommand {
             if let order { query.order = [try Self.order(order)] }
             let page = try await storage.read { [query] reader in try reader.records(of: endpoint, query) }
             switch format {
-            case .table: Terminal.standardOutput.write(TableText.table(columns: page.columns, rows: page.sqliteRows))
-            case .csv: Terminal.standardOutput.write(TableText.csv(columns: page.columns, rows: page.sqliteRows))
+            case .table: Terminal.standardOutput.write(TableText.table(columns: page.columns, rows: page.cells))
+            case .csv: Terminal.standardOutput.write(TableText.csv(columns: page.columns, rows: page.cells))
             case .json: Terminal.standardOutput.write(TableText.jsonArray(page.raws))
             case .ndjson: Terminal.standardOutput.write(page.raws.map { JSONText.singleLine($0) + "\n" }.joined())
             }
@@ -90,5 +90,5 @@ struct QueryCommand: AsyncParsableCommand {
 
 extension RecordPage {
     /// The rows as the table and CSV printers (shared with `syncd sql`) take them.
-    fileprivate var sqliteRows: [[SQLiteValue]] { rows.map { $0.map(SQLiteValue.init) } }
+    fileprivate var cells: [[SQLCell]] { rows.map { $0.map(SQLCell.value) } }
 }

@@ -46,7 +46,7 @@ struct SQLCommand: AsyncParsableCommand {
             var output = ""
             var objects: [String] = []
             var columns: [String] = []
-            var rows: [[SQLiteValue]] = []
+            var rows: [[SQLCell]] = []
             func flush() {
                 guard !columns.isEmpty else { return }
                 switch format {
@@ -63,7 +63,7 @@ struct SQLCommand: AsyncParsableCommand {
                         flush()
                         columns = (0..<statement.columnCount).map(statement.columnName(at:))
                     }
-                    rows.append((0..<statement.columnCount).map(statement.value(at:)))
+                    rows.append((0..<statement.columnCount).map { SQLCell(statement.value(at: $0)) })
                 }
             } catch let error as SQLiteError where database.refusedFunction(error) != nil {
                 throw CLIError(

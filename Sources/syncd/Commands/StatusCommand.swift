@@ -24,19 +24,19 @@ struct StatusCommand: AsyncParsableCommand {
             let columns =
                 ["endpoint", "kind", "records", "version", "last_success", "last_status", "failures", "last_error"]
                 + (clustered ? ["node"] : [])
-            let rows: [[SQLiteValue]] = configuration.endpoints.map { endpoint in
+            let rows: [[SQLCell]] = configuration.endpoints.map { endpoint in
                 let name = endpoint.name.name
                 guard let state = states[name] else {
                     return [
-                        .text(name), .text(endpoint.isDocument ? "document" : "collection"), 0, 0, .text("never"),
-                        .null, 0, .null,
+                        .text(name), .text(endpoint.isDocument ? "document" : "collection"), .integer(0), .integer(0),
+                        .text("never"), .null, .integer(0), .null,
                     ] + (clustered ? [.null] : [])
                 }
                 return [
                     .text(name), .text(state.kind), .integer(Int64(state.recordCount)), .integer(state.version),
                     .text(state.lastSuccessAt ?? "never"), state.lastStatus.map { .integer(Int64($0)) } ?? .null,
-                    .integer(Int64(state.consecutiveFailures)), state.lastError.map(SQLiteValue.text) ?? .null,
-                ] + (clustered ? [state.lastNode.map(SQLiteValue.text) ?? .null] : [])
+                    .integer(Int64(state.consecutiveFailures)), state.lastError.map(SQLCell.text) ?? .null,
+                ] + (clustered ? [state.lastNode.map(SQLCell.text) ?? .null] : [])
             }
             format.write(columns: columns, rows: rows)
         }

@@ -115,7 +115,7 @@ struct OpenAPIPatternTests {
         let endpoint = try #require(configuration.endpoints.first)
         let column = try #require(endpoint.columns.first { $0.name == "flag" })
         for text in ["true", "TrUe", "FALSE", "1", "0", "2", "yes", "", "true "] {
-            let converted = try? RecordReader.operand(text, for: column, of: endpoint)
+            let converted = try? RecordOperand.value(text, for: column, of: endpoint)
             #expect((text.wholeMatch(of: boolean) != nil) == (converted != nil), "\(text)")
         }
     }

@@ -31,16 +31,10 @@ package struct RecordTable: Sendable {
     /// The columns syncd adds to every table, besides the configured ones.
     static let systemColumns = ["_raw", "_version", "_changed_at", "_created_version"]
 
-    /// `WHERE "a" = ? AND "b" = ?` over the key columns.
-    var keyPredicate: String {
-        keyNames.map { "\(SQLIdentifier.quote($0)) = ?" }.joined(separator: " AND ")
-    }
-
-    /// The key of a row as JSON, computed by SQLite: `8`, `"abc"`, or `[1,"x"]` for a composite key.
+    /// The key of a row as JSON, computed by SQLite: `8`, `"abc"`, or `[1,"x"]` for a composite key. The read side's
+    /// expression (``SQLDialect/keyJSON(_:)``), so that tombstones and change feeds name a key alike.
     var keyJSONExpression: String {
-        let quotedKeys = keyNames.map(SQLIdentifier.quote)
-        if quotedKeys.count == 1 { return "json_quote(\(quotedKeys[0]))" }
-        return "json_array(\(quotedKeys.joined(separator: ", ")))"
+        SQLDialect.sqlite.keyJSON(keyNames) ?? ""
     }
 
     var createSQL: String {

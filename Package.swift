@@ -171,6 +171,7 @@ let package = Package(
             dependencies: [
                 "SyncCore",
                 "SyncServe",
+                "SyncPostgres",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),

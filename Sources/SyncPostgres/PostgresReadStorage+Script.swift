@@ -5,6 +5,21 @@ internal import PostgresNIO
 package import SyncCore
 
 extension PostgresReadStorage {
+    /// `sql` read as PostgreSQL's statements, when each may run; else why not, before anything is sent.
+    ///
+    /// - Throws: ``SQLScriptError/failed(_:)`` for a script that cannot be read, ``SQLScriptError/refused(_:)`` for a
+    ///   statement the guard refuses.
+    static func script(_ sql: String) throws(SQLScriptError) -> PostgresScript {
+        let script: PostgresScript
+        do {
+            script = try PostgresScript(sql)
+        } catch {
+            throw .failed("the SQL failed: \(error)")
+        }
+        if let refusal = script.refusal { throw .refused(refusal) }
+        return script
+    }
+
     /// `syncd sql` on PostgreSQL: the statements run in one `REPEATABLE READ READ ONLY` transaction that is rolled
     /// back, on one connection of the pool, once the server's plan of each has passed the guard
     /// (``planRefusal(_:_:_:)``). A statement that would write anyway (a data-modifying `WITH`,
@@ -15,8 +30,8 @@ extension PostgresReadStorage {
     /// numbers, booleans, text, names, JSON, UUIDs and bytes are read as such; for a column of any other type
     /// (numeric, dates and times, intervals, arrays…) the statement runs again in the same snapshot with that column
     /// cast to text, so that it reads as psql shows it.
-    package func runScript(_ script: PostgresScript) async throws -> [SQLResult] {
-        if let refusal = script.refusal { throw SQLScriptError.refused(refusal) }
+    package func runScript(_ sql: String) async throws -> [SQLResult] {
+        let script = try Self.script(sql)
         let logger = store.logger
         return try await store.client.withConnection { connection in
             _ = try await connection.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)

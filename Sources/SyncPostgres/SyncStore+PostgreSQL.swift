@@ -54,6 +54,15 @@ final class PostgresOpener: SyncStore.Opener {
         PostgresReadStorage(store: try store())
     }
 
+    func scriptRefusal(_ sql: String) -> SQLScriptError? {
+        do {
+            _ = try PostgresReadStorage.script(sql)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
     /// Where fetched bodies wait for their transaction: systemd's `CACHE_DIRECTORY`, else the temporary folder.
     static var spoolDirectory: String {
         let environment = ProcessInfo.processInfo.environment

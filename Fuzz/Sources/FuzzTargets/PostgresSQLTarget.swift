@@ -1,4 +1,5 @@
 import SyncCore
+import SyncPostgres
 
 /// `syncd sql`'s reading of a PostgreSQL script (``PostgresScript``): where statements end, what each starts with
 /// and calls, which decide what is refused before the server sees it; and the reading of the expressions of the

@@ -32,6 +32,14 @@ public struct SyncStore: Sendable, CustomStringConvertible {
         func openForWriting() throws -> any SyncStorage
         /// For reads of an existing store, `connections` reads at once; it is never written.
         func openForReading(connections: Int) throws -> any ReadStorage
+        /// Why the statements of `syncd sql` cannot run, found without the store (a script that does not read, a
+        /// statement the store refuses); nil when they may be sent. A store that checks as it runs says nil.
+        func scriptRefusal(_ sql: String) -> SQLScriptError?
+    }
+
+    /// Why the statements of `syncd sql` cannot run, found before the store is opened; nil when they may be sent.
+    package func scriptRefusal(_ sql: String) -> SQLScriptError? {
+        opener.scriptRefusal(sql)
     }
 
     /// A store of a kind another library provides (SyncPostgres'), opened by `opener`.
@@ -72,6 +80,9 @@ public struct SyncStore: Sendable, CustomStringConvertible {
             try refuseURL()
             return try SQLiteSyncStorage.open(path: path)
         }
+
+        /// SQLite's authorizer checks each statement as it is prepared.
+        func scriptRefusal(_ sql: String) -> SQLScriptError? { nil }
 
         func openForReading(connections: Int) throws -> any ReadStorage {
             try refuseURL()

@@ -16,11 +16,11 @@ package protocol ReadStorage: Sendable {
     /// - Throws: ``StoreError`` with code `busy` when too many reads wait already; what `body` throws.
     func read<T: Sendable>(_ body: @escaping @Sendable (any StorageReader) throws -> T) async throws -> T
 
-    /// Runs the statements of `syncd sql` in one read-only transaction, each statement's rows in order. Each is
-    /// checked first (``PostgresScript/Command/refusal``): nothing runs when one is refused.
+    /// Runs the statements of `syncd sql` in one read-only transaction, each statement's rows in order. The store
+    /// reads the script in its own dialect and checks each statement first: nothing runs when one is refused.
     ///
     /// - Throws: ``SQLScriptError``.
-    func runScript(_ script: PostgresScript) async throws -> [SQLResult]
+    func runScript(_ sql: String) async throws -> [SQLResult]
 }
 
 /// Reads of the stored data, inside ``ReadStorage/read(_:)``.

@@ -92,25 +92,14 @@ struct SQLCommand: AsyncParsableCommand {
 
     /// A database other than SQLite's (PostgreSQL) runs the script itself, in a read-only transaction.
     private func runScript(_ store: SyncStore) async throws {
-        let script: PostgresScript
-        do {
-            script = try PostgresScript(sql)
-        } catch {
-            throw CLIError("the SQL failed: \(error)", exitCode: .failure)
-        }
         // Before connecting: a refused script needs no database.
-        if let refusal = script.refusal {
-            throw CLIError(refusal, exitCode: .refused)
-        }
+        if let refusal = store.scriptRefusal(sql) { throw Self.cliError(refusal) }
         let storage = try DatabaseAccess.openStorageForReading(store)
         let results: [SQLResult]
         do {
-            results = try await storage.runScript(script)
+            results = try await storage.runScript(sql)
         } catch let error as SQLScriptError {
-            switch error {
-            case .refused(let sentence): throw CLIError(sentence, exitCode: .refused)
-            case .failed(let sentence): throw CLIError(sentence, exitCode: .failure)
-            }
+            throw Self.cliError(error)
         }
         var output = ""
         var objects: [String] = []
@@ -123,5 +112,13 @@ struct SQLCommand: AsyncParsableCommand {
             }
         }
         write(output, objects)
+    }
+
+    /// A script's refusal as the command exits with it: 2 for a refused statement, 1 for one that failed.
+    private static func cliError(_ error: SQLScriptError) -> CLIError {
+        switch error {
+        case .refused(let sentence): CLIError(sentence, exitCode: .refused)
+        case .failed(let sentence): CLIError(sentence, exitCode: .failure)
+        }
     }
 }

@@ -53,6 +53,22 @@ struct SyncStoreTests {
         #expect(error?.description.contains("hunter2") == false)
     }
 
+    @Test("a PostgreSQL store reads and refuses syncd sql's statements before it connects; SQLite checks as it runs")
+    func scriptRefusal() throws {
+        let unreachable = SyncStore.postgres(url: "postgresql://syncd@127.0.0.1:1/cache")
+        #expect(unreachable.scriptRefusal("SELECT 1; SELECT 2") == nil)
+        guard case .refused(let sentence)? = unreachable.scriptRefusal("DELETE FROM users") else {
+            Issue.record("a DELETE was not refused")
+            return
+        }
+        #expect(sentence.contains("DELETE"), "\(sentence)")
+        guard case .failed? = unreachable.scriptRefusal("SELECT 'unterminated") else {
+            Issue.record("an unterminated string was not a failure")
+            return
+        }
+        #expect(SyncStore.sqlite(path: "cache.db").scriptRefusal("DELETE FROM users") == nil)
+    }
+
     @Test(
         "a PostgreSQL store syncs, and a reader of the same store sees what it stored",
         .enabled(if: PostgresTestCluster.isAvailable))

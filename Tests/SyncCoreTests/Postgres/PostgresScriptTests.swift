@@ -1,6 +1,7 @@
 import Testing
 
 @testable import SyncCore
+@testable import SyncPostgres
 
 @Suite("PostgresScript: statements of syncd sql on PostgreSQL")
 struct PostgresScriptTests {

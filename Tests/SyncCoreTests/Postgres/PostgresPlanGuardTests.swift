@@ -1,6 +1,7 @@
 import Testing
 
 @testable import SyncCore
+@testable import SyncPostgres
 
 /// The reading of the expressions PostgreSQL's `EXPLAIN (VERBOSE)` deparses, and what `syncd sql`'s guard allows of
 /// them. The texts are as PostgreSQL 15 wrote them.

@@ -32,9 +32,18 @@ public struct SyncStore: Sendable, CustomStringConvertible {
         func openForWriting() throws -> any SyncStorage
         /// For reads of an existing store, `connections` reads at once; it is never written.
         func openForReading(connections: Int) throws -> any ReadStorage
+        /// Opens the store for writing, which creates it or brings it to this version of syncd, and says which
+        /// migrations that applied, oldest first; nil for a store that does not tell.
+        func migrate() throws -> [SchemaMigration]?
         /// Why the statements of `syncd sql` cannot run, found without the store (a script that does not read, a
         /// statement the store refuses); nil when they may be sent. A store that checks as it runs says nil.
         func scriptRefusal(_ sql: String) -> SQLScriptError?
+    }
+
+    /// Creates the store, or brings it to this version of syncd: the migrations applied, oldest first; nil for a store
+    /// that migrates as it opens without saying what (PostgreSQL, where nodes take turns at it).
+    package func migrate() throws -> [SchemaMigration]? {
+        try opener.migrate()
     }
 
     /// Why the statements of `syncd sql` cannot run, found before the store is opened; nil when they may be sent.
@@ -79,6 +88,11 @@ public struct SyncStore: Sendable, CustomStringConvertible {
         func openForWriting() throws -> any SyncStorage {
             try refuseURL()
             return try SQLiteSyncStorage.open(path: path)
+        }
+
+        func migrate() throws -> [SchemaMigration]? {
+            try refuseURL()
+            return try SQLiteSyncStorage.migrating(path: path).applied
         }
 
         /// SQLite's authorizer checks each statement as it is prepared.

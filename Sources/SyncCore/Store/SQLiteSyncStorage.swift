@@ -25,12 +25,18 @@ package struct SQLiteSyncStorage: SyncStorage {
     ///
     /// - Throws: ``SQLiteError`` when it cannot be opened or migrated.
     package static func open(path: String) throws -> SQLiteSyncStorage {
+        try migrating(path: path).storage
+    }
+
+    /// ``open(path:)``, and the migrations it applied, oldest first (none for a database that was up to date).
+    package static func migrating(path: String) throws -> (storage: SQLiteSyncStorage, applied: [SchemaMigration]) {
         let database = try DatabaseQueue(path: path, mode: .readWrite)
-        try database.performBlocking { database in
-            _ = try Migrator.embedded.migrate(database)
+        let applied = try database.performBlocking { database in
+            let applied = try Migrator.embedded.migrate(database)
             try StoredURLRedaction.apply(database)
+            return applied
         }
-        return SQLiteSyncStorage(database: database)
+        return (SQLiteSyncStorage(database: database), applied)
     }
 
     package func state(of endpoint: String) async throws -> EndpointState? {

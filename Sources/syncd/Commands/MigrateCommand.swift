@@ -18,26 +18,19 @@ struct MigrateCommand: AsyncParsableCommand {
             let configuration =
                 options.database == nil ? try options.loadConfiguration() : try? options.loadConfiguration()
             let store = options.store(configuration)
-            guard let path = store.file else {
-                // Its store migrates as it opens (one node at a time), and refuses a newer database the same way.
-                let cache = try SyncRunner.open(configuration ?? Configuration(endpoints: []), in: store)
-                try await cache.shutdown()
+            // PostgreSQL's store migrates as it opens (one node at a time), and refuses a newer database the same way.
+            guard let applied = try SyncCache.migrate(store) else {
                 Terminal.standardOutput.write("\(store) is migrated to this version of syncd.\n")
                 return
             }
-            let queue = try DatabaseQueue(path: path, mode: .readWrite)
-            let applied = try queue.performBlocking { database in
-                let applied = try Migrator.embedded.migrate(database)
-                try StoredURLRedaction.apply(database)
-                return applied
-            }
+            let latest = SyncCache.latestMigration
             if applied.isEmpty {
-                Terminal.standardOutput.write("\(path) is up to date (migration \(Migrator.embedded.latestVersion)).\n")
+                Terminal.standardOutput.write("\(store) is up to date (migration \(latest)).\n")
             } else {
                 for migration in applied {
-                    Terminal.standardOutput.write("applied migration \(migration.version) \(migration.name)\n")
+                    Terminal.standardOutput.write("applied migration \(migration)\n")
                 }
-                Terminal.standardOutput.write("\(path) is at migration \(Migrator.embedded.latestVersion).\n")
+                Terminal.standardOutput.write("\(store) is at migration \(latest).\n")
             }
         }
     }

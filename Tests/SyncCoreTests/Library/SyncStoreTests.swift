@@ -53,6 +53,20 @@ struct SyncStoreTests {
         #expect(error?.description.contains("hunter2") == false)
     }
 
+    @Test("migrate creates a store and says what it applied; a second time, nothing; a server migrates silently")
+    func migrate() throws {
+        let files = try TemporaryDirectory()
+        let store = SyncStore.sqlite(path: files.file("cache.db"))
+        let first = try #require(try SyncCache.migrate(store))
+        #expect(first.map(\.version) == Array(1...SyncCache.latestMigration))
+        #expect(first.first?.description.hasPrefix("1 ") == true)
+        #expect(try SyncCache.migrate(store) == [])
+        let refused = #expect(throws: SyncError.cannotOpen) {
+            try SyncCache.migrate(.postgres(url: "postgresql://syncd:hunter2@127.0.0.1:1/cache?connect_timeout=2"))
+        }
+        #expect(refused?.description.contains("hunter2") == false)
+    }
+
     @Test("a PostgreSQL store reads and refuses syncd sql's statements before it connects; SQLite checks as it runs")
     func scriptRefusal() throws {
         let unreachable = SyncStore.postgres(url: "postgresql://syncd@127.0.0.1:1/cache")

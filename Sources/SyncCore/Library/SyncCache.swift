@@ -34,8 +34,6 @@ public final class SyncCache: Service, Sendable {
         var engine: SyncEngine
         /// Fetches resources (``SyncCache/fetch(_:headers:maxAge:timeout:decode:)``), as the engine does.
         var transport: any Transport
-        /// The HTTP client the cache made, closed by ``SyncCache/shutdown()``; nil when the program gave its own.
-        var http: HTTPTransport?
         var now: @Sendable () -> Double
 
         /// Creates the missing tables of `endpoints` in one transaction before their first syncs. Best effort: when
@@ -127,8 +125,8 @@ public final class SyncCache: Service, Sendable {
         let http = client ?? APIClient()
         try self.init(
             store: store, configuration: configuration?.configuration ?? Configuration(endpoints: []),
-            connections: connections, transport: SchemeTransport(http: http.transport),
-            http: client == nil ? http.transport : nil, client: http, environment: environment, logger: logger,
+            connections: connections, transport: SchemeTransport(http: http.transport), client: http,
+            ownsClient: client == nil, environment: environment, logger: logger,
             now: { Date().timeIntervalSince1970 })
     }
 
@@ -157,13 +155,13 @@ public final class SyncCache: Service, Sendable {
     /// client), a logger and a clock (seconds since 1970), which tests inject.
     ///
     /// - Parameters:
-    ///   - http: The HTTP client the cache closes in ``shutdown()``: the one it made.
+    ///   - ownsClient: Whether `client` is the cache's own, which ``shutdown()`` closes.
     ///   - client: What ``client`` is: the client of `transport`; nil, for a cache whose transport is a test's, makes
     ///     one when it is asked for.
     init(
         store: SyncStore, configuration: Configuration = Configuration(endpoints: []), connections: Int = 2,
         transport: any Transport,
-        http: HTTPTransport? = nil, client: APIClient? = nil, environment: [String: String] = [:],
+        client: APIClient? = nil, ownsClient: Bool = false, environment: [String: String] = [:],
         logger: Logger = .current, now: @escaping @Sendable () -> Double
     ) throws(SyncError) {
         let written: any SyncStorage
@@ -177,24 +175,24 @@ public final class SyncCache: Service, Sendable {
         self.store = store
         storage = try Self.openForReading(store, connections: connections)
         live = Mutex(Live(configuration: configuration))
-        shared = Mutex((client, false))
+        shared = Mutex((client, ownsClient))
         writer = Writer(
             storage: written,
             engine: SyncEngine(
                 storage: written, transport: transport, environment: environment, logger: logger, now: now),
-            transport: transport, http: http, now: now)
+            transport: transport, now: now)
     }
 
-    /// ``init(store:configuration:connections:transport:http:environment:logger:now:)`` with an SQLite file.
+    /// ``init(store:configuration:connections:transport:client:ownsClient:environment:logger:now:)`` with an SQLite file.
     convenience init(
         path: String, configuration: Configuration = Configuration(endpoints: []), connections: Int = 2,
         transport: any Transport,
-        http: HTTPTransport? = nil, environment: [String: String] = [:], logger: Logger = .current,
+        environment: [String: String] = [:], logger: Logger = .current,
         now: @escaping @Sendable () -> Double
     ) throws(SyncError) {
         try self.init(
             store: .sqlite(path: path), configuration: configuration, connections: connections, transport: transport,
-            http: http, environment: environment, logger: logger, now: now)
+            environment: environment, logger: logger, now: now)
     }
 
     private static func openForReading(_ store: SyncStore, connections: Int) throws(SyncError) -> any ReadStorage {
@@ -219,8 +217,6 @@ public final class SyncCache: Service, Sendable {
 
     /// Closes the HTTP client the cache made. Call it once, when done.
     public func shutdown() async throws {
-        try await writer?.http?.shutdown()
-        // A client made when a read-only cache was asked for one.
         let made = shared.withLock { $0.owned ? $0.client : nil }
         try await made?.shutdown()
     }

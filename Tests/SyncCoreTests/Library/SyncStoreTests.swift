@@ -40,6 +40,16 @@ struct SyncStoreTests {
         #expect(!FileManager.default.fileExists(atPath: "postgresql:"))
     }
 
+    @Test("a PostgreSQL store is described without its password, and one it cannot reach fails the open")
+    func postgresUnreachable() throws {
+        let store = SyncStore.postgres(url: "postgresql://syncd:hunter2@127.0.0.1:1/cache?connect_timeout=2")
+        #expect(store.description == "postgresql://syncd@127.0.0.1:1/cache")
+        let error = #expect(throws: SyncError.cannotOpen) { try SyncCache(store: store) }
+        #expect(
+            error?.description.contains("postgresql://syncd@127.0.0.1:1/cache") == true, "\(String(describing: error))")
+        #expect(error?.description.contains("hunter2") == false)
+    }
+
     @Test("migrate creates a store and says what it applied; a second time, nothing; a server migrates silently")
     func migrate() throws {
         let files = try TemporaryDirectory()

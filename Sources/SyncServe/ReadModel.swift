@@ -72,22 +72,25 @@ package final class ReadModel: Sendable {
     }
 
     /// - Parameters:
-    ///   - storage: Where the data is read.
-    ///   - configuration: The endpoints to serve (``reload(_:)`` replaces them) and `[server] max_rows`.
+    ///   - cache: What is served: the endpoints of its configuration, which follow its ``SyncCache/reload(_:)``,
+    ///     and `[server] max_rows` as it opened (a change needs a restart).
+    ///   - replica: Where the data is read instead of `cache`'s store: `[server] read_database`.
     ///   - now: Seconds since 1970, injected so that freshness is tested without waiting.
     package init(
-        storage: any ReadStorage, configuration: Configuration, cacheBytes: Int = 32 << 20,
+        cache: SyncCache, readingFrom replica: SyncCache? = nil, cacheBytes: Int = 32 << 20,
         now: @escaping @Sendable () -> Double
     ) {
-        self.storage = storage
+        let configuration = cache.configuration
+        self.storage = (replica ?? cache).readStorage
         self.now = now
         self.maxRows = configuration.server.maxRows
         self.endpoints = Mutex(Endpoints(configuration))
         self.cache = RepresentationCache(budget: cacheBytes)
+        cache.observeReloads { [weak self] configuration in self?.reload(configuration) }
     }
 
     /// Serves a reloaded configuration's endpoints from now on.
-    package func reload(_ configuration: Configuration) {
+    private func reload(_ configuration: Configuration) {
         endpoints.withLock { $0 = Endpoints(configuration) }
         cache.removeAll()
         openAPIDocuments.withLock { $0.bodies = [:] }

@@ -78,15 +78,20 @@ extension SyncCache {
 
     /// Replaces the configuration: endpoints added are synced (and scheduled, while ``run(onSync:)`` runs),
     /// endpoints removed are no longer, and changed ones take effect from their next sync. What is stored stays.
-    ///
-    /// - Throws: ``SyncError/Code/readOnly`` for a cache opened for reading only.
-    public func reload(_ configuration: SyncConfiguration) throws(SyncError) {
-        _ = try writable("reload a configuration")
-        let scheduler = live.withLock { live in
+    /// A cache opened for reading only reads the new endpoints from then on.
+    public func reload(_ configuration: SyncConfiguration) {
+        let (scheduler, observers) = live.withLock { live in
             live.configuration = configuration.configuration
-            return live.scheduler
+            return (live.scheduler, live.observers)
         }
         scheduler?.reload(configuration.configuration)
+        for observer in observers { observer(configuration.configuration) }
+    }
+
+    /// Calls `observer` with each configuration ``reload(_:)`` applies, after the scheduler has it: how the read API
+    /// serving this cache follows a SIGHUP without being told twice.
+    package func observeReloads(_ observer: @escaping @Sendable (Configuration) -> Void) {
+        live.withLock { $0.observers.append(observer) }
     }
 
     /// Returns when the running scheduler is free to answer (at once when none runs): a watchdog's proof of life.
@@ -95,8 +100,8 @@ extension SyncCache {
         await scheduler.heartbeat()
     }
 
-    /// The configuration syncs use now.
-    var configuration: Configuration { live.withLock { $0.configuration } }
+    /// The configuration syncs use now (the read API's endpoints).
+    package var configuration: Configuration { live.withLock { $0.configuration } }
 
     /// ``run(onSync:)`` without a callback: the `Service` requirement.
     public func run() async throws {

@@ -73,6 +73,8 @@ public final class SyncCache: Service, Sendable {
     struct Live: Sendable {
         var configuration: Configuration
         var scheduler: SyncScheduler<ContinuousClock>?
+        /// Called with each configuration ``reload(_:)`` applies (the read API's, which serves its endpoints).
+        var observers: [@Sendable (Configuration) -> Void] = []
     }
     /// Where the data is kept.
     let store: SyncStore
@@ -131,23 +133,36 @@ public final class SyncCache: Service, Sendable {
     }
 
     /// Opens an existing syncd database file for reading only:
-    /// ``init(readingFrom:connections:)-(SyncStore,_)`` with ``SyncStore/sqlite(path:)``.
-    public convenience init(readingFrom path: String, connections: Int = 2) throws(SyncError) {
-        try self.init(readingFrom: .sqlite(path: path), connections: connections)
+    /// ``init(readingFrom:configuration:connections:)-(SyncStore,_,_)`` with ``SyncStore/sqlite(path:)``.
+    public convenience init(
+        readingFrom path: String, configuration: SyncConfiguration? = nil, connections: Int = 2
+    ) throws(SyncError) {
+        try self.init(readingFrom: .sqlite(path: path), configuration: configuration, connections: connections)
     }
 
     /// Opens an existing store for reading only.
     ///
     /// - Parameters:
     ///   - store: The store, as `database` in syncd.toml names it.
+    ///   - configuration: The endpoints the program reads, as the process that syncs them is configured (what a
+    ///     read API serves, and ``reload(_:)`` replaces); none when nil: the reads then go by what the store holds.
     ///   - connections: Read-only connections kept open for concurrent reads.
     /// - Throws: ``SyncError/Code/cannotOpen`` when the file is missing or is not a database, or the server cannot
     ///   be reached.
-    public init(readingFrom store: SyncStore, connections: Int = 2) throws(SyncError) {
+    public convenience init(
+        readingFrom store: SyncStore, configuration: SyncConfiguration? = nil, connections: Int = 2
+    ) throws(SyncError) {
+        self.init(
+            reading: try Self.openForReading(store, connections: connections), of: store,
+            configuration: configuration?.configuration ?? Configuration(endpoints: []))
+    }
+
+    /// A cache that reads through `storage`, a reader of `store` the caller opened (a test's pool, say).
+    package init(reading storage: any ReadStorage, of store: SyncStore, configuration: Configuration) {
         self.store = store
-        storage = try Self.openForReading(store, connections: connections)
+        self.storage = storage
         writer = nil
-        live = Mutex(Live(configuration: Configuration(endpoints: [])))
+        live = Mutex(Live(configuration: configuration))
         shared = Mutex((nil, false))
     }
 

@@ -46,11 +46,8 @@ struct Daemon {
             onReport(summary)
         }
         // After the database: a standby of a new one has the tables once it replayed the migrations.
-        let replica = try Self.readStorage(configuration.server, passwordFile: configuration.passwordFile)
-        let model = ReadModel(
-            storage: replica ?? cache.readStorage,
-            configuration: configuration,
-            now: { Date().timeIntervalSince1970 })
+        let replica = try Self.replica(configuration.server, passwordFile: configuration.passwordFile)
+        let model = ReadModel(cache: cache, readingFrom: replica, now: { Date().timeIntervalSince1970 })
         let readyStatus = "syncing \(configuration.endpoints.count) endpoints"
         let maxConnections = DescriptorBudget.connections(
             configured: configuration.server.maxConnections, concurrency: configuration.concurrency,
@@ -66,7 +63,7 @@ struct Daemon {
         var services: [any Service] = [
             syncing,
             ReloadService(
-                options: options, cache: cache, model: model, token: server.token, running: configuration.server,
+                options: options, cache: cache, token: server.token, running: configuration.server,
                 cluster: configuration.cluster, environment: environment, notifier: notifier, logger: logger),
         ]
         let api = try Self.service(server, listen: configuration.server.listen) { address in
@@ -109,16 +106,14 @@ struct Daemon {
             exitCode: .configurationInvalid)
     }
 
-    /// The storage of `[server] read_database`, a streaming replica the read API reads instead of the database; nil
-    /// when there is none.
-    /// The replica's users are its primary's: the same `password_file` serves.
-    static func readStorage(_ server: ServerConfiguration, passwordFile: String?) throws -> (any ReadStorage)? {
+    /// `[server] read_database`, a streaming replica the read API reads instead of the database; nil when there is
+    /// none. The replica's users are its primary's: the same `password_file` serves.
+    static func replica(_ server: ServerConfiguration, passwordFile: String?) throws -> SyncCache? {
         guard let replica = server.readDatabase else { return nil }
         do {
             return try SyncCache(
                 readingFrom: .postgres(url: replica, passwordFile: passwordFile),
-                connections: ReadConnectionPool.defaultCount
-            ).readStorage
+                connections: ReadConnectionPool.defaultCount)
         } catch {
             throw CLIError("[server] read_database: \(error)")
         }

@@ -16,7 +16,6 @@ import UnixSignals
 struct ReloadService: Service {
     var options: GlobalOptions
     var cache: SyncCache
-    var model: ReadModel
     /// The read API's token, replaced by each reload; nil when the API runs without one (or is off).
     var token: ReadToken?
     /// The `[server]` the read API started with.
@@ -38,8 +37,8 @@ struct ReloadService: Service {
                     let newToken = try token.flatMap { _ in
                         try Daemon.readToken(configuration.server, environment: environment)
                     }
-                    try cache.reload(SyncConfiguration(configuration))
-                    model.reload(configuration)
+                    // The read API follows: it serves the cache's endpoints.
+                    cache.reload(SyncConfiguration(configuration))
                     if let token, let newToken { token.replace(with: newToken) }
                     let restart = Self.keysNeedingRestart(running: running, new: configuration.server)
                     if !restart.isEmpty {

@@ -77,7 +77,7 @@ struct OpenAPIDocumentTests {
             #expect(try await api.get("/openapi.json").body == first)
             var configuration = fixture.configuration
             configuration.endpoints.removeAll { $0.name.name == "regions" }
-            api.model.reload(configuration)
+            api.cache.reload(SyncConfiguration(configuration))
             let paths = try #require(try await Self.document(api)["paths"] as? [String: Any])
             #expect(paths["/rest/regions"] == nil && paths["/rest/users"] != nil)
             // Shared parameters, headers and answers are written once and referred to from every endpoint's paths.
@@ -141,7 +141,7 @@ struct OpenAPIDocumentTests {
                 copy.name = try SQLIdentifier(validating: "users_\(number)")
                 configuration.endpoints.append(copy)
             }
-            api.model.reload(configuration)
+            api.cache.reload(SyncConfiguration(configuration))
             let before = api.model.openAPIDocuments.withLock { $0.builds }
             var bodies: Set<String> = []
             for _ in 0..<3 {
@@ -152,7 +152,7 @@ struct OpenAPIDocumentTests {
             #expect(bodies.count == 1)
             #expect((bodies.first?.utf8.count ?? 0) > 4 << 20)
             #expect(api.model.openAPIDocuments.withLock { $0.builds } == before + 1)
-            api.model.reload(configuration)
+            api.cache.reload(SyncConfiguration(configuration))
             #expect(try await api.get("/openapi.json").status == 200)
             #expect(api.model.openAPIDocuments.withLock { $0.builds } == before + 2)
         }

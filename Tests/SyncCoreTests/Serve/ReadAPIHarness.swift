@@ -13,6 +13,8 @@ import SyncServe
 /// `body`, its clock the fixture's.
 struct ReadAPIHarness {
     let baseURL: String
+    /// The cache the API serves, which a test may reload as SIGHUP does.
+    let cache: SyncCache
     let model: ReadModel
     let registry: PrometheusCollectorRegistry
     /// The sync metrics `/metrics` appends.
@@ -28,9 +30,11 @@ struct ReadAPIHarness {
         maxConnections: Int = ServerConfiguration.defaultMaxConnections, _ body: (ReadAPIHarness) async throws -> Void
     ) async throws {
         let clock = fixture.clock
-        let model = ReadModel(
-            storage: SQLiteReadStorage(pool: try pool ?? ReadConnectionPool(path: fixture.directory.file("cache.db"))),
-            configuration: fixture.configuration, now: { clock.now })
+        let path = fixture.directory.file("cache.db")
+        let cache = SyncCache(
+            reading: SQLiteReadStorage(pool: try pool ?? ReadConnectionPool(path: path)), of: .sqlite(path: path),
+            configuration: fixture.configuration)
+        let model = ReadModel(cache: cache, now: { clock.now })
         let registry = PrometheusCollectorRegistry()
         let syncMetrics = SyncMetrics()
         let server = ReadServer(
@@ -55,7 +59,7 @@ struct ReadAPIHarness {
             do {
                 try await body(
                     ReadAPIHarness(
-                        baseURL: baseURL, model: model, registry: registry, syncMetrics: syncMetrics,
+                        baseURL: baseURL, cache: cache, model: model, registry: registry, syncMetrics: syncMetrics,
                         fastPathAnswers: server.fastPathAnswers, token: server.token))
             } catch {
                 await group.triggerGracefulShutdown()

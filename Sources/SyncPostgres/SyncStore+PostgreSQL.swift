@@ -69,6 +69,9 @@ final class PostgresOpener: SyncStore.Opener {
         }
     }
 
+    /// The store checks its migrations as it opens.
+    func appliedMigration() throws -> Int? { nil }
+
     /// Where fetched bodies wait for their transaction: systemd's `CACHE_DIRECTORY`, else the temporary folder.
     static var spoolDirectory: String {
         let environment = ProcessInfo.processInfo.environment

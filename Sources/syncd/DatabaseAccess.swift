@@ -13,24 +13,19 @@ enum DatabaseAccess {
             ? .postgres(url: location, passwordFile: passwordFile) : .sqlite(path: location)
     }
 
-    /// The stored data, read-only: for `query`, `get` and `status`, which read it as the read API does.
-    static func openStorageForReading(_ store: SyncStore) throws -> any ReadStorage {
-        // PostgreSQL's store checks its migrations as it opens.
-        if let file = store.file { _ = try openForReading(file) }
-        return try SyncCache(readingFrom: store, connections: 1).readStorage
-    }
-
-    /// Read-only: for `sql`, which reads SQLite itself, and the checks of the other readers.
-    static func openForReading(_ path: String) throws -> Database {
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw CLIError("there is no database at \(path) yet: run `syncd sync` first", exitCode: .notFound)
+    /// The stored data, read-only: for `query`, `get`, `status`, `drift` and `sql`, which read it as the read API
+    /// does.
+    static func openForReading(_ store: SyncStore) throws -> SyncCache {
+        if let file = store.file {
+            guard FileManager.default.fileExists(atPath: file) else {
+                throw CLIError("there is no database at \(file) yet: run `syncd sync` first", exitCode: .notFound)
+            }
+            // PostgreSQL's store checks its migrations as it opens.
+            if try SyncCache.appliedMigration(store) != SyncCache.latestMigration {
+                throw CLIError("\(file) is not migrated to this version of syncd: run `syncd migrate` first")
+            }
         }
-        let database = try Database(path: path, mode: .readOnly)
-        let applied = try Migrator.embedded.appliedVersions(database)
-        if applied.last != Migrator.embedded.latestVersion {
-            throw CLIError("\(path) is not migrated to this version of syncd: run `syncd migrate` first")
-        }
-        return database
+        return try SyncCache(readingFrom: store, connections: 1)
     }
 }
 

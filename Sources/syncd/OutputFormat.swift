@@ -10,7 +10,7 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     case csv
 
     /// Prints rows of values in this format on standard output.
-    func write(columns: [String], rows: [[SQLCell]]) {
+    func write(columns: [String], rows: [[SyncCache.SQLValue]]) {
         switch self {
         case .table: Terminal.standardOutput.write(TableText.table(columns: columns, rows: rows))
         case .csv: Terminal.standardOutput.write(TableText.csv(columns: columns, rows: rows))
@@ -29,7 +29,7 @@ enum TableText {
 
     /// An aligned text table with a header, cells cut at ``maximumWidth`` characters, control characters escaped
     /// (``TerminalText``).
-    static func table(columns: [String], rows: [[SQLCell]]) -> String {
+    static func table(columns: [String], rows: [[SyncCache.SQLValue]]) -> String {
         let columns = columns.map(TerminalText.escaped)
         let cells = rows.map { row in row.map { cell(for: $0) } }
         var widths = columns.map(\.count)
@@ -50,18 +50,18 @@ enum TableText {
 
     /// RFC 4180 CSV with a header line. Control characters in values are escaped (``TerminalText``), on a terminal
     /// or not, so a field never holds a line break.
-    static func csv(columns: [String], rows: [[SQLCell]]) -> String {
+    static func csv(columns: [String], rows: [[SyncCache.SQLValue]]) -> String {
         var text = columns.map { csvField(TerminalText.escaped($0)) }.joined(separator: ",") + "\r\n"
         for row in rows {
             text +=
-                row.map { csvField(TerminalText.escaped($0.textRepresentation ?? "")) }.joined(separator: ",")
+                row.map { csvField(TerminalText.escaped($0.text ?? "")) }.joined(separator: ",")
                 + "\r\n"
         }
         return text
     }
 
     /// One JSON object per row, keyed by column.
-    static func jsonObjects(columns: [String], rows: [[SQLCell]]) -> [String] {
+    static func jsonObjects(columns: [String], rows: [[SyncCache.SQLValue]]) -> [String] {
         rows.map { row in
             "{" + zip(columns, row).map { "\(JSONText.quote($0)):\(JSONText.literal($1))" }.joined(separator: ",") + "}"
         }
@@ -71,8 +71,8 @@ enum TableText {
         elements.isEmpty ? "[]\n" : "[\n" + elements.map { "  " + $0 }.joined(separator: ",\n") + "\n]\n"
     }
 
-    private static func cell(for value: SQLCell) -> String {
-        guard let text = value.textRepresentation else { return "NULL" }
+    private static func cell(for value: SyncCache.SQLValue) -> String {
+        guard let text = value.text else { return "NULL" }
         // Line breaks and tabs would break the alignment: a space. Other control characters are escaped.
         let flat = TerminalText.escaped(String(text.map { $0 == "\n" || $0 == "\r" || $0 == "\t" ? " " : $0 }))
         return flat.count > maximumWidth ? String(flat.prefix(maximumWidth - 1)) + "…" : flat
@@ -87,15 +87,12 @@ enum TableText {
 /// JSON text for values read from a store.
 enum JSONText {
     static func quote(_ text: String) -> String {
-        ColumnValue.text(text).jsonLiteral
+        SyncCache.SQLValue.text(text).json
     }
 
-    static func literal(_ value: SQLCell) -> String {
-        switch value {
+    static func literal(_ value: SyncCache.SQLValue) -> String {
         // A real that is not finite has no JSON form: null.
-        case .value(let value): value.jsonLiteral
-        case .blob(let bytes): quote(String(decoding: bytes, as: UTF8.self))
-        }
+        value.json
     }
 
     /// A record's JSON on one line: newlines can only be whitespace between tokens in valid JSON.

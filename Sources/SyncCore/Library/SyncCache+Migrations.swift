@@ -30,4 +30,18 @@ extension SyncCache {
             throw .cannotOpen(store.file == nil ? "\(store) cannot be used: \(error)" : "\(error)")
         }
     }
+
+    /// The newest migration an existing store holds, read without changing it (``latestMigration`` when it is up to
+    /// date); nil for a store that checks its migrations as it opens (PostgreSQL).
+    ///
+    /// - Throws: ``SyncError/Code/cannotOpen`` when the store cannot be read.
+    public static func appliedMigration(_ store: SyncStore) throws(SyncError) -> Int? {
+        do {
+            return try store.appliedMigration()
+        } catch let error as StoreOpenError {
+            throw .cannotOpen(error.description)
+        } catch {
+            throw .cannotOpen("\(error)")
+        }
+    }
 }

@@ -22,6 +22,7 @@ public struct SyncError: Error, Sendable, Hashable, CustomStringConvertible {
             case readFailed = "read_failed"
             case unavailable
             case alreadyRunning = "already_running"
+            case refused
         }
 
         private let base: Base
@@ -47,6 +48,9 @@ public struct SyncError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let unavailable = Code(base: .unavailable)
         /// ``SyncCache/run(onSync:)`` was called while it already runs.
         public static let alreadyRunning = Code(base: .alreadyRunning)
+        /// SQL given to ``SyncCache/sql(_:)`` would write, change the connection or call a function the store does
+        /// not allow: nothing of it ran.
+        public static let refused = Code(base: .refused)
 
         /// A fixed name, such as `not_synced`: for metrics and logs.
         public var description: String { base.rawValue }
@@ -59,7 +63,7 @@ public struct SyncError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The endpoint the failure is about, when it is about one.
     public let endpoint: String?
 
-    private init(_ code: Code, _ description: String, endpoint: String? = nil) {
+    init(_ code: Code, _ description: String, endpoint: String? = nil) {
         self.code = code
         self.description = description
         self.endpoint = endpoint
@@ -90,6 +94,8 @@ public struct SyncError: Error, Sendable, Hashable, CustomStringConvertible {
     public static let unavailable = SyncError(.unavailable, "the resource cannot be fetched")
     /// Any ``Code/alreadyRunning`` error.
     public static let alreadyRunning = SyncError(.alreadyRunning, "the cache is already kept fresh")
+    /// Any ``Code/refused`` error.
+    public static let refused = SyncError(.refused, "the SQL was refused: it does not only read")
 
     static func invalidConfiguration(_ sentences: String) -> SyncError { SyncError(.invalidConfiguration, sentences) }
 

@@ -38,6 +38,17 @@ public struct SyncStore: Sendable, CustomStringConvertible {
         /// Why the statements of `syncd sql` cannot run, found without the store (a script that does not read, a
         /// statement the store refuses); nil when they may be sent. A store that checks as it runs says nil.
         func scriptRefusal(_ sql: String) -> SQLScriptError?
+        /// The newest migration the existing store holds, read without changing it; nil for a store that checks
+        /// its migrations as it opens (PostgreSQL).
+        func appliedMigration() throws -> Int?
+    }
+
+    /// Refuses SQL that would not only read, found without opening the store: what ``SyncCache/sql(_:)`` would
+    /// refuse before sending it. A store that checks each statement as it runs it (SQLite) accepts every script here.
+    ///
+    /// - Throws: ``SyncError/Code/refused``, saying which statement and why.
+    public func checkSQL(_ script: String) throws(SyncError) {
+        if let refusal = opener.scriptRefusal(script) { throw SyncError(refusal) }
     }
 
     /// Creates the store, or brings it to this version of syncd: the migrations applied, oldest first; nil for a store
@@ -49,6 +60,11 @@ public struct SyncStore: Sendable, CustomStringConvertible {
     /// Why the statements of `syncd sql` cannot run, found before the store is opened; nil when they may be sent.
     package func scriptRefusal(_ sql: String) -> SQLScriptError? {
         opener.scriptRefusal(sql)
+    }
+
+    /// The newest migration the existing store holds; nil for a store that checks as it opens.
+    package func appliedMigration() throws -> Int? {
+        try opener.appliedMigration()
     }
 
     /// A store of a kind another library provides (SyncPostgres'), opened by `opener`.
@@ -97,6 +113,11 @@ public struct SyncStore: Sendable, CustomStringConvertible {
 
         /// SQLite's authorizer checks each statement as it is prepared.
         func scriptRefusal(_ sql: String) -> SQLScriptError? { nil }
+
+        func appliedMigration() throws -> Int? {
+            try refuseURL()
+            return try Migrator.embedded.appliedVersions(Database(path: path, mode: .readOnly)).last ?? 0
+        }
 
         func openForReading(connections: Int) throws -> any ReadStorage {
             try refuseURL()

@@ -60,10 +60,3 @@ package enum SQLScriptError: Error, Sendable, Equatable, CustomStringConvertible
         }
     }
 }
-
-extension ReadStorage {
-    /// Storage with no reader of scripts of its own: SQLite's, which `syncd sql` reads itself (with an authorizer).
-    package func runScript(_ sql: String) async throws -> [SQLResult] {
-        throw SQLScriptError.failed("this storage runs no scripts: syncd sql reads SQLite files itself")
-    }
-}

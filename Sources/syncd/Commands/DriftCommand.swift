@@ -27,14 +27,15 @@ struct DriftCommand: AsyncParsableCommand {
             if let endpoint, configuration.endpoint(named: endpoint) == nil {
                 throw CLIError(StoreError.unknownEndpoint(endpoint).description, exitCode: .usage)
             }
-            let storage = try DatabaseAccess.openStorageForReading(options.store(configuration))
-            let journal = try await storage.read { try $0.drift(endpoint: endpoint) }
+            let cache = try DatabaseAccess.openForReading(options.store(configuration))
+            // The whole journal, then the endpoint's part: one configured but never synced has an empty one.
+            let journal = try await cache.drift().filter { drift in endpoint.map { drift.endpoint == $0 } ?? true }
             let columns = ["endpoint", "kind", "path", "detail", "first_seen", "last_seen", "count", "example"]
-            let rows: [[SQLCell]] = journal.map { drift in
+            let rows: [[SyncCache.SQLValue]] = journal.map { drift in
                 [
                     .text(drift.endpoint), .text(drift.kind.rawValue), .text(drift.path),
-                    drift.detail.map(SQLCell.text) ?? .null, .text(drift.firstSeen), .text(drift.lastSeen),
-                    .integer(Int64(drift.count)), drift.example.map(SQLCell.text) ?? .null,
+                    drift.detail.map { .text($0) } ?? .null, .text(drift.firstSeen), .text(drift.lastSeen),
+                    .integer(Int64(drift.count)), drift.example.map { .text($0) } ?? .null,
                 ]
             }
             format.write(columns: columns, rows: rows)

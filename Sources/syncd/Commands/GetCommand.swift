@@ -30,7 +30,7 @@ struct GetCommand: AsyncParsableCommand {
             guard let endpoint = configuration.endpoint(named: endpoint) else {
                 throw CLIError(StoreError.unknownEndpoint(self.endpoint).description, exitCode: .usage)
             }
-            let storage = try DatabaseAccess.openStorageForReading(options.store(configuration))
+            let storage = try DatabaseAccess.openForReading(options.store(configuration)).readStorage
             let body: String
             let etag: String
             if endpoint.isDocument {

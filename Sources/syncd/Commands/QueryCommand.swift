@@ -50,7 +50,7 @@ struct QueryCommand: AsyncParsableCommand {
             guard let endpoint = configuration.endpoint(named: endpoint) else {
                 throw CLIError(StoreError.unknownEndpoint(self.endpoint).description, exitCode: .usage)
             }
-            let storage = try DatabaseAccess.openStorageForReading(options.store(configuration))
+            let storage = try DatabaseAccess.openForReading(options.store(configuration)).readStorage
             var query = RecordQuery(limit: limit)
             for condition in conditions {
                 let parts = condition.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
@@ -90,5 +90,5 @@ struct QueryCommand: AsyncParsableCommand {
 
 extension RecordPage {
     /// The rows as the table and CSV printers (shared with `syncd sql`) take them.
-    fileprivate var cells: [[SQLCell]] { rows.map { $0.map(SQLCell.value) } }
+    fileprivate var cells: [[SyncCache.SQLValue]] { rows.map { $0.map(SyncCache.SQLValue.init) } }
 }

@@ -37,88 +37,38 @@ struct SQLCommand: AsyncParsableCommand {
                 _ = try options.loadConfiguration()
             }
             let store = options.store(configuration)
-            guard let path = store.file else {
-                try await runScript(store)
-                return
+            do throws(SyncError) {
+                // Before the store is opened: a refused script needs no database.
+                try store.checkSQL(sql)
+            } catch {
+                throw Self.cliError(error)
             }
-            let database = try DatabaseAccess.openForReading(path)
-            try database.restrictToReading()
+            let cache = try DatabaseAccess.openForReading(store)
+            let results: [SyncCache.SQLRows]
+            do throws(SyncError) {
+                results = try await cache.sql(sql)
+            } catch {
+                throw Self.cliError(error)
+            }
             var output = ""
             var objects: [String] = []
-            var columns: [String] = []
-            var rows: [[SQLCell]] = []
-            func flush() {
-                guard !columns.isEmpty else { return }
+            for result in results {
                 switch format {
-                case .table: output += TableText.table(columns: columns, rows: rows)
-                case .csv: output += TableText.csv(columns: columns, rows: rows)
-                case .json, .ndjson: objects += TableText.jsonObjects(columns: columns, rows: rows)
+                case .table: output += TableText.table(columns: result.columns, rows: result.rows)
+                case .csv: output += TableText.csv(columns: result.columns, rows: result.rows)
+                case .json, .ndjson: objects += TableText.jsonObjects(columns: result.columns, rows: result.rows)
                 }
-                columns = []
-                rows = []
             }
-            do {
-                try database.forEachStatement(sql) { statement, first in
-                    if first {
-                        flush()
-                        columns = (0..<statement.columnCount).map(statement.columnName(at:))
-                    }
-                    rows.append((0..<statement.columnCount).map { SQLCell(statement.value(at: $0)) })
-                }
-            } catch let error as SQLiteError where database.refusedFunction(error) != nil {
-                throw CLIError(
-                    "syncd sql allows only the functions the README lists: \(database.refusedFunction(error) ?? "")() is not one",
-                    exitCode: .refused)
-            } catch let error as SQLiteError where Database.isNotAuthorized(error) || error.resultCode == 8 {
-                throw CLIError(
-                    "syncd sql only reads: \"\(error.sql ?? sql)\" would write or change the connection",
-                    exitCode: .refused)
-            } catch let error as SQLiteError {
-                throw CLIError("the SQL failed: \(error.message)", exitCode: .failure)
-            }
-            flush()
-            write(output, objects)
-        }
-    }
-
-    /// The rows of each statement, as `format` prints them.
-    private func write(_ output: String, _ objects: [String]) {
-        switch format {
-        case .json: Terminal.standardOutput.write(TableText.jsonArray(objects))
-        case .ndjson: Terminal.standardOutput.write(objects.map { $0 + "\n" }.joined())
-        case .table, .csv: Terminal.standardOutput.write(output)
-        }
-    }
-
-    /// A database other than SQLite's (PostgreSQL) runs the script itself, in a read-only transaction.
-    private func runScript(_ store: SyncStore) async throws {
-        // Before connecting: a refused script needs no database.
-        if let refusal = store.scriptRefusal(sql) { throw Self.cliError(refusal) }
-        let storage = try DatabaseAccess.openStorageForReading(store)
-        let results: [SQLResult]
-        do {
-            results = try await storage.runScript(sql)
-        } catch let error as SQLScriptError {
-            throw Self.cliError(error)
-        }
-        var output = ""
-        var objects: [String] = []
-        // As on SQLite: a statement that returned no rows prints nothing.
-        for result in results where !result.rows.isEmpty {
             switch format {
-            case .table: output += TableText.table(columns: result.columns, rows: result.rows)
-            case .csv: output += TableText.csv(columns: result.columns, rows: result.rows)
-            case .json, .ndjson: objects += TableText.jsonObjects(columns: result.columns, rows: result.rows)
+            case .json: Terminal.standardOutput.write(TableText.jsonArray(objects))
+            case .ndjson: Terminal.standardOutput.write(objects.map { $0 + "\n" }.joined())
+            case .table, .csv: Terminal.standardOutput.write(output)
             }
         }
-        write(output, objects)
     }
 
-    /// A script's refusal as the command exits with it: 2 for a refused statement, 1 for one that failed.
-    private static func cliError(_ error: SQLScriptError) -> CLIError {
-        switch error {
-        case .refused(let sentence): CLIError(sentence, exitCode: .refused)
-        case .failed(let sentence): CLIError(sentence, exitCode: .failure)
-        }
+    /// A refused script exits 2; one that failed, 1.
+    private static func cliError(_ error: SyncError) -> CLIError {
+        CLIError(error.description, exitCode: error == .refused ? .refused : .failure)
     }
 }

@@ -15,28 +15,27 @@ struct StatusCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingErrors {
             let configuration = try options.loadConfiguration()
-            let storage = try DatabaseAccess.openStorageForReading(options.store(configuration))
-            let states = Dictionary(
-                try await storage.read { try $0.states() }.map { ($0.name, $0) },
-                uniquingKeysWith: { first, _ in first })
+            let cache = try DatabaseAccess.openForReading(options.store(configuration))
+            let statuses = Dictionary(
+                try await cache.statuses().map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
             // Where `syncd run` nodes share the database, which of them polled each endpoint last.
-            let clustered = states.values.contains { $0.lastNode != nil }
+            let clustered = statuses.values.contains { $0.lastNode != nil }
             let columns =
                 ["endpoint", "kind", "records", "version", "last_success", "last_status", "failures", "last_error"]
                 + (clustered ? ["node"] : [])
-            let rows: [[SQLCell]] = configuration.endpoints.map { endpoint in
+            let rows: [[SyncCache.SQLValue]] = configuration.endpoints.map { endpoint in
                 let name = endpoint.name.name
-                guard let state = states[name] else {
+                guard let status = statuses[name] else {
                     return [
                         .text(name), .text(endpoint.isDocument ? "document" : "collection"), .integer(0), .integer(0),
                         .text("never"), .null, .integer(0), .null,
                     ] + (clustered ? [.null] : [])
                 }
                 return [
-                    .text(name), .text(state.kind), .integer(Int64(state.recordCount)), .integer(state.version),
-                    .text(state.lastSuccessAt ?? "never"), state.lastStatus.map { .integer(Int64($0)) } ?? .null,
-                    .integer(Int64(state.consecutiveFailures)), state.lastError.map(SQLCell.text) ?? .null,
-                ] + (clustered ? [state.lastNode.map(SQLCell.text) ?? .null] : [])
+                    .text(name), .text(status.kind), .integer(Int64(status.recordCount)), .integer(status.version),
+                    .text(status.lastSuccessAt ?? "never"), status.lastStatus.map { .integer(Int64($0)) } ?? .null,
+                    .integer(Int64(status.consecutiveFailures)), status.lastError.map { .text($0) } ?? .null,
+                ] + (clustered ? [status.lastNode.map { .text($0) } ?? .null] : [])
             }
             format.write(columns: columns, rows: rows)
         }

@@ -18,6 +18,16 @@ struct CLIError: Error, CustomStringConvertible {
     }
 
     var description: String { lines.joined(separator: "\n") }
+
+    /// A command named an endpoint the configuration does not have (exit 64).
+    static func unknownEndpoint(_ name: String) -> CLIError {
+        CLIError("there is no endpoint \"\(name)\" in the configuration", exitCode: .usage)
+    }
+
+    /// A command read an endpoint that holds nothing yet (exit 4).
+    static func notSynced(_ name: String) -> CLIError {
+        CLIError("\"\(name)\" has not been synced yet: run `syncd sync \(name)`", exitCode: .notFound)
+    }
 }
 
 extension ExitCode {
@@ -26,16 +36,6 @@ extension ExitCode {
     static let notFound = ExitCode(4)
     static let usage = ExitCode(64)
     static let configurationInvalid = ExitCode(78)
-
-    /// A store error's documented code: 4 when the endpoint has no data yet, 64 when the command asked for
-    /// something the configuration does not have (a column, a key of the wrong form, records of a document), else 1.
-    init(for error: StoreError) {
-        switch error {
-        case .notSynced: self = .notFound
-        case .unknownEndpoint, .unknownColumn, .badKey, .notCollection, .notDocument: self = .usage
-        default: self = .failure
-        }
-    }
 
     /// The exit code of a library failure, by the same rule as the store's.
     init(for error: SyncError) {
@@ -59,9 +59,6 @@ func reportingErrors(_ body: () async throws -> Void) async throws {
     } catch let error as ExitCode {
         throw error
     } catch let error as SyncError {
-        Terminal.standardError.write("syncd: \(TerminalText.escaped(error.description))\n")
-        throw ExitCode(for: error)
-    } catch let error as StoreError {
         Terminal.standardError.write("syncd: \(TerminalText.escaped(error.description))\n")
         throw ExitCode(for: error)
     } catch let error as SQLiteError {

@@ -19,7 +19,7 @@ extension SyncCache {
     ) async throws(SyncError) -> Records<T> {
         let query = RecordQuery(
             filters: filters, order: order, limit: limit, offset: max(0, offset))
-        let page = try await read { reader in try reader.records(of: try Self.endpoint(endpoint, reader), query) }
+        let page = try await read { reader in try reader.records(of: try self.endpoint(endpoint, reader), query) }
         var values: [T] = []
         var failures: [DecodingFailure] = []
         values.reserveCapacity(page.raws.count)
@@ -33,31 +33,31 @@ extension SyncCache {
         }
         return Records(
             values: values, failures: failures, etag: page.etag, version: page.version,
-            changedAt: page.changedAt.flatMap(Timestamp.parse).map(Date.init(timeIntervalSince1970:)))
+            changedAt: Self.date(page.changedAt))
     }
 
     /// One record by its key (one value per key column, as text), or `nil` when no record has it.
     public func record<T: Decodable>(
         _ type: T.Type, from endpoint: String, key: String..., decoder: JSONDecoder = JSONDecoder()
     ) async throws(SyncError) -> Cached<T>? {
-        let record = try await read { reader in try reader.record(of: try Self.endpoint(endpoint, reader), key: key) }
+        let record = try await read { reader in try reader.record(of: try self.endpoint(endpoint, reader), key: key) }
         guard let record else { return nil }
         return Cached(
             value: try Self.decode(T.self, Data(record.raw.utf8), decoder: decoder, what: "\(endpoint) \(key)"),
             etag: record.etag, version: record.version,
-            changedAt: record.changedAt.flatMap(Timestamp.parse).map(Date.init(timeIntervalSince1970:)))
+            changedAt: Self.date(record.changedAt))
     }
 
     /// A document endpoint's body decoded as `T`, or `nil` before its first sync.
     public func document<T: Decodable>(
         _ type: T.Type, from endpoint: String, decoder: JSONDecoder = JSONDecoder()
     ) async throws(SyncError) -> Cached<T>? {
-        let document = try await read { reader in try reader.document(of: try Self.endpoint(endpoint, reader)) }
+        let document = try await read { reader in try reader.document(of: try self.endpoint(endpoint, reader)) }
         guard let document else { return nil }
         return Cached(
             value: try Self.decode(T.self, Data(document.body), decoder: decoder, what: endpoint),
             etag: document.etag, version: document.version,
-            changedAt: document.changedAt.flatMap(Timestamp.parse).map(Date.init(timeIntervalSince1970:)))
+            changedAt: Self.date(document.changedAt))
     }
 
     /// Whether an endpoint's data changed since the answer that carried `etag` (a list's, a document's or a
@@ -110,8 +110,16 @@ extension SyncCache {
         }
     }
 
-    /// The endpoint's configuration as its last sync applied it.
-    static func endpoint(_ name: String, _ reader: any StorageReader) throws -> EndpointConfiguration {
+    /// A stored ``Timestamp`` as a date.
+    static func date(_ timestamp: String?) -> Date? {
+        timestamp.flatMap(Timestamp.parse).map(Date.init(timeIntervalSince1970:))
+    }
+
+    /// The endpoint reads go by: as the cache's configuration has it, as the read API and the CLI serve it; for an
+    /// endpoint the configuration does not name (a cache opened for reading without one), as its last sync stored
+    /// it.
+    func endpoint(_ name: String, _ reader: any StorageReader) throws -> EndpointConfiguration {
+        if let configured = configuration.endpoint(named: name) { return configured }
         guard let endpoint = try reader.storedEndpoint(named: name) else { throw StoreError.unknownEndpoint(name) }
         return endpoint
     }

@@ -73,9 +73,7 @@ struct DemoCommand: AsyncParsableCommand {
                 try await pass(configuration, cache: cache)
                 try await cache.shutdown()
                 let example = try await DemoExample.pick(
-                    try SyncCache(readingFrom: databasePath, connections: 1).readStorage,
-                    endpoint: try Self.users(configuration),
-                    users: users)
+                    try SyncCache(readingFrom: databasePath, connections: 1), users: users)
                 out.write(
                     "\n" + DemoConfiguration.nextSteps(binary: Self.binaryPath, config: configPath, example: example))
                 if !once {
@@ -105,13 +103,6 @@ struct DemoCommand: AsyncParsableCommand {
                     "  poll: " + (ReportText.line(report).split(separator: "\n").first ?? "") + "\n")
             })
         try await daemon.run()
-    }
-
-    private static func users(_ configuration: Configuration) throws -> EndpointConfiguration {
-        guard let users = configuration.endpoint(named: "users") else {
-            throw CLIError("the demo has no users endpoint")
-        }
-        return users
     }
 
     private func pass(_ configuration: Configuration, cache: SyncCache) async throws {

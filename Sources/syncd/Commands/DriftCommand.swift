@@ -25,7 +25,7 @@ struct DriftCommand: AsyncParsableCommand {
         try await reportingErrors {
             let configuration = try options.loadConfiguration()
             if let endpoint, configuration.endpoint(named: endpoint) == nil {
-                throw CLIError(StoreError.unknownEndpoint(endpoint).description, exitCode: .usage)
+                throw CLIError.unknownEndpoint(endpoint)
             }
             let cache = try DatabaseAccess.openForReading(options.store(configuration))
             // The whole journal, then the endpoint's part: one configured but never synced has an empty one.

@@ -28,33 +28,28 @@ struct GetCommand: AsyncParsableCommand {
         try await reportingErrors {
             let configuration = try options.loadConfiguration()
             guard let endpoint = configuration.endpoint(named: endpoint) else {
-                throw CLIError(StoreError.unknownEndpoint(self.endpoint).description, exitCode: .usage)
+                throw CLIError.unknownEndpoint(self.endpoint)
             }
-            let storage = try DatabaseAccess.openForReading(options.store(configuration)).readStorage
+            let cache = try DatabaseAccess.openForReading(options.store(configuration))
             let body: String
             let etag: String
-            if endpoint.isDocument {
-                guard id == nil else {
-                    throw CLIError(StoreError.notCollection(endpoint.name.name).description, exitCode: .usage)
+            let name = endpoint.name.name
+            if let id {
+                // A document has no records: the store refuses the key in the read API's words.
+                let key = id.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+                guard let record = try await cache.recordJSON(from: name, key: key) else {
+                    throw CLIError("\(name) has no record with key \(id)", exitCode: .notFound)
                 }
-                guard let document = try await storage.read({ reader in try reader.document(of: endpoint) }) else {
-                    throw CLIError(StoreError.notSynced(endpoint.name.name).description, exitCode: .notFound)
-                }
-                body = String(decoding: document.body, as: UTF8.self)
+                body = record.value
+                etag = record.etag
+            } else if endpoint.isDocument {
+                guard let document = try await cache.documentBody(from: name) else { throw CLIError.notSynced(name) }
+                body = String(decoding: document.value, as: UTF8.self)
                 etag = document.etag
             } else {
-                guard let id else {
-                    throw CLIError(StoreError.notDocument(endpoint.name.name).description, exitCode: .usage)
-                }
-                let key = id.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-                guard let record = try await storage.read({ reader in try reader.record(of: endpoint, key: key) })
-                else {
-                    throw CLIError("\(endpoint.name.name) has no record with key \(id)", exitCode: .notFound)
-                }
-                body = record.raw
-                etag = record.etag
+                throw CLIError("\"\(name)\" is a collection endpoint: give the record's key", exitCode: .usage)
             }
-            if let ifNoneMatch, EntityTag.ifNoneMatch(ifNoneMatch, matches: etag) {
+            if let ifNoneMatch, SyncCache.etag(etag, isMatchedBy: ifNoneMatch) {
                 throw ExitCode.notModified
             }
             Terminal.standardError.write("ETag: \(etag)\n")

@@ -48,22 +48,21 @@ struct QueryCommand: AsyncParsableCommand {
         try await reportingErrors {
             let configuration = try options.loadConfiguration()
             guard let endpoint = configuration.endpoint(named: endpoint) else {
-                throw CLIError(StoreError.unknownEndpoint(self.endpoint).description, exitCode: .usage)
+                throw CLIError.unknownEndpoint(self.endpoint)
             }
-            let storage = try DatabaseAccess.openForReading(options.store(configuration)).readStorage
-            var query = RecordQuery(limit: limit)
-            for condition in conditions {
+            let cache = try DatabaseAccess.openForReading(options.store(configuration))
+            let filters = conditions.map { condition in
                 let parts = condition.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                query.filters.append(
-                    .init(column: String(parts[0]), op: .eq, values: [String(parts.dropFirst().first ?? "")]))
+                return RecordFilter.equal(String(parts[0]), String(parts.dropFirst().first ?? ""))
             }
-            if let order { query.order = [try Self.order(order)] }
-            let page = try await storage.read { [query] reader in try reader.records(of: endpoint, query) }
+            let table = try await cache.table(
+                from: endpoint.name.name, where: filters, order: try order.map { [try Self.order($0)] } ?? [],
+                limit: limit)
             switch format {
-            case .table: Terminal.standardOutput.write(TableText.table(columns: page.columns, rows: page.cells))
-            case .csv: Terminal.standardOutput.write(TableText.csv(columns: page.columns, rows: page.cells))
-            case .json: Terminal.standardOutput.write(TableText.jsonArray(page.raws))
-            case .ndjson: Terminal.standardOutput.write(page.raws.map { JSONText.singleLine($0) + "\n" }.joined())
+            case .table: Terminal.standardOutput.write(TableText.table(columns: table.columns, rows: table.rows))
+            case .csv: Terminal.standardOutput.write(TableText.csv(columns: table.columns, rows: table.rows))
+            case .json: Terminal.standardOutput.write(TableText.jsonArray(table.json))
+            case .ndjson: Terminal.standardOutput.write(table.json.map { JSONText.singleLine($0) + "\n" }.joined())
             }
         }
     }
@@ -86,9 +85,4 @@ struct QueryCommand: AsyncParsableCommand {
         }
         return order
     }
-}
-
-extension RecordPage {
-    /// The rows as the table and CSV printers (shared with `syncd sql`) take them.
-    fileprivate var cells: [[SyncCache.SQLValue]] { rows.map { $0.map(SyncCache.SQLValue.init) } }
 }

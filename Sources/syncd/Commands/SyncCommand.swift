@@ -35,7 +35,7 @@ struct SyncCommand: AsyncParsableCommand {
         guard !endpoints.isEmpty else { return configuration.endpoints }
         return try endpoints.map { name in
             guard let endpoint = configuration.endpoint(named: name) else {
-                throw CLIError(StoreError.unknownEndpoint(name).description, exitCode: .usage)
+                throw CLIError.unknownEndpoint(name)
             }
             return endpoint
         }

@@ -56,4 +56,27 @@ struct SyncCacheInspectingTests {
         try SyncStore.sqlite(path: files.file("cache.db")).checkSQL("DELETE FROM users")
     }
 
+    @Test(
+        "records read as stored: each one's JSON as received, its columns' values, and the tags readers revalidate with"
+    )
+    func stored() async throws {
+        let files = try TemporaryDirectory()
+        let cache = try await Self.synced(files)
+        let table = try await cache.table(from: "users", where: [.equal("active", "true")], order: [.descending("id")])
+        #expect(table.columns == ["id", "name", "active"])
+        #expect(table.rows == [[.integer(3), .text("Cyd"), .integer(1)], [.integer(1), .text("Ann"), .integer(1)]])
+        #expect(table.json.first?.hasPrefix(#"{"id": 3, "name": "Cyd""#) == true)
+        #expect(table.version == 1 && table.changedAt != nil)
+        let record = try #require(try await cache.recordJSON(from: "users", key: ["2"]))
+        #expect(record.value.hasPrefix(#"{"id": 2, "#) && record.version == 1)
+        #expect(try await cache.recordJSON(from: "users", key: ["9"]) == nil)
+        #expect(SyncCache.etag(record.etag, isMatchedBy: "\"other\", \(record.etag)"))
+        #expect(
+            SyncCache.etag(record.etag, isMatchedBy: "W/\(record.etag)")
+                && SyncCache.etag(record.etag, isMatchedBy: "*"))
+        #expect(!SyncCache.etag(record.etag, isMatchedBy: "\"ae7b89eefee77c3e.2\""))
+        let notDocument = await #expect(throws: SyncError.badQuery) { try await cache.documentBody(from: "users") }
+        #expect(notDocument?.description == #""users" is a collection endpoint: give the record's key"#)
+        await #expect(throws: SyncError.unknownEndpoint) { try await cache.table(from: "nope") }
+    }
 }

@@ -1,6 +1,6 @@
 internal import Foundation
 internal import NIOCore
-import SyncCore
+package import SyncCore
 
 /// Where `syncd infer` reads a response from: a URL fetched with syncd's own transports, with their TLS, timeout
 /// and body size rules, or bytes already read (a file given by path, standard input).
@@ -16,28 +16,19 @@ package enum InferenceSource {
     /// - Parameters:
     ///   - url: an http, https or file URL.
     ///   - inference: what to infer, with which name and records path.
+    ///   - client: the process's HTTP client, which the caller shuts down.
     ///   - timeout: the time the whole request may take; syncd's default is 30 s.
     ///   - maxBody: the largest body accepted; syncd's default is 64 MiB.
     /// - Throws: ``FetchError`` when no answer came or the status is not 2xx (never quoting the URL, which may
     ///   carry a secret in its query); ``InferenceError`` when the body gives no endpoint.
     package static func infer(
-        url: String, _ inference: EndpointInference, timeout: Duration = EndpointConfiguration.defaultTimeout,
-        maxBody: Int = EndpointConfiguration.defaultMaxBody
+        url: String, _ inference: EndpointInference, client: APIClient,
+        timeout: Duration = EndpointConfiguration.defaultTimeout, maxBody: Int = EndpointConfiguration.defaultMaxBody
     ) async throws -> (endpoint: InferredEndpoint, shapes: InferredShapes) {
         let request = FetchRequest(url: url, timeout: timeout, maxBody: maxBody)
-        let response: FetchResponse
-        if url.lowercased().hasPrefix("file:") {
-            response = try await FileTransport().fetch(request)
-        } else {
-            let transport = HTTPTransport()
-            do {
-                response = try await transport.fetch(request)
-            } catch {
-                try? await transport.shutdown()  // best effort: the fetch's error is the one to report
-                throw error
-            }
-            try await transport.shutdown()
-        }
+        let response =
+            url.lowercased().hasPrefix("file:")
+            ? try await FileTransport().fetch(request) : try await client.transport.fetch(request)
         guard response.isSuccess else {
             throw FetchError.connection(
                 "the server answered \(response.status) \(HTTPStatusText.reason(response.status)), not a 2xx")

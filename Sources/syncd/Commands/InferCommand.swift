@@ -68,7 +68,14 @@ struct InferCommand: AsyncParsableCommand {
                     (endpoint, shapes) = try InferenceSource.infer(
                         descriptor: descriptor, name: "standard input", inference)
                 } else {
-                    (endpoint, shapes) = try await InferenceSource.infer(url: url, inference)
+                    let client = APIClient()
+                    do {
+                        (endpoint, shapes) = try await InferenceSource.infer(url: url, inference, client: client)
+                    } catch {
+                        try? await client.shutdown()  // best effort: the fetch's error is the one to report
+                        throw error
+                    }
+                    try await client.shutdown()
                 }
             } catch let error as InferenceError {
                 throw CLIError(error.description)

@@ -22,10 +22,13 @@ internal import Synchronization
 /// - **Read**: ``records(_:from:where:order:limit:offset:decoder:)``, ``record(_:from:key:decoder:)``,
 ///   ``document(_:from:decoder:)``, ``isModified(_:since:)``, and the changes: ``changes(_:since:)``,
 ///   ``changeSets(_:every:)``, ``values(_:from:where:order:every:decoder:)``.
+/// - **Read as stored** — what the CLI and the read API serve: ``table(from:where:order:limit:offset:)``,
+///   ``recordJSON(from:key:)``, ``documentBody(from:)``, ``statuses()``, ``drift(_:)`` and read-only
+///   ``sql(_:)``.
 /// - **Fetch any URL offline-first** into the same database: ``fetch(_:headers:maxAge:timeout:decode:)``; and any
 ///   typed request through ``client``, the HTTP client the cache syncs with (one pool of connections a process).
 ///
-/// ``init(readingFrom:connections:)`` opens a database that another process keeps fresh (a `syncd run` daemon)
+/// ``init(readingFrom:configuration:connections:)-(String,_,_)`` opens a database that another process keeps fresh (a `syncd run` daemon)
 /// for reading only: it never writes, never blocks the writer (WAL), and needs no write permission.
 public final class SyncCache: Service, Sendable {
     /// What writing needs; nil when the cache was opened for reading only.

@@ -59,42 +59,40 @@ extension SyncCache {
         case blob([UInt8])
 
         /// The value as text, as the sqlite3 shell prints it; nil for NULL.
-        public var text: String? {
-            switch self {
-            case .null: nil
-            case .integer(let integer): String(integer)
-            case .real(let real): String(real)
-            case .text(let text): text
-            case .blob(let bytes): String(decoding: bytes, as: UTF8.self)
-            }
-        }
+        public var text: String? { cell.textRepresentation }
 
         /// The value as a JSON literal: `null` for NULL and a real that is not finite, a blob as a string.
         public var json: String {
-            switch self {
-            case .null: "null"
-            case .integer(let integer): ColumnValue.integer(integer).jsonLiteral
-            case .real(let real): ColumnValue.real(real).jsonLiteral
-            case .text(let text): ColumnValue.text(text).jsonLiteral
+            switch cell {
+            case .value(let value): value.jsonLiteral
             case .blob(let bytes): ColumnValue.text(String(decoding: bytes, as: UTF8.self)).jsonLiteral
+            }
+        }
+
+        /// The store's form of the value.
+        var cell: SQLCell {
+            switch self {
+            case .null: .null
+            case .integer(let integer): .integer(integer)
+            case .real(let real): .real(real)
+            case .text(let text): .text(text)
+            case .blob(let bytes): .blob(bytes)
             }
         }
 
         init(_ cell: SQLCell) {
             switch cell {
-            case .value(let value): self.init(value)
+            case .value(.null): self = .null
+            case .value(.integer(let integer)): self = .integer(integer)
+            case .value(.real(let real)): self = .real(real)
+            case .value(.text(let text)): self = .text(text)
             case .blob(let bytes): self = .blob(bytes)
             }
         }
 
         /// A record column's value.
         package init(_ value: ColumnValue) {
-            switch value {
-            case .null: self = .null
-            case .integer(let integer): self = .integer(integer)
-            case .real(let real): self = .real(real)
-            case .text(let text): self = .text(text)
-            }
+            self.init(SQLCell.value(value))
         }
     }
 

@@ -1,8 +1,8 @@
 internal import Foundation
 
-/// Where a ``SyncCache`` keeps what it syncs: an SQLite file (``sqlite(path:)``), or a store another library of
-/// syncd's provides — SyncPostgres' `.postgres(url:)` — so that a program compiles the clients of the stores it uses
-/// and no others.
+/// Where a ``SyncCache`` keeps what it syncs: an SQLite file (``sqlite(path:)``), memory (``memory()``), or a store
+/// another library of syncd's provides — SyncPostgres' `.postgres(url:)` — so that a program compiles the clients of
+/// the stores it uses and no others.
 ///
 /// ```swift
 /// let cache = try SyncCache(store: .sqlite(path: "cache.db"), configuration: configuration)
@@ -14,6 +14,11 @@ internal import Foundation
 /// A store is a description: nothing is opened until a cache opens it. The writer and the readers of one cache open
 /// the same value, and share what it opened (PostgreSQL's connection pool), so that they see each other's commits at
 /// once.
+///
+/// ## Topics
+///
+/// - ``sqlite(path:)``
+/// - ``memory()``
 public struct SyncStore: Sendable, CustomStringConvertible {
     /// The store as messages and logs show it: a path, or a URL without its password.
     public let description: String

@@ -79,9 +79,11 @@ struct MemoryTransaction: StoreTransaction {
         MemoryRecords(working: working, shape: shape, version: version, now: now)
     }
 
-    /// The keys of the stored rows that `seen` does not hold.
+    /// The keys of the stored rows that `seen` does not hold, in rowid order, as SQLite's scan finds them (so that
+    /// their tombstones are in the same order).
     func unseenRows(_ shape: TableShape, seen: SeenKeys) -> [[ColumnValue]] {
-        working.data.tables[name]?.rows.keys.filter { !seen.contains(key: $0) } ?? []
+        let rows = working.data.tables[name]?.rows ?? [:]
+        return rows.filter { !seen.contains(key: $0.key) }.sorted { $0.value.rowID < $1.value.rowID }.map(\.key)
     }
 
     func delete(_ rows: [[ColumnValue]], of shape: TableShape, version: Int64, now: String) -> Int {

@@ -181,3 +181,76 @@ struct MemoryStoreQueryTests {
         #expect(try await walk(memory, since: 1) == walk(sqlite, since: 1))
     }
 }
+
+/// A configuration that changes under stored records: the in-memory store adds, retypes and refills columns, and
+/// refuses another key, as SQLite does.
+@Suite("MemoryStore: a changed configuration is applied as SQLite applies it")
+struct MemoryStoreSchemaTests {
+    static func endpoint(_ columns: String, key: String = "id") throws -> EndpointConfiguration {
+        let toml = """
+            [[endpoint]]
+            name = "people"
+            url = "https://example.com/people"
+            records = "$"
+            primary_key = "\(key)"
+            [endpoint.columns]
+            \(columns)
+            """
+        return try #require(try Configuration.parse(toml, sourcePath: "syncd.toml").endpoint(named: "people"))
+    }
+
+    @Test("added and retyped columns are refilled from _raw by a 304; another key type is refused; both stores alike")
+    func changedColumns() async throws {
+        let directory = try TemporaryDirectory()
+        let first = try Self.endpoint(#"id = { path = "id", type = "integer" }"# + "\nscore = \"score\"")
+        let second = try Self.endpoint(
+            #"id = { path = "id", type = "integer" }"# + "\n" + #"score = { path = "score", type = "real" }"#
+                + "\ncity = \"city\"")
+        let textKey = try Self.endpoint(#"id = { path = "id", type = "text" }"#)
+        let database = try DatabaseQueue(path: directory.file("cache.db"))
+        _ = try database.performBlocking { try Migrator.embedded.migrate($0) }
+        let memory = try MemoryStore(spoolDirectory: directory.path)
+        let stores: [(writes: any SyncStorage, reads: any ReadStorage)] = [
+            (SQLiteSyncStorage(database: database), try SQLiteReadStorage(path: directory.file("cache.db"))),
+            (memory, memory),
+        ]
+        let facts = { @Sendable in
+            RunFacts(startedAt: 1_700_000_000, finishedAt: 1_700_000_001, httpStatus: 304, bytes: 0)
+        }
+        var answers: [String] = []
+        for (writes, reads) in stores {
+            let spool = BodySpool(directory: writes.spoolDirectory)
+            try spool.append(ByteBuffer(string: "[" + MemoryStoreQueryTests.people.joined(separator: ",") + "]"))
+            _ = try await writes.applyCollection(
+                DecodedBody(spool: spool), run: SyncRun(endpoint: first), facts: facts)
+            let report = try await writes.applyNotModified(run: SyncRun(endpoint: second), facts: facts)
+            let page = try await reads.read { reader in
+                try reader.records(
+                    of: second,
+                    RecordQuery(
+                        filters: [RecordFilter(column: "score", op: .gt, values: ["1"])],
+                        order: [RecordOrder(column: "city", nullsFirst: true)]), countingAll: true, maxBytes: .max)
+            }
+            let refusal = try await reads.read { try $0.incompatibility(with: textKey) }
+            let unconfigured = try await reads.read { try $0.unconfiguredColumns(of: textKey) }
+            let stored = try await reads.read { try $0.storedEndpoint(named: "people") }
+            await #expect(throws: StoreError.primaryKeyTypeChanged) {
+                try await writes.applyNotModified(run: SyncRun(endpoint: textKey), facts: facts)
+            }
+            answers.append(
+                "\(report.outcome) \(report.version) \(page.total ?? -1) \(page.rows) \(String(describing: refusal)) "
+                    + "\(unconfigured) \(stored?.columns.map(\.name) ?? []) \(stored?.primaryKey ?? [])")
+        }
+        #expect(answers.count == 2 && answers[0] == answers[1], "\(answers)")
+        #expect(answers.first?.contains(#".text("Oslo")"#) == true, "the new column is filled")
+    }
+
+    @Test("a store that makes its folder for fetched bodies removes it when it goes")
+    func spoolFolder() throws {
+        var store: MemoryStore? = try MemoryStore()
+        let folder = try #require(store?.spoolDirectory)
+        #expect(FileManager.default.fileExists(atPath: folder))
+        store = nil
+        #expect(!FileManager.default.fileExists(atPath: folder))
+    }
+}

@@ -1,8 +1,8 @@
 internal import Foundation
 
-/// Where a ``SyncCache`` keeps what it syncs: an SQLite file (``sqlite(path:)``), or a store another library of
-/// syncd's provides — SyncPostgres' `.postgres(url:)` — so that a program compiles the clients of the stores it uses
-/// and no others.
+/// Where a ``SyncCache`` keeps what it syncs: an SQLite file (``sqlite(path:)``), memory (``memory()``), or a store
+/// another library of syncd's provides — SyncPostgres' `.postgres(url:)` — so that a program compiles the clients of
+/// the stores it uses and no others.
 ///
 /// ```swift
 /// let cache = try SyncCache(store: .sqlite(path: "cache.db"), configuration: configuration)
@@ -12,14 +12,19 @@ internal import Foundation
 /// ```
 ///
 /// A store is a description: nothing is opened until a cache opens it. The writer and the readers of one cache open
-/// the same value, and share what it opened (PostgreSQL's connection pool), so that they see each other's commits at
-/// once.
+/// the same value, and share what it opened (PostgreSQL's connection pool, the in-memory store's data), so that they
+/// see each other's commits at once.
+///
+/// ## Topics
+///
+/// - ``sqlite(path:)``
+/// - ``memory()``
 public struct SyncStore: Sendable, CustomStringConvertible {
     /// The store as messages and logs show it: a path, or a URL without its password.
     public let description: String
     /// The SQLite file, for what only a file has (its folder, its existence before a read); nil for a server.
     package let file: String?
-    /// The kind of store, in messages: "SQLite", "PostgreSQL".
+    /// The kind of store, in messages: "SQLite", "PostgreSQL", "in-memory".
     package let kind: String
     /// Whether processes that may run on other machines share the store: then `syncd run` nodes take turns at its
     /// endpoints, and a replica of it may serve the reads. An SQLite file is one process's.

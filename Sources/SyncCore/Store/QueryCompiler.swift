@@ -98,16 +98,7 @@ extension QueryCompiler {
     /// - Throws: ``StoreError`` (`badKey`) for a key of the wrong length or a value that does not fit its column.
     package func record(key: [String]) throws -> CompiledSQL {
         let keyColumns = endpoint.primaryKey.map { endpoint.columns[$0] }
-        guard key.count == keyColumns.count else {
-            throw StoreError.badKey(
-                key.joined(separator: ","), endpoint: endpoint.name.name,
-                expected:
-                    "\(keyColumns.count) values separated by commas (\(keyColumns.map(\.name).joined(separator: ",")))"
-            )
-        }
-        let arguments = try zip(key, keyColumns).map { text, column in
-            try RecordOperand.value(text, for: column, of: endpoint, isKey: true)
-        }
+        let arguments = try RecordOperand.key(key, of: endpoint)
         let predicate = keyColumns.enumerated().map {
             "\(SQLIdentifier.quote($1.name)) = \(dialect.placeholder($0 + 1))"
         }

@@ -55,4 +55,22 @@ package enum RecordOperand {
             return .text(text)
         }
     }
+
+    /// A record's key as written by a reader (one value per key column, as text: `3`, or `3,eu` for a composite
+    /// key), converted as the key columns store it.
+    ///
+    /// - Throws: ``StoreError`` (`badKey`) for a key of the wrong length or a value that does not fit its column.
+    package static func key(_ key: [String], of endpoint: EndpointConfiguration) throws -> [ColumnValue] {
+        let keyColumns = endpoint.primaryKey.map { endpoint.columns[$0] }
+        guard key.count == keyColumns.count else {
+            throw StoreError.badKey(
+                key.joined(separator: ","), endpoint: endpoint.name.name,
+                expected:
+                    "\(keyColumns.count) values separated by commas (\(keyColumns.map(\.name).joined(separator: ",")))"
+            )
+        }
+        return try zip(key, keyColumns).map { text, column in
+            try value(text, for: column, of: endpoint, isKey: true)
+        }
+    }
 }

@@ -8,17 +8,6 @@ package enum StoredEndpoint {
                 "SELECT kind, url, primary_key, columns FROM syncd_endpoints WHERE name = ?", [.text(name)]
             ).first
         else { return nil }
-        let identifier: SQLIdentifier
-        do {
-            identifier = try SQLIdentifier(validating: name)
-        } catch {
-            return nil
-        }
-        let url = row.text("url") ?? ""
-        guard row.text("kind") == "collection" else {
-            return EndpointConfiguration(name: identifier, url: url)
-        }
-        let columns = Self.columns(fromSignature: row.text("columns") ?? "")
         // The key as stored: a JSON string, or an array of them for a composite key; json_each reads both.
         let keyNames = try database.rows(
             """
@@ -26,6 +15,19 @@ package enum StoredEndpoint {
             WHERE syncd_endpoints.name = ?
             """, [.text(name)]
         ).compactMap { $0.text("name") }
+        return configuration(
+            name: name, kind: row.text("kind"), url: row.text("url") ?? "", signature: row.text("columns"),
+            keyNames: keyNames)
+    }
+
+    /// An endpoint as a store's row describes it: a document, or a collection of the columns of `signature` (a
+    /// ``TableShape/columnsSignature``) keyed by `keyNames`; nil for a name that is not an identifier.
+    package static func configuration(
+        name: String, kind: String?, url: String, signature: String?, keyNames: [String]
+    ) -> EndpointConfiguration? {
+        guard let identifier = try? SQLIdentifier(validating: name) else { return nil }
+        guard kind == "collection" else { return EndpointConfiguration(name: identifier, url: url) }
+        let columns = columns(fromSignature: signature ?? "")
         let primaryKey = keyNames.compactMap { key in columns.firstIndex { $0.name == key } }
         return EndpointConfiguration(
             name: identifier, url: url, records: .root, primaryKey: primaryKey, columns: columns)

@@ -27,6 +27,46 @@ struct SyncStoreTests {
         try await syncer.shutdown()
     }
 
+    @Test(
+        "an in-memory store syncs from a real upstream; a reader of the same store reads it, and revalidates by its tag"
+    )
+    func memory() async throws {
+        try await withTestUpstream { upstream in
+            let json = (1...4).map { #"{"id": \#($0), "name": "user \#($0)"}"# }
+            upstream.setJSON("/users", "[" + json.reversed().joined(separator: ",") + "]", etag: "\"u1\"")
+            let endpoint = SyncEndpoint(
+                name: "users", url: upstream.url("/users"), records: "$", primaryKey: ["id"],
+                columns: [.init("id", type: .integer), .init("name")], interval: .seconds(3600))
+            let store = SyncStore.memory()
+            #expect(store.description == "an in-memory store")
+            let syncer = try SyncCache(store: store, configuration: SyncConfiguration(endpoints: [endpoint]))
+            #expect(try await syncer.sync("users").records == 4)
+            let reader = try SyncCache(readingFrom: store)
+            let users = try await reader.records(User.self, from: "users", order: [.descending("id")], limit: 2)
+            #expect(users.values.map(\.id) == [4, 3])
+            let one = try #require(try await reader.record(User.self, from: "users", key: "2"))
+            #expect(one.value.name == "user 2")
+
+            // A 304 moves nothing: the tags still hold.
+            #expect(try await syncer.sync("users").outcome == .notModified)
+            #expect(upstream.requests.last?.header("If-None-Match") == "\"u1\"")
+            #expect(try await reader.isModified("users", since: users.etag) == false)
+            #expect(try await reader.isModified("users", since: one.etag) == false)
+
+            upstream.setJSON("/users", "[" + json.dropLast().joined(separator: ",") + "]", etag: "\"u2\"")
+            #expect(try await syncer.sync("users").deleted == 1)
+            #expect(try await reader.isModified("users", since: users.etag) == true)
+            #expect(try await reader.records(User.self, from: "users").values.map(\.id) == [1, 2, 3])
+
+            // Another memory() is another store, which has synced nothing.
+            await #expect(throws: SyncError.self) {
+                try await SyncCache(readingFrom: .memory()).records(User.self, from: "users")
+            }
+            #expect(SyncStore.memory().scriptRefusal("SELECT 1")?.description.contains("in-memory") == true)
+            try await syncer.shutdown()
+        }
+    }
+
     @Test("a PostgreSQL URL given as a path is refused in one sentence, without its password")
     func urlAsPath() throws {
         let url = "postgresql://syncd:hunter2@127.0.0.1:1/cache"

@@ -9,22 +9,25 @@ import Testing
 @testable import SyncPostgres
 
 /// What every ``SyncStorage`` and ``ReadStorage`` must do, said through the protocols alone, and run against each
-/// implementation: a second storage (PostgreSQL) is added to ``Kind`` and must pass the same tests unchanged.
+/// implementation: each storage (PostgreSQL, the in-memory store) is added to ``Kind`` and must pass the same tests
+/// unchanged.
 @Suite("SyncStorage: what every implementation does")
 struct StorageConformanceTests {
     enum Kind: CaseIterable, CustomStringConvertible {
         case sqlite
         case postgres
+        case memory
 
         var description: String {
             switch self {
             case .sqlite: "SQLite"
             case .postgres: "PostgreSQL"
+            case .memory: "in-memory"
             }
         }
 
         /// The storages the tests run against: PostgreSQL where the tests can start a cluster.
-        static var all: [Kind] { PostgresTestCluster.isAvailable ? allCases : [.sqlite] }
+        static var all: [Kind] { PostgresTestCluster.isAvailable ? allCases : [.sqlite, .memory] }
 
         /// A fresh, empty storage in `directory` (PostgreSQL: a new database of the test cluster, closed with `open`).
         func make(in directory: TemporaryDirectory, _ open: OpenStores) async throws -> any SyncStorage {
@@ -48,6 +51,9 @@ struct StorageConformanceTests {
                 return (
                     PostgresSyncStorage(store: store, spoolDirectory: directory.path), PostgresReadStorage(store: store)
                 )
+            case .memory:
+                let store = try MemoryStore(spoolDirectory: directory.path)
+                return (store, store)
             }
         }
     }

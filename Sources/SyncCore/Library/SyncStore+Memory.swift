@@ -63,4 +63,7 @@ final class MemoryOpener: SyncStore.Opener {
     func scriptRefusal(_ sql: String) -> SQLScriptError? {
         .refused(MemoryStore.noSQL)
     }
+
+    /// It is made at this version of syncd: it has no migrations to read.
+    func appliedMigration() throws -> Int? { nil }
 }

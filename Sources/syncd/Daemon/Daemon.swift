@@ -50,7 +50,7 @@ struct Daemon {
         let model = ReadModel(
             storage: replica ?? cache.readStorage,
             configuration: configuration,
-            now: { Date().timeIntervalSince1970 })
+            now: { Date().timeIntervalSince1970 }, stateDirectory: TokenTimes.directory(store))
         let readyStatus = "syncing \(configuration.endpoints.count) endpoints"
         let maxConnections = DescriptorBudget.connections(
             configured: configuration.server.maxConnections, concurrency: configuration.concurrency,

@@ -34,6 +34,21 @@ struct OAuth2ClientTests {
         try await upstream.shutdown()
     }
 
+    @Test("SyncCache.fetch of an OAuth2 request uses the token of the cache's client, and keeps the answer")
+    func cacheFetch() async throws {
+        let upstream = try await OAuth2Upstream.start()
+        let directory = try TemporaryDirectory()
+        let cache = try SyncCache(path: directory.file("cache.db"), environment: [:])
+        let users = Resource(request: Self.request(upstream), as: [User].self)
+        let answer = try await cache.fetch(users, environment: [:])
+        #expect(answer.value.map(\.id) == [1, 2] && answer.source == .network)
+        upstream.revokeAccessTokens()
+        #expect(try await cache.fetch(users, environment: [:]).source == .network)
+        try await cache.shutdown()
+        #expect(upstream.ledger.apiAuthorizations == ["Bearer at-1", "Bearer at-1", "Bearer at-2"])
+        try await upstream.shutdown()
+    }
+
     @Test("a refused client is a credential error in one sentence, without the secret")
     func refused() async throws {
         let upstream = try await OAuth2Upstream.start()

@@ -36,6 +36,15 @@ extension OpenAPIDocument {
                 "last_status": .object(["type": .array(["integer", "null"])]), "last_error": nullableString,
                 "consecutive_failures": .object(["type": "integer", "minimum": 0]), "next_due_at": nullableString,
                 "node": nullableString, "etag": string,
+                "token_renewed_at": .object([
+                    "type": .array(["string", "null"]),
+                    "description":
+                        "When the endpoint's OAuth2 token was last renewed (OAuth2 auth only; never the token).",
+                ]),
+                "token_expires_at": .object([
+                    "type": .array(["string", "null"]),
+                    "description": "When the endpoint's OAuth2 token expires (OAuth2 auth only).",
+                ]),
             ]),
         ]),
         "Drift": .object([

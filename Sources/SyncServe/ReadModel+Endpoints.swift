@@ -13,6 +13,9 @@ extension ReadModel {
     ///   "last_status":200,"last_error":null,"consecutive_failures":0,"next_due_at":"…",
     ///   "node":null,"etag":"\"9f2c….3\""}]
     /// ```
+    ///
+    /// An endpoint with OAuth2 auth also says when its token was last renewed and when it expires
+    /// (`token_renewed_at`, `token_expires_at`), never the token.
     func endpointsList() async throws(ReadAPIError) -> Response {
         let snapshot = try await currentSnapshot()
         var objects: [String] = []
@@ -48,6 +51,12 @@ extension ReadModel {
                 fields += [
                     ("version", "0"), ("records", "0"), ("fresh", "false"),
                     ("stale_reason", string(CacheFreshness.StaleReason.neverSynced.rawValue)),
+                ]
+            }
+            if let client = endpoint.auth?.oauth2, let stateDirectory {
+                let times = OAuth2TokenFiles(directory: stateDirectory, identity: client.identity).times()
+                fields += [
+                    ("token_renewed_at", optional(times?.renewedAt)), ("token_expires_at", optional(times?.expiresAt)),
                 ]
             }
             objects.append("{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}")

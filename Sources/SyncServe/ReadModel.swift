@@ -46,6 +46,8 @@ package final class ReadModel: Sendable {
     let now: @Sendable () -> Double
     /// The most records one list or change-feed answer holds (`[server] max_rows`; a change needs a restart).
     let maxRows: Int
+    /// syncd's state folder, where the syncing process records when each OAuth2 token was renewed; nil shows none.
+    let stateDirectory: String?
     /// The configured endpoints, in the configuration's order and by name (every request looks one up).
     private let endpoints: Mutex<Endpoints>
 
@@ -78,11 +80,12 @@ package final class ReadModel: Sendable {
     ///   - now: Seconds since 1970, injected so that freshness is tested without waiting.
     package init(
         cache: SyncCache, readingFrom replica: SyncCache? = nil, cacheBytes: Int = 32 << 20,
-        now: @escaping @Sendable () -> Double
+        now: @escaping @Sendable () -> Double, stateDirectory: String? = nil
     ) {
         let configuration = cache.configuration
         self.storage = (replica ?? cache).readStorage
         self.now = now
+        self.stateDirectory = stateDirectory
         self.maxRows = configuration.server.maxRows
         self.endpoints = Mutex(Endpoints(configuration))
         self.cache = RepresentationCache(budget: cacheBytes)

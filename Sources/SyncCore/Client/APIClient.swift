@@ -32,6 +32,9 @@ public final class APIClient: Sendable {
         /// Where ``Secret/environment(_:)`` and ``Secret/systemdCredential(_:)`` look. The default is the process
         /// environment.
         public var environment: [String: String]
+        /// Where rotated OAuth2 refresh tokens are kept (``Credential/OAuth2Grant/refreshToken(_:)``). The default is
+        /// nil: `$STATE_DIRECTORY` of ``environment``, else the current directory.
+        public var stateDirectory: String?
 
         /// Makes a configuration.
         ///
@@ -39,14 +42,17 @@ public final class APIClient: Sendable {
         ///   - timeout: How long a request may take.
         ///   - maxBodyBytes: The largest body accepted; 64 MiB by default, as an endpoint's `max_body`.
         ///   - environment: Where secrets are looked up.
+        ///   - stateDirectory: Where rotated OAuth2 refresh tokens are kept.
         public init(
             timeout: Duration = .seconds(30),
             maxBodyBytes: Int = 64 << 20,
-            environment: [String: String] = ProcessInfo.processInfo.environment
+            environment: [String: String] = ProcessInfo.processInfo.environment,
+            stateDirectory: String? = nil
         ) {
             self.timeout = timeout
             self.maxBodyBytes = maxBodyBytes
             self.environment = environment
+            self.stateDirectory = stateDirectory
         }
     }
 
@@ -54,6 +60,8 @@ public final class APIClient: Sendable {
     public let configuration: Configuration
     /// The connections, shared with a ``SyncCache`` that fetches with this client.
     package let transport: HTTPTransport
+    /// The OAuth2 tokens of the requests sent with this client, and of the syncs of a ``SyncCache`` that shares it.
+    package let tokens: OAuth2Tokens
 
     /// Starts a client; call ``shutdown()`` once you are done with it.
     ///
@@ -61,6 +69,7 @@ public final class APIClient: Sendable {
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         self.transport = HTTPTransport()
+        self.tokens = OAuth2Tokens(transport: transport, now: { Date().timeIntervalSince1970 })
     }
 
     /// Closes the pooled connections. Call it once, after the last fetch.
@@ -106,8 +115,8 @@ public final class APIClient: Sendable {
     ///
     /// - Parameter request: What to request.
     /// - Returns: The status, headers and whole body.
-    /// - Throws: ``APIError`` `.invalidURL`, `.credential`, `.transport`, `.timeout` or `.bodyTooLarge`; never
-    ///   `.status`.
+    /// - Throws: ``APIError`` `.invalidURL`, `.credential` (a secret that cannot be read, no OAuth2 token),
+    ///   `.transport`, `.timeout` or `.bodyTooLarge`; never `.status`.
     public func response(for request: APIRequest) async throws(APIError) -> APIResponse {
         var outgoing = FetchRequest(
             url: try request.url(),
@@ -124,9 +133,23 @@ public final class APIClient: Sendable {
         }
         let fetched: FetchResponse
         do {
-            fetched = try await transport.fetch(outgoing)
-        } catch {
+            if let client = request.credential?.oauth2 {
+                // The token is asked for now, and renewed once if the server answers 401.
+                let state =
+                    configuration.stateDirectory
+                    ?? OAuth2TokenFiles.stateDirectory(environment: configuration.environment, fallback: ".")
+                fetched = try await tokens.send(
+                    outgoing, for: client, environment: configuration.environment, stateDirectory: state,
+                    { try await transport.fetch($0) }, response: { $0 })
+            } else {
+                fetched = try await transport.fetch(outgoing)
+            }
+        } catch let error as OAuth2TokenError {
+            throw .credential("no OAuth2 access token: \(error)")
+        } catch let error as FetchError {
             throw APIError(error, maxBody: configuration.maxBodyBytes)
+        } catch {
+            throw .transport("the request failed")
         }
         return APIResponse(
             status: fetched.status,

@@ -1,9 +1,9 @@
 extension ConfigurationParser {
-    private static let authKinds = ["bearer", "basic", "header", "query"]
-    private static let allAuthKeys: Set<String> = [
+    private static let authKinds = ["bearer", "basic", "header", "query", "oauth2"]
+    private static let allAuthKeys = Set([
         "username", "name", "token_env", "token_file", "password_env", "password_file", "value_env", "value_file",
         "credential",
-    ]
+    ]).union(oauth2Keys)
 
     /// The keys each kind takes besides `type`: a name key, if any, and the three secret sources.
     private static func authKeys(for kind: String) -> (name: String?, secrets: [String]) {
@@ -24,15 +24,16 @@ extension ConfigurationParser {
         let options = fields(of: table, in: scope)
         guard let kind = table["type"]?.string, Self.authKinds.contains(kind) else {
             if table["type"] == nil {
-                report("auth: missing \"type\" (bearer, basic, header or query)", at: field)
+                report("auth: missing \"type\" (bearer, basic, header, query or oauth2)", at: field)
             } else {
-                report("auth: type must be \"bearer\", \"basic\", \"header\" or \"query\"", at: field)
+                report("auth: type must be \"bearer\", \"basic\", \"header\", \"query\" or \"oauth2\"", at: field)
             }
             for option in options where option.key != "type" && !Self.allAuthKeys.contains(option.key) {
                 report("auth: unknown key \"\(option.key)\"", at: option)
             }
             return nil
         }
+        if kind == "oauth2" { return oauth2(field, table: table, options: options) }
         let keys = Self.authKeys(for: kind)
         var name: String?
         var nameField: Field?
@@ -75,7 +76,7 @@ extension ConfigurationParser {
         return isValid ? credential : nil
     }
 
-    private mutating func secretSource(_ field: Field) -> SecretSource? {
+    mutating func secretSource(_ field: Field) -> SecretSource? {
         if field.key.hasSuffix("_env") {
             guard let name = field.value.string, !name.isEmpty, !name.contains("="), !name.utf8.contains(0) else {
                 report("auth: \(field.key) must be the name of an environment variable", at: field)
@@ -87,7 +88,7 @@ extension ConfigurationParser {
             return path(field, what: "auth: \(field.key) must be a path to a file holding the secret").map { .file($0) }
         }
         guard let name = field.value.string, !name.isEmpty, name != ".", name != "..", !name.contains("/") else {
-            report("auth: credential must be a file name in $CREDENTIALS_DIRECTORY (LoadCredential=)", at: field)
+            report("auth: \(field.key) must be a file name in $CREDENTIALS_DIRECTORY (LoadCredential=)", at: field)
             return nil
         }
         return .credential(name)

@@ -7,13 +7,8 @@ internal import Foundation
 /// The body and the `Authorization` field hold secrets: the request is never logged, and it follows no redirect
 /// (``FetchRequest/followsRedirects``), so that a token endpoint that redirects elsewhere cannot send the secret on.
 package struct OAuth2TokenRequest: Sendable, Hashable {
-    /// How the client proves who it is.
-    package enum ClientAuthentication: String, Sendable, Hashable {
-        /// `Authorization: Basic` with the form-encoded id and secret (§2.3.1).
-        case basic
-        /// `client_id` and `client_secret` in the form.
-        case post
-    }
+    /// How the client proves who it is: the configuration's own choice.
+    package typealias ClientAuthentication = OAuth2ClientAuthenticationMethod
 
     /// What the token is asked for with.
     package enum Grant: Sendable, Hashable {

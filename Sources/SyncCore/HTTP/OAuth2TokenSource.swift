@@ -9,20 +9,21 @@ internal import NIOCore
 /// not used, so that a crash cannot lose the only refresh token the server still accepts.
 package actor OAuth2TokenSource {
     /// A token as it was obtained.
-    struct Token: Sendable {
+    package struct Token: Sendable {
         var value: String
-        var obtainedAt: Double
-        var lifetime: Double
+        package var obtainedAt: Double
+        package var lifetime: Double
 
         /// When it is renewed: a tenth of its life before it expires, and at most a minute before.
         var renewAt: Double { obtainedAt + lifetime - OAuth2TokenSource.margin(lifetime: lifetime) }
-        var expiresAt: Double { obtainedAt + lifetime }
+        package var expiresAt: Double { obtainedAt + lifetime }
     }
 
     private var request: OAuth2TokenRequest
     private let timeout: Duration
     private let fetch: @Sendable (FetchRequest) async throws -> FetchResponse
     private let keep: @Sendable (String) async throws -> Void
+    private let renewed: @Sendable (Token) async -> Void
     private let now: @Sendable () -> Double
     private var token: Token?
     private var renewal: Task<Token, any Error>?
@@ -32,17 +33,20 @@ package actor OAuth2TokenSource {
     /// - Parameters:
     ///   - fetch: Sends a request (the process's HTTP transport).
     ///   - keep: Stores a rotated refresh token durably; called before the access token that came with it is used.
+    ///   - renewed: Told of each new token once it is kept, before it is used (to record its times, never itself).
     ///   - now: Seconds since 1970.
     package init(
         request: OAuth2TokenRequest, timeout: Duration = .seconds(30),
         fetch: @escaping @Sendable (FetchRequest) async throws -> FetchResponse,
         keep: @escaping @Sendable (String) async throws -> Void = { _ in },
+        renewed: @escaping @Sendable (Token) async -> Void = { _ in },
         now: @escaping @Sendable () -> Double
     ) {
         self.request = request
         self.timeout = timeout
         self.fetch = fetch
         self.keep = keep
+        self.renewed = renewed
         self.now = now
     }
 
@@ -115,6 +119,7 @@ package actor OAuth2TokenSource {
         }
         let token = Token(value: answer.accessToken, obtainedAt: now(), lifetime: answer.lifetime)
         self.token = token
+        await renewed(token)
         return token
     }
 }

@@ -84,11 +84,14 @@ extension SyncCache {
         } catch {
             throw APIError.credential(error.description)
         }
-        return try await fetch(key: Self.storedKey(url), request: request, maxAge: maxAge, decode: resource.decode)
+        return try await fetch(
+            key: Self.storedKey(url), request: request, maxAge: maxAge, decode: resource.decode,
+            oauth2: target.credential?.oauth2.map { ($0, environment) })
     }
 
     private func fetch<Value>(
-        key url: String, request base: FetchRequest, maxAge: Duration, decode: (Data) throws -> Value
+        key url: String, request base: FetchRequest, maxAge: Duration, decode: (Data) throws -> Value,
+        oauth2: (Credential.OAuth2, [String: String])? = nil
     ) async throws -> Answer<Value> {
         let writer = try writable("fetch a resource")
         let stored = try await writer.storage.resource(url)
@@ -103,7 +106,7 @@ extension SyncCache {
         request.lastModified = stored?.lastModified
         let response: FetchResponse
         do {
-            response = try await writer.transport.fetch(request)
+            response = try await writer.fetch(request, oauth2: oauth2)
         } catch {
             return try stale(stored, because: "\(error)", decode: decode)
         }

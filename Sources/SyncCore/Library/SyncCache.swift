@@ -197,7 +197,8 @@ public final class SyncCache: Service, Sendable {
         writer = Writer(
             storage: written,
             engine: SyncEngine(
-                storage: written, transport: transport, environment: environment, logger: logger, now: now),
+                storage: written, transport: transport, environment: environment, logger: logger, now: now,
+                tokens: client?.tokens),
             transport: transport, now: now)
     }
 

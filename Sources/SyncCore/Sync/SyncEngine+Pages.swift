@@ -39,10 +39,14 @@ extension SyncEngine {
             do {
                 page = try await retrying(endpoint, context: context) {
                     try await waitForTurn(endpoint)
-                    let page = try await fetchPage(
-                        request, spool: fetched.spool, from: start, decoder: decoder, capturing: captured,
-                        lastRecordPath: endpoint.pagination?.lastRecordPath, readsPastFailure: isGraphQL,
-                        firstRecordOnly: firstRecordOnly, feed: feed)
+                    let page = try await authorized(request, endpoint: endpoint) { request in
+                        try await fetchPage(
+                            request, spool: fetched.spool, from: start, decoder: decoder, capturing: captured,
+                            lastRecordPath: endpoint.pagination?.lastRecordPath, readsPastFailure: isGraphQL,
+                            firstRecordOnly: firstRecordOnly, feed: feed)
+                    } response: {
+                        $0.response
+                    }
                     pacer.observe(page.response.rateLimit, endpoint: endpoint, now: now())
                     return page
                 } response: {

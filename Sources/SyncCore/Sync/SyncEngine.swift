@@ -20,14 +20,19 @@ package struct SyncEngine: Sendable {
     package let pacer = RequestPacer()
     /// The most bytes the pages of one run hold together on disk. The default is ``BodySpool/runLimit``.
     package var spoolLimit = BodySpool.runLimit
+    /// The OAuth2 tokens of the endpoints, shared by those with the same client.
+    package var tokens: OAuth2Tokens
 
+    /// - Parameter tokens: The OAuth2 tokens of the HTTP client the engine shares (``APIClient``'s); by default, the
+    ///   engine's own, asked through `transport`.
     package init(
         storage: any SyncStorage,
         transport: any Transport,
         environment: [String: String],
         logger: Logger,
         now: @escaping @Sendable () -> Double,
-        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
+        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
+        tokens: OAuth2Tokens? = nil
     ) {
         self.storage = storage
         self.transport = transport
@@ -35,6 +40,7 @@ package struct SyncEngine: Sendable {
         self.logger = logger
         self.now = now
         self.sleep = sleep
+        self.tokens = tokens ?? OAuth2Tokens(transport: transport, now: now)
     }
 
     /// Syncs endpoints, at most `concurrency` at once; reports come back in the endpoints' order.
@@ -250,7 +256,8 @@ package struct SyncEngine: Sendable {
             return request
         }
         request.headers += endpoint.headers
-        if let auth = endpoint.auth {
+        // An OAuth2 token is added as each request is sent (authorized(_:endpoint:_:response:)).
+        if let auth = endpoint.auth, auth.oauth2 == nil {
             do {
                 try auth.apply(to: &request, environment: environment)
             } catch {
@@ -289,7 +296,11 @@ package struct SyncEngine: Sendable {
     ) async throws -> SyncSummary {
         let response = try await retrying(endpoint) {
             try await waitForTurn(endpoint)
-            let response = try await transport.fetch(request, successBody: nil)
+            let response = try await authorized(request, endpoint: endpoint) {
+                try await transport.fetch($0, successBody: nil)
+            } response: {
+                $0
+            }
             pacer.observe(response.rateLimit, endpoint: endpoint, now: now())
             return response
         } response: {
@@ -328,6 +339,8 @@ package struct SyncEngine: Sendable {
     static func statusSentence(_ status: Int, auth: Credential?) -> String {
         let reason = HTTPStatusText.reason(status)
         switch status {
+        case 401 where auth?.oauth2 != nil:
+            return "HTTP 401 \(reason): the upstream refused the OAuth2 access token, and the one renewed for it too"
         case 401, 403:
             if let auth { return "HTTP \(status) \(reason): the upstream refused the \(auth.kindName) credentials" }
             return "HTTP \(status) \(reason): the upstream wants credentials (configure auth)"

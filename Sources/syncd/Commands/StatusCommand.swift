@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import SyncCore
 
 struct StatusCommand: AsyncParsableCommand {
@@ -20,24 +21,54 @@ struct StatusCommand: AsyncParsableCommand {
                 try await cache.statuses().map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
             // Where `syncd run` nodes share the database, which of them polled each endpoint last.
             let clustered = statuses.values.contains { $0.lastNode != nil }
+            // Where OAuth2 tokens authenticate some endpoints, when each was last renewed and when it expires.
+            let tokens = TokenTimes(configuration, store: options.store(configuration))
             let columns =
                 ["endpoint", "kind", "records", "version", "last_success", "last_status", "failures", "last_error"]
-                + (clustered ? ["node"] : [])
+                + (clustered ? ["node"] : []) + (tokens.isShown ? ["token_renewed", "token_expires"] : [])
             let rows: [[SyncCache.SQLValue]] = configuration.endpoints.map { endpoint in
                 let name = endpoint.name.name
                 guard let status = statuses[name] else {
                     return [
                         .text(name), .text(endpoint.isDocument ? "document" : "collection"), .integer(0), .integer(0),
                         .text("never"), .null, .integer(0), .null,
-                    ] + (clustered ? [.null] : [])
+                    ] + (clustered ? [.null] : []) + tokens.cells(endpoint)
                 }
                 return [
                     .text(name), .text(status.kind), .integer(Int64(status.recordCount)), .integer(status.version),
                     .text(status.lastSuccessAt ?? "never"), status.lastStatus.map { .integer(Int64($0)) } ?? .null,
                     .integer(Int64(status.consecutiveFailures)), status.lastError.map { .text($0) } ?? .null,
-                ] + (clustered ? [status.lastNode.map { .text($0) } ?? .null] : [])
+                ] + (clustered ? [status.lastNode.map { .text($0) } ?? .null] : []) + tokens.cells(endpoint)
             }
             format.write(columns: columns, rows: rows)
         }
+    }
+}
+
+/// When the OAuth2 token of each endpoint that has one was last renewed and when it expires, as the process that
+/// syncs recorded them in the state folder (`$STATE_DIRECTORY`, else the database's folder) — never the token.
+struct TokenTimes {
+    var isShown: Bool
+    var directory: String
+
+    init(_ configuration: Configuration, store: SyncStore) {
+        isShown = configuration.endpoints.contains { $0.auth?.oauth2 != nil }
+        directory = Self.directory(store)
+    }
+
+    /// The state folder of a process that syncs into `store`: `$STATE_DIRECTORY`, else the database's folder.
+    static func directory(_ store: SyncStore) -> String {
+        let folder = store.file.map { ($0 as NSString).deletingLastPathComponent } ?? ""
+        return OAuth2TokenFiles.stateDirectory(
+            environment: ProcessInfo.processInfo.environment, fallback: folder.isEmpty ? "." : folder)
+    }
+
+    /// The two cells of `endpoint`, when the columns are shown.
+    func cells(_ endpoint: EndpointConfiguration) -> [SyncCache.SQLValue] {
+        guard isShown else { return [] }
+        guard let client = endpoint.auth?.oauth2,
+            let times = OAuth2TokenFiles(directory: directory, identity: client.identity).times()
+        else { return [.null, .null] }
+        return [.text(times.renewedAt), .text(times.expiresAt)]
     }
 }

@@ -47,7 +47,9 @@ struct Daemon {
         }
         // After the database: a standby of a new one has the tables once it replayed the migrations.
         let replica = try Self.replica(configuration.server, passwordFile: configuration.passwordFile)
-        let model = ReadModel(cache: cache, readingFrom: replica, now: { Date().timeIntervalSince1970 })
+        let model = ReadModel(
+            cache: cache, readingFrom: replica, now: { Date().timeIntervalSince1970 },
+            stateDirectory: TokenTimes.directory(store))
         let readyStatus = "syncing \(configuration.endpoints.count) endpoints"
         let maxConnections = DescriptorBudget.connections(
             configured: configuration.server.maxConnections, concurrency: configuration.concurrency,

@@ -105,10 +105,10 @@ struct ConfigurationValueTests {
         "auth needs a known type and exactly one secret source",
         arguments: [
             (#"auth = "bearer""#, #"auth must be an inline table such as { type = "bearer", token_env = "TOKEN" }"#),
-            (#"auth = { token_env = "T" }"#, #"auth: missing "type" (bearer, basic, header or query)"#),
+            (#"auth = { token_env = "T" }"#, #"auth: missing "type" (bearer, basic, header, query or oauth2)"#),
             (
                 #"auth = { type = "oauth", token_env = "T" }"#,
-                #"auth: type must be "bearer", "basic", "header" or "query""#
+                #"auth: type must be "bearer", "basic", "header", "query" or "oauth2""#
             ),
             (
                 #"auth = { type = "bearer" }"#,

@@ -37,6 +37,8 @@ struct SyncFixture {
     var environment: [String: String] = [:]
     /// Whether the engine's sleep moves the test clock on by what it was asked to wait, as real time would.
     var sleepAdvancesClock = false
+    /// The OAuth2 tokens the engines share, as one process's do; nil gives each engine its own.
+    var tokens: OAuth2Tokens?
 
     init(toml: String) throws {
         directory = try TemporaryDirectory()
@@ -61,7 +63,7 @@ struct SyncFixture {
             sleep: { duration in
                 sleeps.record(duration)
                 if advances { clock.advance(by: SyncEngine.seconds(duration)) }
-            })
+            }, tokens: tokens)
     }
 
     func endpoint(_ name: String) throws -> EndpointConfiguration {

@@ -158,8 +158,10 @@ extension LoopbackConnectProxy {
                         try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
                     }
                 }
-            try await outbound.write(ByteBuffer(string: "HTTP/1.1 200 Connection established\r\n\r\n"))
+            // Inside executeThenClose, which closes the upstream connection however the tunnel ends: a client gone
+            // before the answer must not leave it open (NIO traps on a writer dropped unfinished).
             try await upstream.executeThenClose { upstreamInbound, upstreamOutbound in
+                try await outbound.write(ByteBuffer(string: "HTTP/1.1 200 Connection established\r\n\r\n"))
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask {
                         for try await chunk in upstreamInbound { try await outbound.write(chunk) }

@@ -1,4 +1,5 @@
 import Foundation
+import SampleUpstream
 import Testing
 
 /// Every fenced `toml` block of the README passes `syncd check-config`, so the README's examples stay true.
@@ -54,8 +55,16 @@ struct READMEExampleTests {
         switch block.marker {
         case nil:
             // The example's token file is the operator's; check-config reads it, so one stands in for it.
+            // So are the TLS examples' certificates: the test's own (PrivateCA, made in `scratch`).
             try "example-token\n".write(toFile: scratch + "/read.token", atomically: true, encoding: .utf8)
-            return [block.text.replacingOccurrences(of: "/etc/syncd/read.token", with: scratch + "/read.token")]
+            var text = block.text.replacingOccurrences(of: "/etc/syncd/read.token", with: scratch + "/read.token")
+            for (path, file) in [
+                ("/etc/ssl/corp-ca.pem", "ca.pem"), ("/etc/syncd/client.pem", "client.pem"),
+                ("/etc/syncd/client.key", "client.key"),
+            ] {
+                text = text.replacingOccurrences(of: path, with: scratch + "/" + file)
+            }
+            return [text]
         case "in an endpoint":
             return [endpoint + block.text + "\n"]
         case "each line in an endpoint":
@@ -74,6 +83,7 @@ struct READMEExampleTests {
         #expect(blocks.count >= 4)
         let workspace = try CLITests.Workspace(toml: "")
         defer { workspace.remove() }
+        _ = try await PrivateCA.make(in: workspace.path)
         for block in blocks {
             for file in try Self.files(block, scratch: workspace.path) {
                 try file.write(toFile: workspace.config, atomically: true, encoding: .utf8)

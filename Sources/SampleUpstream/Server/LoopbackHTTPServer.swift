@@ -1,6 +1,7 @@
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+package import NIOSSL
 
 /// An HTTP/1.1 server on 127.0.0.1 whose every answer comes from a handler the caller controls: the demo's upstream,
 /// and the upstream tests steer (ETags, 304s, any status, truncated and stalled bodies).
@@ -23,12 +24,15 @@ package final class LoopbackHTTPServer: Sendable {
 
     /// The port the server listens on.
     package let port: Int
+    /// Whether it speaks HTTPS (``start(port:tls:handler:)`` with a TLS context).
+    private let isTLS: Bool
     private let book: ConnectionBook
     private let listener: any Channel
     private let acceptLoop: Task<Void, Never>
 
-    private init(port: Int, book: ConnectionBook, listener: any Channel, acceptLoop: Task<Void, Never>) {
+    private init(port: Int, isTLS: Bool, book: ConnectionBook, listener: any Channel, acceptLoop: Task<Void, Never>) {
         self.port = port
+        self.isTLS = isTLS
         self.book = book
         self.listener = listener
         self.acceptLoop = acceptLoop
@@ -39,9 +43,9 @@ package final class LoopbackHTTPServer: Sendable {
         acceptLoop.cancel()
     }
 
-    /// `http://127.0.0.1:PORT`, without a trailing slash.
+    /// `http://127.0.0.1:PORT` (`https://` with TLS), without a trailing slash.
     package var baseURL: String {
-        "http://127.0.0.1:\(port)"
+        "\(isTLS ? "https" : "http")://127.0.0.1:\(port)"
     }
 
     /// How many requests were answered so far: counted when the handler returns, before the first byte of the
@@ -54,11 +58,14 @@ package final class LoopbackHTTPServer: Sendable {
     ///
     /// - Parameters:
     ///   - port: The port to bind; 0 (the default) takes an ephemeral port, which ``port`` then tells.
+    ///   - tls: HTTPS with this server context (its certificate, and whether it requires a client's); plain HTTP
+    ///     when nil, the default.
     ///   - handler: Answers each request; it runs once per request, concurrently for different connections.
     /// - Throws: NIO's error if the port cannot be bound, or ``LoopbackHTTPServerError``.
     /// - Returns: The running server.
     package static func start(
         port: Int = 0,
+        tls: NIOSSLContext? = nil,
         handler: @escaping @Sendable (UpstreamRequest) async -> UpstreamResponse
     ) async throws -> LoopbackHTTPServer {
         let book = ConnectionBook()
@@ -68,6 +75,7 @@ package final class LoopbackHTTPServer: Sendable {
             .bind(to: address) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try book.register(channel)
+                    if let tls { try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls)) }
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline()
                     return try Connection(wrappingChannelSynchronously: channel)
                 }
@@ -81,7 +89,8 @@ package final class LoopbackHTTPServer: Sendable {
         let acceptLoop = Task {
             await acceptConnections(from: listener, book: book, handler: handler)
         }
-        return LoopbackHTTPServer(port: boundPort, book: book, listener: listener.channel, acceptLoop: acceptLoop)
+        return LoopbackHTTPServer(
+            port: boundPort, isTLS: tls != nil, book: book, listener: listener.channel, acceptLoop: acceptLoop)
     }
 
     /// Stops listening, closes every open connection (stalled ones too) and waits until all of their work has ended.

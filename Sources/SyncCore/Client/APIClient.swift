@@ -3,9 +3,10 @@ internal import NIOCore
 
 /// Fetches JSON APIs over one shared HTTP client and decodes the answers into your types.
 ///
-/// It is syncd's own HTTP transport (AsyncHTTPClient underneath): pooled connections, TLS verified against the
-/// system's trust roots, up to 5 redirects, gzip, a timeout for the whole request and a limit on the body. Share one
-/// client and call ``shutdown()`` when done, or use ``withClient(configuration:_:)``.
+/// It is syncd's own HTTP transport (AsyncHTTPClient underneath): pooled connections, TLS always verified (against
+/// the system's trust roots, or a request's ``APIRequest/tls``), a request's ``APIRequest/proxy`` or the
+/// environment's, up to 5 redirects, gzip, a timeout for the whole request and a limit on the body. Share one client
+/// and call ``shutdown()`` when done, or use ``withClient(configuration:_:)``.
 ///
 /// ```swift
 /// struct User: Decodable { let id: Int; let name: String }
@@ -29,8 +30,8 @@ public final class APIClient: Sendable {
         public var timeout: Duration
         /// The largest body accepted, in bytes, counted as it arrives. The default is 64 MiB.
         public var maxBodyBytes: Int
-        /// Where ``Secret/environment(_:)`` and ``Secret/systemdCredential(_:)`` look. The default is the process
-        /// environment.
+        /// Where ``Secret/environment(_:)`` and ``Secret/systemdCredential(_:)`` look, and the proxy variables
+        /// (`HTTPS_PROXY`, `NO_PROXY`, …, see ``HTTPProxy``) are read. The default is the process environment.
         public var environment: [String: String]
         /// Where rotated OAuth2 refresh tokens are kept (``Credential/OAuth2Grant/refreshToken(_:)``). The default is
         /// nil: `$STATE_DIRECTORY` of ``environment``, else the current directory.
@@ -68,7 +69,7 @@ public final class APIClient: Sendable {
     /// - Parameter configuration: Limits and environment.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
-        self.transport = HTTPTransport()
+        self.transport = HTTPTransport(environment: configuration.environment)
         self.tokens = OAuth2Tokens(transport: transport, now: { Date().timeIntervalSince1970 })
     }
 
@@ -126,6 +127,7 @@ public final class APIClient: Sendable {
         )
         outgoing.method = request.method.rawValue
         outgoing.body = request.body.map { Array($0) }
+        (outgoing.proxy, outgoing.tls) = (request.proxy, request.tls)
         do {
             try request.credential?.apply(to: &outgoing, environment: configuration.environment)
         } catch {

@@ -19,6 +19,8 @@ public import Foundation
 /// - ``init(baseURL:path:queryItems:headers:method:body:credential:)``
 /// - ``url()``
 /// - ``Method``
+/// - ``proxy``
+/// - ``tls``
 public struct APIRequest: Sendable, Hashable {
     /// The request method, GET unless told otherwise.
     public struct Method: Sendable, Hashable, RawRepresentable {
@@ -56,6 +58,12 @@ public struct APIRequest: Sendable, Hashable {
     public var body: Data?
     /// How the request authenticates, if at all.
     public var credential: Credential?
+    /// The HTTP proxy the request goes through. The default is the environment's (`HTTPS_PROXY`, `NO_PROXY`, …),
+    /// read from the client's ``APIClient/Configuration/environment``.
+    public var proxy: HTTPProxy = .environment
+    /// The trust roots and client certificate of an HTTPS request. The default is the system's roots, and no client
+    /// certificate.
+    public var tls = TLSSettings()
 
     /// Describes a request; nothing is checked until it is fetched.
     ///

@@ -76,19 +76,24 @@ extension ConfigurationParser {
         return isValid ? credential : nil
     }
 
-    mutating func secretSource(_ field: Field) -> SecretSource? {
+    /// A secret's source from a `*_env`, `*_file` or other (credential) key; `option` starts the messages
+    /// (`auth`, `proxy_auth`), or none when empty.
+    mutating func secretSource(_ field: Field, option: String = "auth") -> SecretSource? {
+        let prefix = option.isEmpty ? "" : option + ": "
         if field.key.hasSuffix("_env") {
             guard let name = field.value.string, !name.isEmpty, !name.contains("="), !name.utf8.contains(0) else {
-                report("auth: \(field.key) must be the name of an environment variable", at: field)
+                report("\(prefix)\(field.key) must be the name of an environment variable", at: field)
                 return nil
             }
             return .environment(name)
         }
         if field.key.hasSuffix("_file") {
-            return path(field, what: "auth: \(field.key) must be a path to a file holding the secret").map { .file($0) }
+            return path(field, what: "\(prefix)\(field.key) must be a path to a file holding the secret").map {
+                .file($0)
+            }
         }
         guard let name = field.value.string, !name.isEmpty, name != ".", name != "..", !name.contains("/") else {
-            report("auth: \(field.key) must be a file name in $CREDENTIALS_DIRECTORY (LoadCredential=)", at: field)
+            report("\(prefix)\(field.key) must be a file name in $CREDENTIALS_DIRECTORY (LoadCredential=)", at: field)
             return nil
         }
         return .credential(name)

@@ -57,14 +57,16 @@ extension ConfigurationParser {
                 report(#"rate_limit_scope must be "endpoint" or "host""#, at: field)
             }
         default:
-            return false
+            return applyConnectionSetting(field, to: &endpoint)
         }
         return true
     }
 
     /// Reports each of `endpoint`'s options out of its bounds (``SyncEndpoint/boundProblems``) at its key in
-    /// `fields`, the table just read; a value the table did not set was checked where it was set.
+    /// `fields`, the table just read, and the TLS files it names that cannot be used (``checkTLSFiles(of:in:)``); a
+    /// value the table did not set was checked where it was set.
     mutating func reportBounds(of endpoint: SyncEndpoint, in fields: [Field]) {
+        checkTLSFiles(of: endpoint, in: fields)
         for problem in endpoint.boundProblems {
             guard let field = fields.last(where: { $0.key == problem.key }) else { continue }
             report(problem.sentence, at: field)

@@ -22,6 +22,11 @@ package struct FetchRequest: Sendable {
     /// Whether a redirect is followed (``RedirectFollower``); when not, the redirect is the answer. A token request,
     /// whose body holds a client secret, follows none.
     package var followsRedirects = true
+    /// The proxy the request goes through: the environment's by default. With ``tls``, it picks the transport's
+    /// client (``HTTPClientPool``).
+    package var proxy: HTTPProxy = .environment
+    /// The trust roots and client certificate: the system's roots and none by default.
+    package var tls = TLSSettings()
 
     package init(
         url: String,

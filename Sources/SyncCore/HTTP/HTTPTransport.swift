@@ -7,22 +7,29 @@ internal import NIOSSL
 internal import Synchronization
 package import Tracing
 
-/// HTTP and HTTPS over one shared AsyncHTTPClient: pooled connections, verified TLS, bounded redirects that keep
-/// secrets to their origin (``RedirectFollower``), gzip.
+/// HTTP and HTTPS over AsyncHTTPClient: pooled connections, verified TLS, bounded redirects that keep secrets to
+/// their origin (``RedirectFollower``), gzip. One client per proxy and TLS settings (``HTTPClientPool``), all on
+/// AsyncHTTPClient's shared event loops.
 ///
 /// The owner calls ``shutdown()`` once it is done with it.
 package final class HTTPTransport: Transport {
     /// The `User-Agent` sent with every request.
     package static let userAgent = "syncd/\(SyncdVersion.current)"
 
-    private let client: HTTPClient
+    private let clients: HTTPClientPool
     /// One executor per event loop of the client's group, for ``nextRunExecutor()``.
     private let runExecutors: [EventLoopTaskExecutor]
     private let nextExecutor = Mutex<Int>(0)
 
-    /// - Parameter tracer: The tracer whose spans AsyncHTTPClient makes for each request: the one bootstrapped in
-    ///   `InstrumentationSystem`, unless that is the no-op one.
-    package init(tracer: any Tracer = InstrumentationSystem.tracer) {
+    /// - Parameters:
+    ///   - environment: Where the proxy variables (`HTTPS_PROXY`, `NO_PROXY`, …, see ``HTTPProxy``),
+    ///     `$CREDENTIALS_DIRECTORY` and the `*_env` secrets of proxies and client certificates are read.
+    ///   - tracer: The tracer whose spans AsyncHTTPClient makes for each request: the one bootstrapped in
+    ///     `InstrumentationSystem`, unless that is the no-op one.
+    package init(
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        tracer: any Tracer = InstrumentationSystem.tracer
+    ) {
         var configuration = HTTPClient.Configuration(
             // The default TLS configuration verifies certificates and host names against the system's trust roots.
             // Redirects are followed by RedirectFollower, which keeps credentials and configured headers to their origin.
@@ -37,7 +44,7 @@ package final class HTTPTransport: Transport {
         configuration.connectionPool.retryConnectionEstablishment = false
         configuration.tracing.tracer = Self.clientTracer(tracer)
         let group = HTTPClient.defaultEventLoopGroup
-        self.client = HTTPClient(eventLoopGroup: group, configuration: configuration)
+        self.clients = HTTPClientPool(configuration: configuration, group: group, environment: environment)
         self.runExecutors = group.makeIterator().map(EventLoopTaskExecutor.init)
     }
 
@@ -56,18 +63,15 @@ package final class HTTPTransport: Transport {
         return runExecutors[turn]
     }
 
-    /// Closes the pooled connections.
+    /// Closes the pooled connections of every client.
     package func shutdown() async throws {
-        try await client.shutdown()
+        try await clients.shutdown()
     }
 
-    /// A transport its owner dropped without ``shutdown()`` — an embedder's `SyncCache` that went out of scope, one
-    /// whose opening failed half-way — closes its connections on its own: AsyncHTTPClient would otherwise trap in a
-    /// debug build and leak in a release build. The shutdown keeps the client alive until it is done; a client
-    /// already shut down refuses a second one, which is ignored.
-    deinit {
-        _ = client.shutdown()
-    }
+    // A transport its owner dropped without shutdown() — an embedder's `SyncCache` that went out of scope, one whose
+    // opening failed half-way — closes its connections on its own, in HTTPClientPool's deinit: AsyncHTTPClient would
+    // otherwise trap in a debug build and leak in a release build. The shutdown keeps each client alive until it is
+    // done; a client already shut down refuses a second one, which is ignored.
 
     package func fetch(_ request: FetchRequest, successBody: BodyChunkHandler?) async throws -> FetchResponse {
         // The whole request, body included: a body dripped a byte at a time cannot hold the run past it.
@@ -123,6 +127,7 @@ package final class HTTPTransport: Transport {
         let outgoing = try HTTPClient.Request(
             url: request.url, method: HTTPMethod(rawValue: request.method), headers: Self.headers(of: request),
             body: request.body.map { .bytes($0) })
+        let client = try clients.client(for: request, scheme: outgoing.scheme, host: outgoing.host)
         let loop = runExecutors.first { $0.runsHere }?.eventLoop
         let task = client.execute(
             request: outgoing, delegate: delegate, eventLoop: loop.map { .delegate(on: $0) } ?? .indifferent,
@@ -161,13 +166,12 @@ package final class HTTPTransport: Transport {
                 return .connection("the upstream's answer is not valid HTTP")
             }
             if let tlsError = error as? NIOSSLError {
-                switch tlsError {
-                case .handshakeFailed, .unableToValidateCertificate:
-                    return .tls(
-                        "the TLS handshake failed: the server's certificate is not trusted or not for this host")
-                default:
-                    return .tls("the TLS connection failed")
-                }
+                return tlsFailure(tlsError)
+            }
+            if let alert = error as? BoringSSLError {
+                // An alert read after the handshake: TLS 1.3 servers refuse a client certificate (or its absence) so.
+                return isClientCertificateAlert(alert)
+                    ? clientCertificateRefused : .tls("the TLS connection failed")
             }
             if let channelError = error as? ChannelError, case .connectTimeout = channelError {
                 return .timeout("connecting timed out")
@@ -183,10 +187,43 @@ package final class HTTPTransport: Transport {
             return .timeout("connecting timed out")
         case .remoteConnectionClosed, .bodyLengthMismatch:
             return .truncated("the connection closed before the whole body arrived")
+        case .proxyAuthenticationRequired:
+            return .connection("the proxy refused its credentials (407 Proxy Authentication Required): see proxy_auth")
+        case .invalidProxyResponse:
+            return .connection("the proxy refused the tunnel to the upstream (its answer to CONNECT was not 2xx)")
+        case .httpProxyHandshakeTimeout:
+            return .timeout("the proxy did not answer CONNECT in time")
         case .invalidURL, .emptyHost, .emptyScheme:
             return .invalidURL("the URL is not a valid http or https URL")
         default:
             return .connection("the request failed: \(error.shortDescription)")
+        }
+    }
+
+    /// The TLS alerts a server sends when it refuses the client's certificate, or the lack of one.
+    private static let clientCertificateAlerts = [
+        "ALERT_CERTIFICATE_REQUIRED", "ALERT_BAD_CERTIFICATE", "ALERT_UNKNOWN_CA", "ALERT_CERTIFICATE_UNKNOWN",
+        "ALERT_ACCESS_DENIED", "ALERT_CERTIFICATE_EXPIRED", "ALERT_UNSUPPORTED_CERTIFICATE",
+    ]
+
+    private static let clientCertificateRefused = FetchError.tls(
+        "the TLS handshake failed: the server refused the connection without a client certificate it accepts")
+
+    /// Whether `error` holds an alert by which the server refused the client's certificate, by BoringSSL's reason
+    /// (`SSLV3_ALERT_…`, `TLSV1_ALERT_…`).
+    private static func isClientCertificateAlert(_ error: any Error) -> Bool {
+        let reason = String(describing: error)
+        return clientCertificateAlerts.contains(where: reason.contains)
+    }
+
+    /// One sentence for a TLS failure: the server's certificate refused here, or the client's refused there.
+    private static func tlsFailure(_ error: NIOSSLError) -> FetchError {
+        if isClientCertificateAlert(error) { return clientCertificateRefused }
+        switch error {
+        case .handshakeFailed, .unableToValidateCertificate:
+            return .tls("the TLS handshake failed: the server's certificate is not trusted or not for this host")
+        default:
+            return .tls("the TLS connection failed")
         }
     }
 

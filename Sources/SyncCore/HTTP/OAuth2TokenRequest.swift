@@ -26,6 +26,9 @@ package struct OAuth2TokenRequest: Sendable, Hashable {
     package var audience: String?
     package var authentication: ClientAuthentication
     package var grant: Grant
+    /// The proxy and TLS settings the token endpoint is reached with: those of the endpoint that first asked.
+    package var proxy: HTTPProxy = .environment
+    package var tls = TLSSettings()
 
     package init(
         tokenURL: String, clientID: String, clientSecret: String?, scope: String? = nil, audience: String? = nil,
@@ -69,6 +72,7 @@ package struct OAuth2TokenRequest: Sendable, Hashable {
         request.method = "POST"
         request.body = Array(form.map { Self.formEncoded($0) + "=" + Self.formEncoded($1) }.joined(separator: "&").utf8)
         request.followsRedirects = false
+        (request.proxy, request.tls) = (proxy, tls)
         return request
     }
 

@@ -28,13 +28,14 @@ package final class OAuth2Tokens: Sendable {
     ///     replaced it already.
     ///   - environment: Where the secrets' sources are read.
     ///   - stateDirectory: Where rotated refresh tokens and the token's times are kept.
-    ///   - timeout: How long a token request may take, when this call makes the source.
+    ///   - route: How a token request goes, when this call makes the source: the timeout, proxy and TLS settings of
+    ///     the request that needs the token (a token endpoint behind the same proxy, signed by the same private CA).
     /// - Throws: ``OAuth2TokenError``, in one sentence that says what to do when the operator can do something.
     package func accessToken(
         for client: Credential.OAuth2, replacing rejected: String? = nil, environment: [String: String],
-        stateDirectory: String, timeout: Duration
+        stateDirectory: String, route: FetchRequest
     ) async throws(OAuth2TokenError) -> String {
-        let source = try source(for: client, environment: environment, stateDirectory: stateDirectory, timeout: timeout)
+        let source = try source(for: client, environment: environment, stateDirectory: stateDirectory, route: route)
         do {
             if let rejected { return try await source.accessToken(replacing: rejected) }
             return try await source.accessToken()
@@ -63,7 +64,7 @@ package final class OAuth2Tokens: Sendable {
         func token(replacing rejected: String?) async throws(OAuth2TokenError) -> String {
             try await accessToken(
                 for: client, replacing: rejected, environment: environment, stateDirectory: stateDirectory,
-                timeout: request.timeout)
+                route: request)
         }
         let first = try await token(replacing: nil)
         let answer = try await send(request.bearing(first))
@@ -75,7 +76,7 @@ package final class OAuth2Tokens: Sendable {
 
     /// The shared source of `client`, made now if there is none.
     private func source(
-        for client: Credential.OAuth2, environment: [String: String], stateDirectory: String, timeout: Duration
+        for client: Credential.OAuth2, environment: [String: String], stateDirectory: String, route: FetchRequest
     ) throws(OAuth2TokenError) -> OAuth2TokenSource {
         let identity = client.identity
         if let source = sources.withLock({ $0[identity] }) { return source }
@@ -91,12 +92,13 @@ package final class OAuth2Tokens: Sendable {
         var request = OAuth2TokenRequest(
             tokenURL: client.tokenURL, clientID: client.clientID, clientSecret: secret, scope: client.scope,
             audience: client.audience, authentication: secret == nil ? .post : client.authentication)
+        (request.proxy, request.tls) = (route.proxy, route.tls)
         if let configured {
             request.grant = .refreshToken(files.refreshToken(descendingFrom: configured) ?? configured)
         }
         let transport = self.transport
         let made = OAuth2TokenSource(
-            request: request, timeout: timeout, fetch: { try await transport.fetch($0, successBody: nil) },
+            request: request, timeout: route.timeout, fetch: { try await transport.fetch($0, successBody: nil) },
             keep: { rotated in try files.keep(refreshToken: rotated, descendingFrom: configured ?? "") },
             renewed: { token in
                 // Best effort: the times are for `syncd status`; a token whose times cannot be written still works.

@@ -79,6 +79,7 @@ extension SyncCache {
         let url = try target.url()
         var request = FetchRequest(
             url: url, headers: target.headers.map { (name: $0.name, value: $0.value) }, timeout: timeout)
+        (request.proxy, request.tls) = (target.proxy, target.tls)
         do {
             try target.credential?.apply(to: &request, environment: environment)
         } catch {

@@ -80,6 +80,12 @@ public struct SyncEndpoint: Sendable, Hashable {
     /// The longest wait between attempts; a longer `Retry-After` fails the run: 10 ms...1 day (`retry_max_delay`).
     /// The default is 5 minutes.
     public var retryMaxDelay: Duration
+    /// The HTTP proxy requests go through (`proxy`, `proxy_auth`). The default is the environment's
+    /// (`HTTPS_PROXY`, `NO_PROXY`, …), as curl reads it.
+    public var proxy: HTTPProxy = .environment
+    /// The trust roots and client certificate of HTTPS requests (`ca_file`, `ca_only`, `client_certificate_file`,
+    /// `client_key_file`). The default is the system's roots, and no client certificate.
+    public var tls = TLSSettings()
 
     /// An endpoint; only the name and the URL are required (no `records`: a document endpoint). The options
     /// not taken here (``credential``, ``pagination``, ``incremental``, ``rateLimit`` and the bounds) are
@@ -148,7 +154,7 @@ public struct SyncEndpoint: Sendable, Hashable {
         for header in headerFields {
             if let problem = EndpointRules.header(name: header.name, value: header.value) { problems.append(problem) }
         }
-        var optionProblems: [OptionProblem] = credential?.problems ?? []
+        var optionProblems: [OptionProblem] = (credential?.problems ?? []) + proxy.problems + tls.problems
         let paging = pagination?.compile(problems: &optionProblems)
         var recordsPath: JSONPath?
         if let records {

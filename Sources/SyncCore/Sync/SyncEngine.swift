@@ -248,6 +248,7 @@ package struct SyncEngine: Sendable {
             maxBody: endpoint.maxBody)
         request.method = endpoint.method.rawValue
         request.body = body ?? endpoint.body?.bytes
+        (request.proxy, request.tls) = (endpoint.proxy, endpoint.tls)
         if request.body != nil, !endpoint.headers.contains(where: { $0.name.lowercased() == "content-type" }) {
             request.headers.append((name: "Content-Type", value: "application/json"))
         }

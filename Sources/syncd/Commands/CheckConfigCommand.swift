@@ -11,7 +11,8 @@ struct CheckConfigCommand: AsyncParsableCommand {
             exits 0 when the configuration is valid. A [server] token that cannot be read is a problem, as `run` \
             refuses to start without it. With a database, a table whose primary key or primary-key \
             type differs from the configuration is a problem too. Columns still in a table but no longer \
-            configured, and secrets that cannot be read now, are reported as notes.
+            configured, and secrets (client certificates from systemd credentials too) that cannot be read now, are \
+            reported as notes.
             """
     )
 
@@ -94,6 +95,9 @@ struct CheckConfigCommand: AsyncParsableCommand {
         var notes: [String] = []
         let environment = ProcessInfo.processInfo.environment
         for endpoint in configuration.endpoints {
+            if let reason = endpoint.tls.unusableReason(environment: environment) {
+                notes.append("\(endpoint.name.name): \(reason)")
+            }
             guard let auth = endpoint.auth else { continue }
             var request = FetchRequest(url: endpoint.url)
             do {

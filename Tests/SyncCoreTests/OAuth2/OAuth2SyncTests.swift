@@ -11,7 +11,7 @@ import Testing
 struct OAuth2SyncTests {
     /// A fixture of `count` endpoints `users`, `users2`… on the provider's API, all with `auth`.
     static func fixture(
-        _ upstream: OAuth2Upstream, auth: String, count: Int = 1, timeout: String = "30s"
+        _ upstream: OAuth2Upstream, auth: String, count: Int = 1, timeout: String = "30s", extra: String = ""
     ) throws -> SyncFixture {
         var toml = ""
         for index in 1...count {
@@ -24,6 +24,7 @@ struct OAuth2SyncTests {
                 timeout = "\(timeout)"
                 retries = 0
                 auth = \(auth)
+                \(extra)
 
                 [endpoint.columns]
                 id = { path = "id", type = "integer" }
@@ -42,6 +43,21 @@ struct OAuth2SyncTests {
     static func clientCredentials(_ upstream: OAuth2Upstream, extra: String = "") -> String {
         #"{ type = "oauth2", token_url = "\#(upstream.tokenURL)", client_id = "\#(upstream.clientID)", "#
             + #"client_secret_env = "CLIENT_SECRET", scope = "read:users"\#(extra) }"#
+    }
+
+    @Test("the token endpoint is reached as the endpoint is: through its proxy, which tunnels the token request too")
+    func throughProxy() async throws {
+        let upstream = try await OAuth2Upstream.start()
+        let proxy = try await LoopbackConnectProxy.start()
+        let fixture = try Self.fixture(
+            upstream, auth: Self.clientCredentials(upstream), extra: "proxy = \"\(proxy.url)\"")
+        let report = try await fixture.sync("users")
+        try await proxy.shutdown()
+        try await upstream.shutdown()
+        #expect(report.outcome == .changed, "\(report.error ?? "")")
+        let tunnelled = proxy.connects.map { String(decoding: $0.tunnelled, as: UTF8.self) }
+        #expect(tunnelled.contains { $0.contains("POST /oauth/token") })
+        #expect(upstream.ledger.tokenRequests == 1)
     }
 
     @Test("client credentials: one token request, its token on every request, reused by the next run")

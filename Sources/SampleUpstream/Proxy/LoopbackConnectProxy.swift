@@ -1,10 +1,14 @@
 import NIOCore
 import NIOPosix
+import SyncCore
 import Synchronization
 
 /// A forward proxy on 127.0.0.1 that tunnels `CONNECT host:port` and records what it saw: each `CONNECT`'s head, and
 /// the bytes the client sent through each tunnel (readable for a plain `http://` upstream, TLS for `https://`). The
 /// tests' proxy: what syncd sends a proxy is checked on the wire.
+///
+/// It runs on an event loop of its own, its tasks too (``EventLoopTaskExecutor``): on the cooperative pool, which the
+/// tests running beside it share, a tunnel could wait longer than a client's connect timeout for a thread.
 ///
 /// ```swift
 /// let proxy = try await LoopbackConnectProxy.start(requiring: "Basic dTpw")
@@ -35,12 +39,17 @@ package final class LoopbackConnectProxy: Sendable {
     private let listener: any Channel
     private let acceptLoop: Task<Void, Never>
     private let recorder: Recorder
+    private let group: MultiThreadedEventLoopGroup
 
-    private init(port: Int, listener: any Channel, acceptLoop: Task<Void, Never>, recorder: Recorder) {
+    private init(
+        port: Int, listener: any Channel, acceptLoop: Task<Void, Never>, recorder: Recorder,
+        group: MultiThreadedEventLoopGroup
+    ) {
         self.port = port
         self.listener = listener
         self.acceptLoop = acceptLoop
         self.recorder = recorder
+        self.group = group
     }
 
     deinit {
@@ -60,7 +69,9 @@ package final class LoopbackConnectProxy: Sendable {
     /// - Throws: NIO's error if the port cannot be bound.
     package static func start(requiring authorization: String? = nil) async throws -> LoopbackConnectProxy {
         let recorder = Recorder()
-        let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let executor = EventLoopTaskExecutor(group.next())
+        let listener = try await ServerBootstrap(group: group)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .bind(host: "127.0.0.1", port: 0) { channel in
                 channel.eventLoop.makeCompletedFuture {
@@ -69,12 +80,14 @@ package final class LoopbackConnectProxy: Sendable {
             }
         let port = listener.channel.localAddress?.port ?? 0
         // The bridge from start(), which returns, to the accept loop, which runs until shutdown() cancels and awaits it.
-        let acceptLoop = Task {
-            await withDiscardingTaskGroup { group in
+        let acceptLoop = Task(executorPreference: executor) {
+            await withDiscardingTaskGroup { tunnels in
                 do {
                     try await listener.executeThenClose { inbound in
                         for try await connection in inbound {
-                            group.addTask { await tunnel(connection, authorization: authorization, recorder: recorder) }
+                            tunnels.addTask {
+                                await tunnel(connection, authorization: authorization, recorder: recorder, group: group)
+                            }
                         }
                     }
                 } catch {
@@ -82,7 +95,8 @@ package final class LoopbackConnectProxy: Sendable {
                 }
             }
         }
-        return LoopbackConnectProxy(port: port, listener: listener.channel, acceptLoop: acceptLoop, recorder: recorder)
+        return LoopbackConnectProxy(
+            port: port, listener: listener.channel, acceptLoop: acceptLoop, recorder: recorder, group: group)
     }
 
     /// Stops listening, closes the tunnels and waits for them to end.
@@ -90,6 +104,7 @@ package final class LoopbackConnectProxy: Sendable {
         try? await listener.close()  // already closed when the accept loop ended first
         acceptLoop.cancel()
         await acceptLoop.value
+        try await group.shutdownGracefully()
     }
 }
 
@@ -115,7 +130,8 @@ private final class Recorder: Sendable {
 extension LoopbackConnectProxy {
     /// Reads one `CONNECT` head, checks it, and pipes bytes both ways until either side closes.
     private static func tunnel(
-        _ connection: NIOAsyncChannel<ByteBuffer, ByteBuffer>, authorization: String?, recorder: Recorder
+        _ connection: NIOAsyncChannel<ByteBuffer, ByteBuffer>, authorization: String?, recorder: Recorder,
+        group: MultiThreadedEventLoopGroup
     ) async {
         try? await connection.executeThenClose { inbound, outbound in
             var reader = inbound.makeAsyncIterator()
@@ -152,7 +168,7 @@ extension LoopbackConnectProxy {
             }
             connect.accepted = true
             let index = recorder.append(connect)
-            let upstream = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            let upstream = try await ClientBootstrap(group: group)
                 .connect(host: String(target[..<colon]), port: port) { channel in
                     channel.eventLoop.makeCompletedFuture {
                         try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)

@@ -19,6 +19,8 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     case requestHead = "request-head"
     /// An OAuth2 token endpoint's answer: ``OAuth2TokenTarget``.
     case oauth2Token = "oauth2-token"
+    /// Proxy URLs, `NO_PROXY` lists and the choice between them: ``ProxyTarget``.
+    case proxy
 
     /// Runs the target on one input.
     ///
@@ -34,6 +36,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         case .postgresSQL: try PostgresSQLTarget.run(bytes)
         case .requestHead: try RequestHeadTarget.run(bytes)
         case .oauth2Token: try OAuth2TokenTarget.run(bytes)
+        case .proxy: try ProxyTarget.run(bytes)
         }
     }
 

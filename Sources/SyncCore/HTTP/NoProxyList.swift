@@ -8,7 +8,7 @@
 
 /// `NO_PROXY`: the hosts that bypass the environment's proxy, matched as ``HTTPProxy`` documents (curl's rules,
 /// CIDR ranges included).
-struct NoProxyList: Sendable, Hashable {
+package struct NoProxyList: Sendable, Hashable {
     private enum Entry: Sendable, Hashable {
         case everything
         /// A name in lower case, without leading or trailing dots.
@@ -20,7 +20,7 @@ struct NoProxyList: Sendable, Hashable {
     private let entries: [Entry]
 
     /// Reads the list; an entry that is none of the forms (`/99`, an empty name) matches nothing.
-    init(_ text: String) {
+    package init(_ text: String) {
         entries = text.split(whereSeparator: { $0 == "," || $0.isWhitespace }).compactMap(Self.entry)
     }
 
@@ -47,7 +47,7 @@ struct NoProxyList: Sendable, Hashable {
     }
 
     /// Whether `host` (a name, or an IP address without brackets) bypasses the proxy.
-    func matches(host: String) -> Bool {
+    package func matches(host: String) -> Bool {
         let name = host.lowercased().trimming(".")
         let address = Self.address(name)
         return entries.contains { entry in

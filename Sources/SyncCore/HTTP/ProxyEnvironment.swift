@@ -1,6 +1,6 @@
 /// The proxy variables of a process's environment, read once, and the choice of a proxy for each request: see
 /// ``HTTPProxy`` for the rules (curl's).
-struct ProxyEnvironment: Sendable {
+package struct ProxyEnvironment: Sendable {
     /// A proxy variable's name (for messages: never its value, which may hold a password) and value.
     private struct Variable: Sendable {
         var name: String
@@ -12,7 +12,7 @@ struct ProxyEnvironment: Sendable {
     private let all: Variable?
     private let noProxy: NoProxyList
 
-    init(_ environment: [String: String]) {
+    package init(_ environment: [String: String]) {
         func variable(_ name: String) -> Variable? {
             for candidate in [name.lowercased(), name] {
                 if let value = environment[candidate], !value.isEmpty { return Variable(name: candidate, value: value) }
@@ -28,7 +28,7 @@ struct ProxyEnvironment: Sendable {
     /// The proxy a request to `host` over `scheme` goes through; nil when none (no variable, or `NO_PROXY`).
     ///
     /// - Throws: ``FetchError`` naming the variable when its value is not a proxy URL.
-    func proxy(scheme: String, host: String) throws(FetchError) -> ProxyAddress? {
+    package func proxy(scheme: String, host: String) throws(FetchError) -> ProxyAddress? {
         guard let variable = (scheme == "https" ? https : http) ?? all, !noProxy.matches(host: host) else {
             return nil
         }

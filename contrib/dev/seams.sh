@@ -27,4 +27,4 @@ echo "public top-level types of SyncCore: $(grep -rhoE '^public (final )?(struct
 echo "SyncPostgres naming RecordTable|SyncWriter|RecordReader|Migrator|SQLiteValue:" \
     "$(grep -rhoE 'RecordTable|SyncWriter|RecordReader|Migrator|SQLiteValue' Sources/SyncPostgres | wc -l)"
 echo "EntityTag.make( calls: $(grep -rn 'EntityTag.make(' Sources | wc -l)"
-echo "HTTPTransport() constructions: $(grep -rn 'HTTPTransport()' Sources | wc -l)"
+echo "HTTPTransport constructions: $(grep -rnE '\bHTTPTransport\(' Sources | grep -v '///' | wc -l)"

@@ -44,9 +44,13 @@ let package = Package(
         ),
         // glibc's mallopt, for the syncd binary's allocator settings.
         .systemLibrary(name: "CMalloc"),
+        // The lowest rank: helpers every layer uses — calendar and HTTP dates, durations, entity tags, percent-decoding,
+        // text escaping, byte counts — in a module of its own, which imports nothing of syncd's.
+        .target(name: "SyncSupport", swiftSettings: swiftSettings),
         .target(
             name: "SyncCore",
             dependencies: [
+                "SyncSupport",
                 "CSQLite",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -67,7 +71,7 @@ let package = Package(
         .target(
             name: "SyncSystemd",
             dependencies: [
-                "SyncCore",
+                "SyncCore", "SyncSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
@@ -77,7 +81,7 @@ let package = Package(
         // compile it.
         .target(
             name: "SyncInfer",
-            dependencies: ["SyncCore"],
+            dependencies: ["SyncCore", "SyncSupport"],
             swiftSettings: swiftSettings
         ),
         // The local HTTP read API over SyncCore's reads. A target of its own, so that a program embedding
@@ -85,7 +89,7 @@ let package = Package(
         .target(
             name: "SyncServe",
             dependencies: [
-                "SyncCore",
+                "SyncCore", "SyncSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -106,7 +110,7 @@ let package = Package(
         .target(
             name: "SyncPostgres",
             dependencies: [
-                "SyncCore",
+                "SyncCore", "SyncSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -119,7 +123,7 @@ let package = Package(
         .target(
             name: "SampleUpstream",
             dependencies: [
-                "SyncCore",
+                "SyncCore", "SyncSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -131,7 +135,7 @@ let package = Package(
             name: "syncd",
             dependencies: [
                 "CMalloc",
-                "SyncCore",
+                "SyncCore", "SyncSupport",
                 "SyncServe",
                 "SyncSystemd",
                 "SyncInfer",
@@ -170,7 +174,7 @@ let package = Package(
         .target(
             name: "FuzzTargets",
             dependencies: [
-                "SyncCore",
+                "SyncCore", "SyncSupport",
                 "SyncServe",
                 "SyncPostgres",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -201,7 +205,7 @@ let package = Package(
         .testTarget(
             name: "SyncCoreTests",
             dependencies: [
-                "SyncCore",
+                "SyncCore", "SyncSupport",
                 "SyncServe",
                 "SyncSystemd",
                 "SyncInfer",

@@ -1,4 +1,5 @@
 import SyncCore
+import SyncSupport
 
 /// Prints an ``InferredEndpoint`` as the TOML of an `[[endpoint]]`, to paste into syncd.toml.
 ///

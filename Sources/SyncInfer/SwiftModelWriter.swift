@@ -1,4 +1,5 @@
 import SyncCore
+import SyncSupport
 
 /// Prints Codable structs for inferred shapes, as quicktype does: one struct per object shape, nested objects as
 /// their own structs named after their key, properties in lowerCamelCase with `CodingKeys` where the key differs,

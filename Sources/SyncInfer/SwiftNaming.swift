@@ -1,4 +1,5 @@
 import SyncCore
+import SyncSupport
 
 /// Names for the Swift code ``SwiftModelWriter`` prints: types in UpperCamelCase, properties in lowerCamelCase,
 /// keywords escaped, keys as string literals.

@@ -1,4 +1,5 @@
 import SyncCore
+import SyncSupport
 
 /// A sample's URL as the stanza prints it, its secrets kept out: the query parameters ``URLRedaction`` names secret
 /// (`api_key`, `access_token`, `X-Amz-Signature`…) are dropped from the url, and the first becomes the endpoint's

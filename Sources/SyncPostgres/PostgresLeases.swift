@@ -1,6 +1,7 @@
 internal import Foundation
 internal import PostgresNIO
 package import SyncCore
+import SyncSupport
 
 /// ``EndpointLeasing`` in PostgreSQL: a row of `syncd_leases` per endpoint, taken with `FOR UPDATE SKIP LOCKED`.
 ///

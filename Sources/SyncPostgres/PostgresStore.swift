@@ -5,6 +5,7 @@ internal import NIOPosix
 internal import NIOSSL
 internal import PostgresNIO
 package import SyncCore
+import SyncSupport
 internal import Synchronization
 
 /// A PostgreSQL database that holds syncd's store: a pool of connections (PostgresNIO's `PostgresClient`) and the

@@ -2,6 +2,7 @@ internal import Foundation
 package import NIOCore
 internal import PostgresNIO
 package import SyncCore
+import SyncSupport
 
 /// ``SyncStorage`` in PostgreSQL: every call is one transaction on a connection of the ``PostgresStore``'s pool,
 /// run on one of its threads (``SyncApply`` decides what a run writes, through ``PostgresWriter``). Runs of different endpoints write side by side;

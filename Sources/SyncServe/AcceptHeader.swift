@@ -1,4 +1,5 @@
 internal import SyncCore
+import SyncSupport
 
 /// The `Accept` of a request to a route that answers people and programs (`GET /`): whether the client asks for
 /// JSON rather than a page. Also the `A` parser of the `headers` fuzz target (Fuzz/).

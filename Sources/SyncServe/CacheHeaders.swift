@@ -2,6 +2,7 @@ internal import HTTPTypes
 internal import Hummingbird
 internal import NIOCore
 internal import SyncCore
+import SyncSupport
 
 /// The validators and freshness headers of every cached response, and RFC 9110's conditional requests.
 enum CacheHeaders {

@@ -1,4 +1,5 @@
 package import SyncCore
+import SyncSupport
 
 /// `GET /openapi.json`: an OpenAPI 3.1 description of the read API as it is configured.
 ///

@@ -2,6 +2,7 @@
 // the parsers accept what they match (OpenAPIDocumentTests and the `query` fuzz target compare the two).
 
 internal import SyncCore
+import SyncSupport
 
 /// Regular expressions (the subset ECMA-262, Python and Swift read alike) for the values of the read API's query
 /// parameters, and the checks the parsers make where `Int64(_:)` or `Double(_:)` alone would read more.

@@ -1,4 +1,5 @@
 internal import SyncCore
+import SyncSupport
 
 /// A URL's query string as name–value pairs, in order, percent-decoded (`+` is a space, as HTML forms and
 /// PostgREST read it). Repeated names are kept: `id=gt.1&id=lt.5` is two filters.

@@ -5,6 +5,7 @@ internal import NIOHTTP1
 internal import NIOHTTPTypes
 internal import NIOHTTPTypesHTTP1
 internal import SyncCore
+import SyncSupport
 
 #if canImport(Glibc)
     internal import Glibc

@@ -1,5 +1,6 @@
 package import NIOCore
 package import SyncCore
+import SyncSupport
 internal import Synchronization
 
 /// What the read API serves, read through SyncCore's ``ReadStorage`` and kept while it holds.

@@ -6,6 +6,7 @@ internal import NIOCore
 package import Prometheus
 package import ServiceLifecycle
 package import SyncCore
+import SyncSupport
 
 /// The local HTTP read API (DESIGN.md › Read API) on Hummingbird: routes, problem answers, the bearer token,
 /// request metrics and `/metrics`.

@@ -1,4 +1,5 @@
 internal import SyncCore
+import SyncSupport
 
 /// Each endpoint's chart of its last runs, as inline SVG: a bar per run for how long it took (red when it failed
 /// or was refused), and a line through the records each answer held. Drawn from ``RecentRun``s only, to scale with

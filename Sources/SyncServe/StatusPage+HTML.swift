@@ -1,4 +1,5 @@
 internal import SyncCore
+import SyncSupport
 
 /// The page as HTML. Every string from outside — endpoint names, error sentences, timestamps read from the
 /// database — goes through ``HTMLText/escape(_:)``; the rest is written here.

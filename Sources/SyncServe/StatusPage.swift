@@ -1,4 +1,5 @@
 internal import SyncCore
+import SyncSupport
 
 /// The status page at `GET /`, for people: every endpoint's freshness, last status and error, records, version,
 /// last success and next poll, with a small chart of its recent runs. Built from what `/v1/endpoints` serves (the

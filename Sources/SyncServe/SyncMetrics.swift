@@ -1,4 +1,5 @@
 package import SyncCore
+import SyncSupport
 internal import Synchronization
 
 /// What each sync did, per endpoint, in Prometheus' text format (syncd's daemon appends it to the read API's

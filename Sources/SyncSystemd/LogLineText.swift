@@ -1,4 +1,5 @@
 internal import SyncCore
+import SyncSupport
 
 /// How text goes into a log line so that one message is one line: the escaping behind ``JournalLogHandler``.
 enum LogLineText {

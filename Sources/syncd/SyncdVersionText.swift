@@ -1,4 +1,5 @@
 import SyncCore
+import SyncSupport
 
 enum SyncdVersionText {
     static let current = SyncdVersion.current

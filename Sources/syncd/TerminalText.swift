@@ -1,4 +1,5 @@
 import SyncCore
+import SyncSupport
 
 /// Text from outside — record values, upstream-derived error sentences — made safe to print: an upstream must not
 /// be able to drive the operator's terminal (move the cursor, recolour, retitle the window, fake a prompt).

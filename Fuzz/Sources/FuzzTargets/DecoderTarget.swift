@@ -1,4 +1,5 @@
 import SyncCore
+import SyncSupport
 
 /// The streaming record decoder, differentially: a body fed to ``ChunkedRecordDecoder`` in chunks cut at random must
 /// give what ``RecordDecoder/decode(_:_:)`` gives for the whole body — the same records (`_raw`, column values,

@@ -1,4 +1,5 @@
 import SyncCore
+import SyncSupport
 
 /// Choices derived from the input itself, so that an input always replays the same way.
 typealias FuzzRandom = SplitMix64

@@ -1,5 +1,6 @@
 import SyncCore
 import SyncServe
+import SyncSupport
 
 /// The header parsers: `Link`, `Retry-After`, `RateLimit-*`/`X-RateLimit-*`, HTTP-dates, `If-None-Match` and the
 /// status page's `Accept`.

@@ -3,6 +3,7 @@
 internal import Foundation
 import SyncCore
 import SyncServe
+import SyncSupport
 
 extension QueryTarget {
     /// Each pair of the input that the document describes (a filter on a column, `select`, `order`, the change

@@ -1,4 +1,5 @@
 import SyncCore
+import SyncSupport
 
 /// Which users exist at a generation, and how often each was changed: the history behind ``SampleUsers``.
 ///

@@ -1,4 +1,5 @@
 import SyncCore
+import SyncSupport
 
 /// One sample user, held as indices into ``SampleWords`` and plain numbers so that a hundred thousand of them cost no
 /// string allocations; `SampleUser+JSON.swift` renders it.

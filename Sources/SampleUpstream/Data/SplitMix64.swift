@@ -1,4 +1,5 @@
 import SyncCore
+import SyncSupport
 
 /// Sample data's use of SyncCore's seeded generator. The standard library's `random(in:using:)` is free to change its
 /// algorithm between releases; `below(_:)` is ours and does not.

@@ -1,4 +1,5 @@
 import SyncCore
+import SyncSupport
 import Synchronization
 
 #if canImport(Glibc)

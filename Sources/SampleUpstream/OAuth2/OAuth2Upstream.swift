@@ -1,5 +1,6 @@
 internal import Foundation
 internal import SyncCore
+import SyncSupport
 internal import Synchronization
 
 /// An OAuth2 provider and the API it protects, on loopback, for the tests: `POST /oauth/token` issues access tokens

@@ -1,4 +1,5 @@
 internal import SyncCore
+import SyncSupport
 
 /// A request as ``LoopbackHTTPServer`` received it, handed to the handler that answers it.
 ///

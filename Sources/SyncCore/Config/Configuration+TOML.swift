@@ -1,3 +1,5 @@
+import SyncSupport
+
 extension Configuration {
     /// Reads and validates a configuration file.
     ///

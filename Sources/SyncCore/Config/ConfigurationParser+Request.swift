@@ -1,3 +1,5 @@
+import SyncSupport
+
 extension ConfigurationParser {
     /// An endpoint's `method`, `body` and `body_file`, kept while its fields are read and checked together after.
     struct RequestFields {

@@ -1,3 +1,5 @@
+import SyncSupport
+
 /// Walks a TOML document, read by ``TOMLReader``, into a ``Configuration``, collecting every problem with its line.
 ///
 /// Types are checked here, value by value, so that each message says what the key takes.

@@ -1,3 +1,5 @@
+import SyncSupport
+
 /// TOML's dates and times (RFC 3339 with TOML's relaxations), checked field by field and kept as written.
 ///
 /// Forms: `1979-05-27T07:32:00Z` and `1979-05-27 07:32:00.5-07:00` (offset date-time), `1979-05-27T07:32:00` (local

@@ -1,3 +1,5 @@
+import SyncSupport
+
 /// TOML's integers and floats, from the characters of a bare value.
 ///
 /// Integers: decimal with an optional sign and no leading zero, or `0x`, `0o`, `0b` without a sign; an underscore

@@ -1,3 +1,5 @@
+import SyncSupport
+
 /// The four kinds of TOML string: basic `"…"` with escapes, literal `'…'`, and their multi-line forms.
 extension TOMLReader {
     /// `"…"`, from its opening quote.

@@ -1,3 +1,5 @@
+import SyncSupport
+
 /// The tables of a document while it is read, and TOML's rules on defining each table once.
 ///
 /// A table is made in one of four ways, and the way decides what may add to it later:

@@ -1,3 +1,5 @@
+import SyncSupport
+
 /// Values: strings, arrays, inline tables, and the bare ones (booleans, numbers, dates and times).
 extension TOMLReader {
     /// The value at the cursor; `depth` is how deep it would nest.

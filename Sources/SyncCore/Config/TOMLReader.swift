@@ -1,3 +1,5 @@
+import SyncSupport
+
 /// Reads a TOML 1.0 document (https://toml.io/en/v1.0.0) into a ``TOMLDocument`` whose every key keeps its line.
 ///
 /// syncd reads its configuration with this rather than a C++ library, so that a configuration is parsed by code

@@ -1,3 +1,5 @@
+import SyncSupport
+
 /// Whether a document endpoint's body must be JSON, and whether it is: a body sent as `application/json` or
 /// `…+json` that does not parse (a truncated or garbled answer) must not replace the stored document.
 enum JSONDocumentCheck {

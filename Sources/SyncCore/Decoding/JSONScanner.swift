@@ -1,3 +1,5 @@
+import SyncSupport
+
 /// The bytes of JSON's grammar that the reader looks for.
 package enum JSONByte {
     package static let tab: UInt8 = 0x09

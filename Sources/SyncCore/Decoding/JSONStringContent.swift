@@ -1,3 +1,5 @@
+import SyncSupport
+
 /// Turning a JSON string's content (the bytes between its quotes, already checked by ``JSONScanner``)
 /// into the text it stands for.
 package enum JSONStringContent {

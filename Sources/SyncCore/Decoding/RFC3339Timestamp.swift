@@ -1,3 +1,5 @@
+import SyncSupport
+
 /// A point in time as a `timestamp` column stores it: RFC 3339 in UTC with exactly three fraction digits,
 /// `2024-05-01T10:00:00.250Z` and `2024-05-01T10:00:00.000Z`, one width, so that text order is time order
 /// (digits past the millisecond are dropped, rounding towards the past).

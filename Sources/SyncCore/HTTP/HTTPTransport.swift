@@ -4,6 +4,7 @@ internal import NIOCore
 internal import NIOHTTP1
 internal import NIOHTTPCompression
 internal import NIOSSL
+import SyncSupport
 internal import Synchronization
 package import Tracing
 

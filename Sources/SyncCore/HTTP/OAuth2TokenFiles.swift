@@ -1,4 +1,5 @@
 internal import Crypto
+import SyncSupport
 
 #if canImport(Glibc)
     import Glibc

@@ -1,3 +1,5 @@
+import SyncSupport
+
 /// What an OAuth2 token endpoint answered (RFC 6749 §5.1): an access token, how long it lives, and the new refresh
 /// token of a server that rotates them. An answer that is not one — an error of §5.2, a body that is not JSON, a token
 /// that could not be sent in a header — is an ``OAuth2TokenError`` in one sentence that never holds a token.

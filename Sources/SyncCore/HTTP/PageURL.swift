@@ -1,4 +1,5 @@
 internal import Foundation
+import SyncSupport
 
 /// The URL work of pagination: resolving a next link, setting query parameters, comparing origins.
 ///

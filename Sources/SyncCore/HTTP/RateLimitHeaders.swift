@@ -1,4 +1,5 @@
 internal import NIOHTTP1
+import SyncSupport
 
 /// What an upstream says about its rate limit: the requests left and when the window resets.
 ///

@@ -1,3 +1,5 @@
+import SyncSupport
+
 /// The `Retry-After` header of a 429 or a 503 (RFC 9110 §10.2.3), as seconds to wait.
 ///
 /// ## Topics

@@ -1,4 +1,5 @@
 public import Foundation
+import SyncSupport
 internal import Synchronization
 
 /// Reading: typed records decoded from the JSON syncd stored as received, each with its entity tag, and cheap

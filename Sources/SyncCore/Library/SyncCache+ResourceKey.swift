@@ -1,4 +1,5 @@
 internal import Crypto
+import SyncSupport
 
 extension SyncCache {
     /// The key of `url`'s row in `syncd_resources`: the URL itself when it shows no secret (``URLRedaction``);

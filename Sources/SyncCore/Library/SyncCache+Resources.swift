@@ -1,5 +1,6 @@
 public import Foundation
 internal import NIOCore
+import SyncSupport
 
 /// Fetching: offline-first fetches of any URL, cached in the same database. Fresh answers come from the cache,
 /// stale ones are revalidated upstream with `If-None-Match`/`If-Modified-Since`, and when the upstream cannot be

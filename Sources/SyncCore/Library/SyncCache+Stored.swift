@@ -1,4 +1,5 @@
 public import Foundation
+import SyncSupport
 
 /// The stored data as stored: records' JSON as received with their configured columns' values, and documents' bodies,
 /// each with its entity tag — what `syncd query` and `syncd get` print, and what a program relays without decoding.

@@ -1,4 +1,5 @@
 internal import ServiceLifecycle
+import SyncSupport
 internal import Synchronization
 
 /// Syncing: once on demand, or every endpoint on its schedule.

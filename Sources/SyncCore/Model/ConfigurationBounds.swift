@@ -1,3 +1,5 @@
+import SyncSupport
+
 /// The values every numeric configuration key may take, in one place.
 ///
 /// The parser refuses a value outside its range, naming the line, the key and the range

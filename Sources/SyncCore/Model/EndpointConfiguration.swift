@@ -1,3 +1,5 @@
+import SyncSupport
+
 /// How a complete response changes the cached set.
 package enum SyncMode: String, Sendable, Hashable {
     /// A complete response replaces the set: rows that vanished are deleted.

@@ -1,3 +1,5 @@
+import SyncSupport
+
 /// The rules a value of the configuration is checked by, written once for syncd.toml and for ``SyncEndpoint``: each
 /// returns why the value cannot be used, in the TOML file's words, or nil. (The options' own rules live with them:
 /// ``SyncEndpoint/Pagination``, ``SyncEndpoint/Incremental``, ``Credential``, ``SyncEndpoint/RateLimit``,

@@ -1,3 +1,5 @@
+import SyncSupport
+
 /// An HTTP proxy's host and port, read from `proxy = "http://proxy.corp:3128"` or from `HTTPS_PROXY`.
 ///
 /// Only `http://` proxies are read: AsyncHTTPClient speaks plain HTTP to the proxy and tunnels every request through

@@ -1,3 +1,5 @@
+import SyncSupport
+
 /// The JSON body an endpoint sends with each request (`method = "POST"`, `body` or `body_file`): a GraphQL query
 /// and its variables, or a search API's filter. A cursor pagination with `body_path` replaces the value at that path
 /// page after page; every other byte goes out as written.

@@ -1,3 +1,5 @@
+import SyncSupport
+
 /// Where a secret comes from: the code, an environment variable, a file, or a systemd credential.
 ///
 /// The configuration holds only the source; the secret is read when it is needed, and errors name the source

@@ -1,4 +1,5 @@
 internal import NIOSSL
+import SyncSupport
 
 /// Reading ``TLSSettings``' files into NIOSSL's client configuration: one implementation for the transport, which
 /// builds its clients with it, and for the configuration's reader and `check-config`, which check the files with it.

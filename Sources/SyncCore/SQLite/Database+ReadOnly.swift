@@ -1,4 +1,5 @@
 internal import CSQLite
+import SyncSupport
 
 extension Database {
     /// Refuses, on this connection, every statement that is not a read: writes, schema changes, ATTACH,

@@ -1,3 +1,5 @@
+import SyncSupport
+
 /// Whether an endpoint's cached data is fresh, and for how long: the semantics behind the read API's
 /// `Cache-Control`, `Age` and `Cache-Status`, available to SyncCore users without HTTP.
 ///

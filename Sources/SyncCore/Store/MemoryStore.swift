@@ -1,6 +1,7 @@
 internal import Foundation
 package import NIOCore
 internal import NIOPosix
+import SyncSupport
 internal import Synchronization
 
 /// A store held in memory — ``SyncStorage`` and ``ReadStorage`` over one ``MemoryData`` value — for tests and for

@@ -1,3 +1,5 @@
+import SyncSupport
+
 /// The entity tags of what is read from one store, `"<instance>.<version>"` (``EntityTag``): the one place a read's
 /// tag is minted, for every store and for the read API's and the library's revalidations.
 ///

@@ -1,3 +1,5 @@
+import SyncSupport
+
 /// A run's row of syncd_runs and its problems' rows of syncd_errors, as ``SyncApply`` made them
 /// (``StoreTransaction/insertRun(_:)``): a store writes ``values`` into ``columns``, and each problem's values into
 /// ``problemColumns`` after the run's id and the endpoint's name.

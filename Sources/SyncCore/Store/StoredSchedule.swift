@@ -1,3 +1,5 @@
+import SyncSupport
+
 /// An endpoint's schedule as `syncd_endpoints` keeps it, so that a restart of the scheduler resumes it.
 package struct StoredSchedule: Sendable, Hashable {
     /// When the endpoint is next due, in seconds since 1970; `nil` when it never ran (due at once).

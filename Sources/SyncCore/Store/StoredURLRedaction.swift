@@ -1,3 +1,5 @@
+import SyncSupport
+
 /// Rewrites the URLs a database stored before syncd redacted them (``URLRedaction``), so that a password or key
 /// written in an endpoint's `url` does not stay in `syncd_endpoints` once this version opens the file for writing.
 /// Each run rewrites its endpoint's row too, with the endpoint's query credential taken into account.

@@ -1,4 +1,5 @@
 package import NIOCore
+import SyncSupport
 
 extension SyncApply {
     // MARK: - Documents

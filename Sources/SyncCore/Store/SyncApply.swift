@@ -1,3 +1,5 @@
+import SyncSupport
+
 /// What one sync of one endpoint means for the stored data, whatever the store: the one algorithm behind every
 /// ``SyncStorage``, over the store's ``StoreTransaction``.
 ///

@@ -1,3 +1,5 @@
+import SyncSupport
+
 /// The value an incremental endpoint sends as its cursor parameter: the highest stored value of its cursor column
 /// (less the lag, for a timestamp), or the configured initial value before any row.
 enum IncrementalCursor {

@@ -1,3 +1,5 @@
+import SyncSupport
+
 /// How long the scheduler waits after a run: the jittered interval after a success, an exponential backoff after
 /// failures, and the bounds that keep either from going wild.
 ///

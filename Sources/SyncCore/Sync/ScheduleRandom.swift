@@ -1,3 +1,5 @@
+package import SyncSupport
+
 /// The scheduler's source of jitter: ``SplitMix64``, small, fast and `Sendable`, seeded from the system's generator or,
 /// in tests, from a fixed seed so that every draw repeats.
 ///

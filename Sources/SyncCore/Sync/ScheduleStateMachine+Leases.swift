@@ -1,3 +1,5 @@
+import SyncSupport
+
 extension ScheduleStateMachine {
     /// Takes back a start that another node's claim prevented (see ``EndpointLeasing``): the endpoint is not
     /// running here after all, and is due again at `due`. Its failures are not counted up: it did not run.

@@ -1,3 +1,5 @@
+import SyncSupport
+
 /// Decides when each endpoint runs: every endpoint on its own interval with jitter, at most `concurrency` fetching at
 /// once, never one endpoint twice at once, failures backing off, and a schedule that survives a restart.
 ///

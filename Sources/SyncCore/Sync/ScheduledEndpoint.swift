@@ -1,3 +1,5 @@
+import SyncSupport
+
 /// What the scheduler knows of one endpoint from the configuration: its name and how often to poll it.
 ///
 /// The values come validated from the configuration, but the scheduler never traps on them: a negative interval

@@ -1,4 +1,5 @@
 internal import Logging
+import SyncSupport
 
 extension SyncEngine {
     /// Sends `request` with the endpoint's OAuth2 access token, when it has `oauth2` auth and the request goes to its

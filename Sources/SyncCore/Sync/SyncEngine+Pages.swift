@@ -1,6 +1,7 @@
 internal import Foundation
 internal import Logging
 internal import NIOCore
+import SyncSupport
 
 extension SyncEngine {
     /// Fetches every page of a collection, from `firstURL` (the endpoint's, with an incremental cursor), into one

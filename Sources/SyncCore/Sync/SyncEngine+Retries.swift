@@ -1,5 +1,6 @@
 internal import Foundation
 internal import Logging
+import SyncSupport
 
 extension SyncEngine {
     /// Runs `attempt` again after connection failures, timeouts, cut-off bodies, 5xx and 429, at most

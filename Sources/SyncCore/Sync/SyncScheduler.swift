@@ -1,6 +1,7 @@
 internal import Foundation
 internal import Logging
 internal import ServiceLifecycle
+import SyncSupport
 
 /// Keeps every endpoint fresh: runs ``SyncEngine`` syncs when ``ScheduleStateMachine`` says they are due, at most
 /// `concurrency` fetching at once (and as many more whose answers wait to be stored), persisting each endpoint's next

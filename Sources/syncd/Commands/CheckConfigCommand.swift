@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SyncCore
+import SyncSupport
 
 struct CheckConfigCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

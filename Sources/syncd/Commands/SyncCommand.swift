@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import SyncCore
+import SyncSupport
 
 struct SyncCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -5,6 +5,7 @@ import ServiceLifecycle
 import SyncCore
 import SyncPostgres
 import SyncServe
+import SyncSupport
 import SyncSystemd
 import UnixSignals
 

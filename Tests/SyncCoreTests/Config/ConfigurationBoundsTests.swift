@@ -1,6 +1,7 @@
 import Testing
 
 @testable import SyncCore
+@testable import SyncSupport
 
 /// Every numeric key has a range (``ConfigurationBounds``): a value outside it is refused with the line, the key
 /// and the range, and the values at both ends are accepted.

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import SyncCore
+@testable import SyncSupport
 
 /// A small deterministic generator, so that random chunkings repeat from run to run.
 typealias SeededRandom = SplitMix64

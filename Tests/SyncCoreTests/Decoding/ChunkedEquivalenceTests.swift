@@ -1,6 +1,7 @@
 import Testing
 
 @testable import SyncCore
+@testable import SyncSupport
 
 /// The contract of ``ChunkedRecordDecoder``: however a body is cut into chunks, it yields what
 /// ``RecordDecoder/decode(_:_:)`` yields for the whole body, and ends with the same count or the same error,

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import SyncCore
+@testable import SyncSupport
 
 @Suite("Decoding a body as it arrives")
 struct ChunkedRecordDecoderTests {

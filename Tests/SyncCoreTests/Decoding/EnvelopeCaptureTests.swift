@@ -1,6 +1,7 @@
 import Testing
 
 @testable import SyncCore
+@testable import SyncSupport
 
 /// Values outside the records — cursors, next URLs, has-more flags — are captured while the body streams, whatever
 /// the chunking, wherever they are (before or after the records), and without confusing them with the records'.

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import SyncCore
+@testable import SyncSupport
 
 @Suite("Converting timestamps to RFC 3339 in UTC")
 struct TimestampConversionTests {

@@ -2,6 +2,7 @@ import Testing
 
 @testable import SyncCore
 @testable import SyncInfer
+@testable import SyncSupport
 
 /// Text from a sample in what `syncd infer` prints: control characters and bidirectional controls escaped in TOML
 /// strings, TOML comments, Swift literals and Swift comments; a URL's secrets kept out of the stanza.

@@ -6,6 +6,7 @@ import Testing
 
 @testable import SyncCore
 @testable import SyncPostgres
+@testable import SyncSupport
 
 /// The claims `syncd run` nodes take on endpoints of one PostgreSQL database: two ``PostgresLeases`` of one store
 /// stand for two processes (each has a token of its own). Times are passed in, and a lease that has run out is

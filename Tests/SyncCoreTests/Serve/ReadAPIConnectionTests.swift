@@ -4,6 +4,7 @@ import SyncServe
 import Testing
 
 @testable import SyncCore
+@testable import SyncSupport
 
 /// A local attacker's connections: half-sent heads, silent connections and malformed heads are each closed or
 /// answered, on both the fast path and the router, so that none holds a descriptor for long.

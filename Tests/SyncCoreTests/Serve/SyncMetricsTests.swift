@@ -2,6 +2,7 @@ import Testing
 
 @testable import SyncCore
 @testable import SyncServe
+@testable import SyncSupport
 
 @Suite("SyncMetrics: per-endpoint metrics in Prometheus' text format")
 struct SyncMetricsTests {

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import SyncCore
+@testable import SyncSupport
 
 /// Durations print in the configuration's own units, largest first, so what is printed can be written back.
 @Suite("DurationText")

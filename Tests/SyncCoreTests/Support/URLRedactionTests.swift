@@ -1,6 +1,7 @@
 import Testing
 
 @testable import SyncCore
+@testable import SyncSupport
 
 /// One redaction for every URL syncd stores, logs, prints or serves.
 @Suite("URL redaction")

@@ -3,6 +3,7 @@ import SampleUpstream
 import Testing
 
 @testable import SyncCore
+@testable import SyncSupport
 
 /// Redirects are followed by syncd itself: at most 5, no cycle, http and https only, and credentials and configured
 /// headers stay with the configured origin.

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import SyncCore
+@testable import SyncSupport
 
 @Suite("Retry-After: delay-seconds and the three HTTP-date forms")
 struct RetryAfterTests {

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import SyncCore
+@testable import SyncSupport
 
 @Suite("schedule: the queue of waiting endpoints")
 struct ScheduleQueueTests {

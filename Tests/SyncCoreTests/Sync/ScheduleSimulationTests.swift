@@ -1,6 +1,7 @@
 import Testing
 
 @testable import SyncCore
+@testable import SyncSupport
 
 /// Many endpoints driven over simulated time, the way the daemon drives them: ask, start, finish, ask again.
 @Suite("schedule: many endpoints over simulated time")

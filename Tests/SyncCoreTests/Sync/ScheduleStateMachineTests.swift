@@ -1,6 +1,7 @@
 import Testing
 
 @testable import SyncCore
+@testable import SyncSupport
 
 extension ScheduledEndpoint {
     /// An endpoint polled every `seconds`, with no jitter unless asked.

@@ -1,4 +1,5 @@
 @testable import SyncCore
+@testable import SyncSupport
 
 /// Seeded TOML documents for the oracle: built from TOML's grammar (headers, dotted keys, every kind of value, nested
 /// arrays and inline tables), and half of them then mutated by inserting, deleting or replacing a piece of syntax, so

@@ -31,7 +31,7 @@ package enum HTTPDate {
     }
 
     /// An HTTP-date in any of its three forms, in seconds since 1970; `now` places a two-digit year.
-    static func parse(_ bytes: ArraySlice<UInt8>, now: Double) -> Double? {
+    package static func parse(_ bytes: ArraySlice<UInt8>, now: Double) -> Double? {
         // The weekday tells the forms apart: "Sun," IMF-fixdate, "Sunday," rfc850-date, "Sun " asctime-date.
         var scanner = DateScanner(bytes: bytes)
         if scanner.name(in: DateScanner.weekdays) != nil, scanner.literal(",") {

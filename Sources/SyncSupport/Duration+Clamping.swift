@@ -5,14 +5,14 @@ extension Duration {
 
     /// `seconds` in whole milliseconds (rounded by `rule`), clamped to `0...longestWaitSeconds`: a NaN or negative
     /// count is zero, and a count that came from an upstream's header or a configured value never traps.
-    static func milliseconds(clampingSeconds seconds: Double, rule: FloatingPointRoundingRule = .towardZero)
+    package static func milliseconds(clampingSeconds seconds: Double, rule: FloatingPointRoundingRule = .towardZero)
         -> Duration
     {
         .milliseconds(Int64((clamped(seconds) * 1000).rounded(rule)))
     }
 
     /// `seconds` in whole nanoseconds (truncated), clamped as ``milliseconds(clampingSeconds:rule:)`` is.
-    static func nanoseconds(clampingSeconds seconds: Double) -> Duration {
+    package static func nanoseconds(clampingSeconds seconds: Double) -> Duration {
         .nanoseconds(Int64(clamped(seconds) * 1_000_000_000))
     }
 

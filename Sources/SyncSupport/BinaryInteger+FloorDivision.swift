@@ -1,6 +1,6 @@
 extension BinaryInteger {
     /// Division rounding towards negative infinity, with a remainder that is never negative.
-    func floorDivided(by divisor: Self) -> (quotient: Self, remainder: Self) {
+    package func floorDivided(by divisor: Self) -> (quotient: Self, remainder: Self) {
         var quotient = self / divisor
         var remainder = self % divisor
         if remainder < 0 {

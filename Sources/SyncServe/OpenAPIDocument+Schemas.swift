@@ -191,3 +191,10 @@ private struct SchemaNode {
         return .object(object)
     }
 }
+
+extension OpenAPIDocument {
+    /// A reference to the schema `schema` of the document's components.
+    static func ref(_ schema: String) -> JSONValue {
+        .object(["$ref": .string("#/components/schemas/\(schema)")])
+    }
+}

@@ -394,8 +394,4 @@ package enum OpenAPIDocument {
         }
         return .object(response)
     }
-
-    static func ref(_ schema: String) -> JSONValue {
-        .object(["$ref": .string("#/components/schemas/\(schema)")])
-    }
 }

@@ -29,6 +29,17 @@ extension SyncStore {
     }
 }
 
+extension SyncStore {
+    /// The store a `database` setting names: PostgreSQL for a `postgresql://` or `postgres://` URL, else the SQLite
+    /// file at that path. What `syncd` does with `--database` and syncd.toml's `database`.
+    ///
+    /// - Parameter passwordFile: For a PostgreSQL URL without a password, the file holding it (``postgres(url:passwordFile:)``).
+    public static func named(_ location: String, passwordFile: String? = nil) -> SyncStore {
+        PostgresLocation.isPostgres(location)
+            ? .postgres(url: location, passwordFile: passwordFile) : .sqlite(path: location)
+    }
+}
+
 /// Opens a PostgreSQL store once, on the first open of a cache's writer or readers, and shares it between them, so
 /// that readers see this process's commits at once.
 final class PostgresOpener: SyncStore.Opener {

@@ -51,17 +51,17 @@ final class AllowedHosts: Sendable {
         let host = String(name)
         if host == self.host || host == "localhost" { return true }
         if Self.isLoopback(self.host) { return Self.isLoopback(host) }
-        if ServerConfiguration.Listen.isWildcard(self.host) { return Self.isIPAddress(host) }
+        if SyncConfiguration.Server.Listen.isWildcard(self.host) { return Self.isIPAddress(host) }
         return false
     }
 
     private static func isLoopback(_ host: String) -> Bool {
-        ServerConfiguration.Listen.tcp(host: host, port: 0).isLoopback
+        SyncConfiguration.Server.Listen.tcp(host: host, port: 0).isLoopback
     }
 
     /// An IPv4 dotted quad or an IPv6 address: a name an attacker's DNS cannot point anywhere.
     private static func isIPAddress(_ host: String) -> Bool {
         if host.contains(":") { return host.allSatisfy { $0.isHexDigit || $0 == ":" || $0 == "." } }
-        return ServerConfiguration.Listen.isIPv4(host)
+        return SyncConfiguration.Server.Listen.isIPv4(host)
     }
 }

@@ -56,8 +56,8 @@ package final class ReadModel: Sendable {
         var all: [EndpointConfiguration]
         var byName: [String: EndpointConfiguration]
 
-        init(_ configuration: Configuration) {
-            all = configuration.endpoints
+        init(_ configuration: SyncConfiguration) {
+            all = configuration.plans
             byName = Dictionary(all.map { ($0.name.name, $0) }, uniquingKeysWith: { first, _ in first })
         }
     }
@@ -94,7 +94,7 @@ package final class ReadModel: Sendable {
     }
 
     /// Serves a reloaded configuration's endpoints from now on.
-    private func reload(_ configuration: Configuration) {
+    private func reload(_ configuration: SyncConfiguration) {
         endpoints.withLock { $0 = Endpoints(configuration) }
         cache.removeAll()
         openAPIDocuments.withLock { $0.bodies = [:] }

@@ -45,7 +45,7 @@ package struct ReadServer: Sendable {
     package init(
         model: ReadModel, registry: PrometheusCollectorRegistry, syncMetrics: SyncMetrics? = nil, token: String?,
         logger: Logger, fastPathEnabled: Bool = true, limits: ConnectionLimits = .default,
-        maxConnections: Int = ServerConfiguration.defaultMaxConnections
+        maxConnections: Int = SyncConfiguration.Server.defaultMaxConnections
     ) {
         self.limits = limits
         self.maxConnections = maxConnections
@@ -75,7 +75,7 @@ package struct ReadServer: Sendable {
     /// - Parameter onListening: Called once the socket is bound, with its address (the port chosen, for port 0).
     /// - Throws: ``UnixSocketFile/Problem`` when a `unix:` socket file is another live process's.
     package func service(
-        listen: ServerConfiguration.Listen, onListening: @escaping @Sendable (BoundAddress) async -> Void
+        listen: SyncConfiguration.Server.Listen, onListening: @escaping @Sendable (BoundAddress) async -> Void
     ) throws -> (any Service)? {
         let address: BindAddress
         // Without a token, Host is checked against a TCP address: the DNS rebinding defence.

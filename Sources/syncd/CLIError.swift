@@ -61,8 +61,11 @@ func reportingErrors(_ body: () async throws -> Void) async throws {
     } catch let error as SyncError {
         Terminal.standardError.write("syncd: \(TerminalText.escaped(error.description))\n")
         throw ExitCode(for: error)
-    } catch let error as SQLiteError {
-        Terminal.standardError.write("syncd: \(TerminalText.escaped(error.description))\n")
+    } catch let error as ValidationError {
+        throw error
+    } catch {
+        // A store's own error (an SQLite file that is not a database, a server that went away) says what it is.
+        Terminal.standardError.write("syncd: \(TerminalText.escaped(String(describing: error)))\n")
         throw ExitCode.failure
     }
 }

@@ -9,8 +9,7 @@ enum DatabaseAccess {
     /// The store `location` names: a PostgreSQL database for a `postgresql://` URL, else an SQLite file. The one
     /// place the binary chooses a store.
     static func store(_ location: String, passwordFile: String?) -> SyncStore {
-        PostgresLocation.isPostgres(location)
-            ? .postgres(url: location, passwordFile: passwordFile) : .sqlite(path: location)
+        .named(location, passwordFile: passwordFile)
     }
 
     /// The stored data, read-only: for `query`, `get`, `status`, `drift` and `sql`, which read it as the read API

@@ -20,18 +20,18 @@ struct GlobalOptions: ParsableArguments {
     /// Loads and validates the configuration.
     ///
     /// - Throws: ``CLIError`` with exit code 78 listing every problem.
-    func loadConfiguration() throws -> Configuration {
+    func loadConfiguration() throws -> SyncConfiguration {
         do {
-            return try Configuration.load(path: configPath)
+            return try SyncConfiguration(contentsOfFile: configPath)
         } catch {
-            throw CLIError(lines: error.problems.map(\.description), exitCode: .configurationInvalid)
+            throw CLIError(lines: error.problems, exitCode: .configurationInvalid)
         }
     }
 
     /// The database path: --database, the configuration's, $STATE_DIRECTORY/cache.db, ./syncd.db.
-    func databasePath(_ configuration: Configuration?) -> String {
+    func databasePath(_ configuration: SyncConfiguration?) -> String {
         if let database { return database }
-        if let path = configuration?.database { return path }
+        if let path = configuration?.databasePath { return path }
         if let state = ProcessInfo.processInfo.environment["STATE_DIRECTORY"], !state.isEmpty {
             // systemd may pass several directories separated by colons: the first is ours.
             let first = state.split(separator: ":").first.map(String.init) ?? state
@@ -41,7 +41,7 @@ struct GlobalOptions: ParsableArguments {
     }
 
     /// The store the database path names: a PostgreSQL database for a `postgresql://` URL, else an SQLite file.
-    func store(_ configuration: Configuration?) -> SyncStore {
+    func store(_ configuration: SyncConfiguration?) -> SyncStore {
         DatabaseAccess.store(databasePath(configuration), passwordFile: configuration?.passwordFile)
     }
 }

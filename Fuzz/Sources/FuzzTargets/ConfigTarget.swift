@@ -1,6 +1,6 @@
 import SyncCore
 
-/// The TOML configuration loader: any text gives a ``Configuration`` or a ``ConfigurationError`` with at least one
+/// The TOML configuration loader: any text gives a ``SyncConfiguration`` or a ``ConfigurationError`` with at least one
 /// problem, each naming the file and, when it has a line, one that is in the text. Underneath, syncd's TOML reader:
 /// every key and table of a document it reads has a line in the document, and a refusal points into the document.
 ///
@@ -12,9 +12,9 @@ enum ConfigTarget {
     static func run(_ input: UnsafeBufferPointer<UInt8>) throws(FuzzFailure) {
         let text = String(decoding: input, as: UTF8.self)
         try checkReader(text)
-        let configuration: Configuration
+        let configuration: SyncConfiguration
         do {
-            configuration = try Configuration.parse(text, sourcePath: sourcePath)
+            configuration = try SyncConfiguration.parse(text, sourcePath: sourcePath)
         } catch {
             try require(!error.problems.isEmpty, "a configuration error without a problem: \(error)")
             let lines = text.utf8.count(where: { $0 == UInt8(ascii: "\n") }) + 1
@@ -27,7 +27,7 @@ enum ConfigTarget {
             }
             return
         }
-        let names = configuration.endpoints.map(\.name.name)
+        let names = configuration.plans.map(\.name.name)
         try require(Set(names).count == names.count, "two endpoints share a name: \(names)")
     }
 

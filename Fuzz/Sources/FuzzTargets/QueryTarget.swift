@@ -153,8 +153,8 @@ final class QueryFixture {
         let directory = Self.directory
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         atexit { try? FileManager.default.removeItem(atPath: QueryFixture.directory) }  // best effort: a temp folder
-        let parsed = try Configuration.parse(Self.configuration, sourcePath: directory + "/syncd.toml")
-        guard let endpoint = parsed.endpoints.first else { throw FuzzFailure("the fixture has no endpoint") }
+        let parsed = try SyncConfiguration.parse(Self.configuration, sourcePath: directory + "/syncd.toml")
+        guard let endpoint = parsed.plans.first else { throw FuzzFailure("the fixture has no endpoint") }
         self.endpoint = endpoint
         database = try Database(path: directory + "/cache.db")
         _ = try Migrator.embedded.migrate(database)

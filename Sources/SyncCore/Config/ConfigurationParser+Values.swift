@@ -93,8 +93,8 @@ extension ConfigurationParser {
     }
 
     /// `[server] listen`.
-    mutating func listen(_ field: Field) -> ServerConfiguration.Listen? {
-        guard let text = field.value.string, let listen = ServerConfiguration.Listen(parsing: text) else {
+    mutating func listen(_ field: Field) -> SyncConfiguration.Server.Listen? {
+        guard let text = field.value.string, let listen = SyncConfiguration.Server.Listen(parsing: text) else {
             report("listen must be \"HOST:PORT\", \"[IPv6]:PORT\", \"unix:/PATH\" or \"off\"", at: field)
             return nil
         }

@@ -1,6 +1,6 @@
 import SyncSupport
 
-/// Walks a TOML document, read by ``TOMLReader``, into a ``Configuration``, collecting every problem with its line.
+/// Walks a TOML document, read by ``TOMLReader``, into a ``SyncConfiguration``, collecting every problem with its line.
 ///
 /// Types are checked here, value by value, so that each message says what the key takes.
 struct ConfigurationParser {
@@ -29,7 +29,7 @@ struct ConfigurationParser {
     let document: TOMLDocument
     private(set) var problems: [ConfigurationError.Problem] = []
 
-    static func parse(_ text: String, sourcePath: String) throws(ConfigurationError) -> Configuration {
+    static func parse(_ text: String, sourcePath: String) throws(ConfigurationError) -> SyncConfiguration {
         guard text.utf8.count <= maximumSize else {
             let problem = ConfigurationError.Problem(
                 file: sourcePath,
@@ -89,8 +89,8 @@ struct ConfigurationParser {
 
     // MARK: - The top level
 
-    private mutating func configuration(from root: TOMLTable) -> Configuration {
-        var configuration = Configuration(sourcePath: file)
+    private mutating func configuration(from root: TOMLTable) -> SyncConfiguration {
+        var configuration = SyncConfiguration(sourcePath: file)
         let scope = Scope(path: [], context: nil)
         var defaults = SyncEndpoint(name: "", url: "")
         let rootFields = fields(of: root, in: scope)
@@ -106,7 +106,7 @@ struct ConfigurationParser {
         for field in rootFields {
             switch field.key {
             case "database":
-                configuration.database = database(field)
+                configuration.databasePath = database(field)
             case "password_file":
                 configuration.passwordFile = path(
                     field, what: "password_file must be a path to a file holding the PostgreSQL database's password")
@@ -126,12 +126,12 @@ struct ConfigurationParser {
             case "defaults":
                 break
             case "endpoint":
-                configuration.endpoints = parseEndpoints(field, defaults: defaults)
+                configuration.plans = parseEndpoints(field, defaults: defaults)
             default:
                 reportUnknownKey(field)
             }
         }
-        if let passwordFileField, let database = configuration.database, !PostgresLocation.isPostgres(database) {
+        if let passwordFileField, let database = configuration.databasePath, !PostgresLocation.isPostgres(database) {
             report(
                 "password_file is the PostgreSQL database's password, and database is an SQLite file",
                 at: passwordFileField)
@@ -139,13 +139,13 @@ struct ConfigurationParser {
         return configuration
     }
 
-    private mutating func parseCluster(_ table: TOMLTable) -> ClusterConfiguration {
-        var cluster = ClusterConfiguration()
+    private mutating func parseCluster(_ table: TOMLTable) -> SyncConfiguration.Cluster {
+        var cluster = SyncConfiguration.Cluster()
         for field in fields(of: table, in: Scope(path: [.key("cluster")], context: "[cluster]")) {
             switch field.key {
             case "node":
                 guard let name = string(field, what: "node must be a name such as \"syncd-1\"") else { continue }
-                if let problem = ClusterConfiguration.problem(withName: name) {
+                if let problem = SyncConfiguration.Cluster.problem(withName: name) {
                     report(problem, at: field)
                 } else {
                     cluster.node = name
@@ -159,8 +159,8 @@ struct ConfigurationParser {
         return cluster
     }
 
-    private mutating func parseServer(_ table: TOMLTable) -> ServerConfiguration {
-        var server = ServerConfiguration()
+    private mutating func parseServer(_ table: TOMLTable) -> SyncConfiguration.Server {
+        var server = SyncConfiguration.Server()
         var listenField: Field?
         for field in fields(of: table, in: Scope(path: [.key("server")], context: "[server]")) {
             switch field.key {
@@ -205,7 +205,7 @@ struct ConfigurationParser {
 
     /// Reads `[defaults]` into `defaults`, the endpoint every `[[endpoint]]` starts from; returns `concurrency`.
     private mutating func parseDefaults(_ table: TOMLTable, into defaults: inout SyncEndpoint) -> Int {
-        var concurrency = Configuration.defaultConcurrency
+        var concurrency = SyncConfiguration.defaultConcurrency
         let tableFields = fields(of: table, in: Scope(path: [.key("defaults")], context: "[defaults]"))
         for field in tableFields {
             if applySetting(field, to: &defaults) { continue }

@@ -120,7 +120,7 @@ extension SyncCache {
     /// endpoint the configuration does not name (a cache opened for reading without one), as its last sync stored
     /// it.
     func endpoint(_ name: String, _ reader: any StorageReader) throws -> EndpointConfiguration {
-        if let configured = configuration.endpoint(named: name) { return configured }
+        if let configured = configuration.plan(named: name) { return configured }
         guard let endpoint = try reader.storedEndpoint(named: name) else { throw StoreError.unknownEndpoint(name) }
         return endpoint
     }

@@ -8,7 +8,7 @@ extension SyncCache {
     /// error; only an unknown name, or a cache opened for reading only, throws.
     public func sync(_ endpoint: String) async throws(SyncError) -> SyncSummary {
         let writer = try writable("sync")
-        guard let endpoint = configuration.endpoint(named: endpoint) else { throw .unknownEndpoint(endpoint) }
+        guard let endpoint = configuration.plan(named: endpoint) else { throw .unknownEndpoint(endpoint) }
         let engine = writer.engine
         let summary = await withTaskExecutorPreference(engine.transport.nextRunExecutor()) {
             await engine.sync(endpoint)
@@ -24,7 +24,7 @@ extension SyncCache {
         -> [SyncSummary]
     {
         _ = try writable("sync")
-        return try await sync(configuration.endpoints.map(\.name.name), onSync: onSync)
+        return try await sync(configuration.plans.map(\.name.name), onSync: onSync)
     }
 
     /// Syncs the named endpoints now, at most `concurrency` at once; the summaries come in the order of `endpoints`.
@@ -38,7 +38,7 @@ extension SyncCache {
         let configuration = self.configuration
         var selected: [EndpointConfiguration] = []
         for name in endpoints {
-            guard let endpoint = configuration.endpoint(named: name) else { throw .unknownEndpoint(name) }
+            guard let endpoint = configuration.plan(named: name) else { throw .unknownEndpoint(name) }
             selected.append(endpoint)
         }
         await writer.prepareTables(for: selected)
@@ -53,8 +53,8 @@ extension SyncCache {
     /// - Parameter onSync: Called after each sync, once its next due time is stored.
     public func run(onSync: @escaping @Sendable (SyncSummary) -> Void) async throws {
         let writer = try writable("sync")
-        let persisted = try await writer.storage.schedule(of: configuration.endpoints)
-        await writer.prepareTables(for: configuration.endpoints)
+        let persisted = try await writer.storage.schedule(of: configuration.plans)
+        await writer.prepareTables(for: configuration.plans)
         let scheduler = try live.withLock { live throws(SyncError) in
             guard live.scheduler == nil else {
                 throw SyncError.alreadyRunning(
@@ -82,16 +82,16 @@ extension SyncCache {
     /// A cache opened for reading only reads the new endpoints from then on.
     public func reload(_ configuration: SyncConfiguration) {
         let (scheduler, observers) = live.withLock { live in
-            live.configuration = configuration.configuration
+            live.configuration = configuration
             return (live.scheduler, live.observers)
         }
-        scheduler?.reload(configuration.configuration)
-        for observer in observers { observer(configuration.configuration) }
+        scheduler?.reload(configuration)
+        for observer in observers { observer(configuration) }
     }
 
     /// Calls `observer` with each configuration ``reload(_:)`` applies, after the scheduler has it: how the read API
     /// serving this cache follows a SIGHUP without being told twice.
-    package func observeReloads(_ observer: @escaping @Sendable (Configuration) -> Void) {
+    package func observeReloads(_ observer: @escaping @Sendable (SyncConfiguration) -> Void) {
         live.withLock { $0.observers.append(observer) }
     }
 
@@ -102,7 +102,7 @@ extension SyncCache {
     }
 
     /// The configuration syncs use now (the read API's endpoints).
-    package var configuration: Configuration { live.withLock { $0.configuration } }
+    package var configuration: SyncConfiguration { live.withLock { $0.configuration } }
 
     /// ``run(onSync:)`` without a callback: the `Service` requirement.
     public func run() async throws {

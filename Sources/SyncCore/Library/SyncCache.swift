@@ -74,10 +74,10 @@ public final class SyncCache: Service, Sendable {
     let live: Mutex<Live>
 
     struct Live: Sendable {
-        var configuration: Configuration
+        var configuration: SyncConfiguration
         var scheduler: SyncScheduler<ContinuousClock>?
         /// Called with each configuration ``reload(_:)`` applies (the read API's, which serves its endpoints).
-        var observers: [@Sendable (Configuration) -> Void] = []
+        var observers: [@Sendable (SyncConfiguration) -> Void] = []
     }
     /// Where the data is kept.
     let store: SyncStore
@@ -129,7 +129,7 @@ public final class SyncCache: Service, Sendable {
     ) throws(SyncError) {
         let http = client ?? APIClient()
         try self.init(
-            store: store, configuration: configuration?.configuration ?? Configuration(endpoints: []),
+            store: store, configuration: configuration ?? SyncConfiguration(),
             connections: connections, transport: SchemeTransport(http: http.transport), client: http,
             ownsClient: client == nil, environment: environment, logger: logger,
             now: { Date().timeIntervalSince1970 })
@@ -157,11 +157,11 @@ public final class SyncCache: Service, Sendable {
     ) throws(SyncError) {
         self.init(
             reading: try Self.openForReading(store, connections: connections), of: store,
-            configuration: configuration?.configuration ?? Configuration(endpoints: []))
+            configuration: configuration ?? SyncConfiguration())
     }
 
     /// A cache that reads through `storage`, a reader of `store` the caller opened (a test's pool, say).
-    package init(reading storage: any ReadStorage, of store: SyncStore, configuration: Configuration) {
+    package init(reading storage: any ReadStorage, of store: SyncStore, configuration: SyncConfiguration) {
         self.store = store
         self.storage = storage
         writer = nil
@@ -177,7 +177,7 @@ public final class SyncCache: Service, Sendable {
     ///   - client: What ``client`` is: the client of `transport`; nil, for a cache whose transport is a test's, makes
     ///     one when it is asked for.
     init(
-        store: SyncStore, configuration: Configuration = Configuration(endpoints: []), connections: Int = 2,
+        store: SyncStore, configuration: SyncConfiguration = SyncConfiguration(), connections: Int = 2,
         transport: any Transport,
         client: APIClient? = nil, ownsClient: Bool = false, environment: [String: String] = [:],
         logger: Logger = .current, now: @escaping @Sendable () -> Double
@@ -204,7 +204,7 @@ public final class SyncCache: Service, Sendable {
 
     /// ``init(store:configuration:connections:transport:client:ownsClient:environment:logger:now:)`` with an SQLite file.
     convenience init(
-        path: String, configuration: Configuration = Configuration(endpoints: []), connections: Int = 2,
+        path: String, configuration: SyncConfiguration = SyncConfiguration(), connections: Int = 2,
         transport: any Transport,
         environment: [String: String] = [:], logger: Logger = .current,
         now: @escaping @Sendable () -> Double

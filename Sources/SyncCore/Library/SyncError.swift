@@ -62,11 +62,16 @@ public struct SyncError: Error, Sendable, Hashable, CustomStringConvertible {
     public let description: String
     /// The endpoint the failure is about, when it is about one.
     public let endpoint: String?
+    /// Each problem of an ``Code/invalidConfiguration`` error, in line order: what ``description`` holds one a line.
+    /// Split on these rather than on the description's lines, since a problem may quote a line break from the file.
+    /// Empty for the other codes.
+    public let problems: [String]
 
-    init(_ code: Code, _ description: String, endpoint: String? = nil) {
+    init(_ code: Code, _ description: String, endpoint: String? = nil, problems: [String] = []) {
         self.code = code
         self.description = description
         self.endpoint = endpoint
+        self.problems = problems
     }
 
     /// Whether two errors are of the same kind: codes only.
@@ -97,7 +102,12 @@ public struct SyncError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Any ``Code/refused`` error.
     public static let refused = SyncError(.refused, "the SQL was refused: it does not only read")
 
-    static func invalidConfiguration(_ sentences: String) -> SyncError { SyncError(.invalidConfiguration, sentences) }
+    static func invalidConfiguration(_ sentences: String) -> SyncError {
+        SyncError(.invalidConfiguration, sentences, problems: sentences.split(separator: "\n").map(String.init))
+    }
+    static func invalidConfiguration(_ error: ConfigurationError) -> SyncError {
+        SyncError(.invalidConfiguration, error.description, problems: error.problems.map(\.description))
+    }
 
     static func cannotOpen(_ sentence: String) -> SyncError { SyncError(.cannotOpen, sentence) }
 

@@ -23,12 +23,12 @@ public struct SyncStore: Sendable, CustomStringConvertible {
     /// The store as messages and logs show it: a path, or a URL without its password.
     public let description: String
     /// The SQLite file, for what only a file has (its folder, its existence before a read); nil for a server.
-    package let file: String?
+    public let file: String?
     /// The kind of store, in messages: "SQLite", "PostgreSQL", "in-memory".
     package let kind: String
     /// Whether processes that may run on other machines share the store: then `syncd run` nodes take turns at its
     /// endpoints, and a replica of it may serve the reads. An SQLite file is one process's.
-    package let isShared: Bool
+    public let isShared: Bool
     private let opener: any Opener
 
     /// What a store does when a cache opens it; each kind of store gives its own.

@@ -62,7 +62,7 @@ extension Credential {
             if scheme == "https" { return true }
             guard scheme == "http", var host = url.host else { return false }
             if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-            return ServerConfiguration.Listen.tcp(host: host, port: 0).isLoopback
+            return SyncConfiguration.Server.Listen.tcp(host: host, port: 0).isLoopback
         }
     }
 

@@ -35,9 +35,8 @@ package struct EndpointConfiguration: Sendable, Equatable {
     /// The longest wait between two attempts of one run; a Retry-After above it fails the run instead.
     package static let defaultRetryMaxDelay = Duration.seconds(300)
 
-    /// The endpoint as declared, less what compiling replaced: its name, records, key, columns, body, pagination
-    /// and incremental are cleared here and held compiled beside it, so that equality (a reload's diff) compares
-    /// each value once.
+    /// The endpoint as declared, whole: what ``SyncConfiguration/endpoints`` gives back. Its name, records, key,
+    /// columns, body, pagination and incremental are also held compiled beside it, for the engine.
     package private(set) var declared: SyncEndpoint
     /// The endpoint's name, also its table's name. Never starts with `syncd_` or `sqlite_`.
     package var name: SQLIdentifier
@@ -65,10 +64,6 @@ package struct EndpointConfiguration: Sendable, Equatable {
         columns: [ColumnSpec], body: RequestBody?, pagination: PaginationConfiguration?,
         incremental: IncrementalConfiguration?
     ) {
-        var declared = declared
-        declared.name = ""
-        (declared.records, declared.primaryKey, declared.columns, declared.body) = (nil, [], [], nil)
-        (declared.pagination, declared.incremental) = (nil, nil)
         self.declared = declared
         self.name = name
         self.line = line
@@ -78,7 +73,7 @@ package struct EndpointConfiguration: Sendable, Equatable {
         self.body = body
         self.pagination = pagination
         self.incremental = incremental
-        self.redactedURL = Self.redacted(declared.url, declared.credential)
+        self.redactedURL = declared.redactedURL
     }
 
     /// A plan built in code, each option given as the engine holds it (the stores' own view of an endpoint, tests).
@@ -123,12 +118,31 @@ package struct EndpointConfiguration: Sendable, Equatable {
             body: body, pagination: pagination, incremental: incremental)
     }
 
+    /// Whether two plans sync the same way (a reload's diff): the compiled values, and every other option as
+    /// declared. A plan built in code from compiled values equals the one compiled from the same declaration.
+    package static func == (lhs: EndpointConfiguration, rhs: EndpointConfiguration) -> Bool {
+        (lhs.name, lhs.line, lhs.records, lhs.primaryKey, lhs.columns) == (
+            rhs.name, rhs.line, rhs.records, rhs.primaryKey, rhs.columns
+        )
+            && (lhs.body, lhs.pagination, lhs.incremental) == (rhs.body, rhs.pagination, rhs.incremental)
+            && lhs.options == rhs.options
+    }
+
+    /// ``declared`` less what is held compiled beside it: the options ``==`` compares once.
+    private var options: SyncEndpoint {
+        var options = declared
+        options.name = ""
+        (options.records, options.primaryKey, options.columns, options.body) = (nil, [], [], nil)
+        (options.pagination, options.incremental) = (nil, nil)
+        return options
+    }
+
     /// An option as declared: `endpoint.interval`, `endpoint.retries`, `endpoint.rateLimit`…
     package subscript<Value>(dynamicMember option: WritableKeyPath<SyncEndpoint, Value>) -> Value {
         get { declared[keyPath: option] }
         set {
             declared[keyPath: option] = newValue
-            redactedURL = Self.redacted(declared.url, declared.credential)
+            redactedURL = declared.redactedURL
         }
     }
 
@@ -158,9 +172,4 @@ package struct EndpointConfiguration: Sendable, Equatable {
 
     /// Whether the endpoint caches one document rather than records.
     package var isDocument: Bool { records == nil }
-
-    /// `url` as ``URLRedaction`` shows it, the query credential `auth` names included.
-    private static func redacted(_ url: String, _ auth: Credential?) -> String {
-        URLRedaction.redact(url, queryCredential: auth?.queryName)
-    }
 }

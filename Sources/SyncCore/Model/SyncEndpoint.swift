@@ -1,3 +1,5 @@
+import SyncSupport
+
 /// One endpoint to sync: what to fetch, how often, and how its records become rows. The one model of an endpoint:
 /// an `[[endpoint]]` table of syncd.toml reads into the same options, checked by the same rules, in the same words.
 ///
@@ -114,6 +116,16 @@ public struct SyncEndpoint: Sendable, Hashable {
         self.retries = EndpointConfiguration.defaultRetries
         self.retryMaxDelay = EndpointConfiguration.defaultRetryMaxDelay
         self.headers = headers
+    }
+
+    /// Whether the endpoint caches one document rather than records: it has no ``records``.
+    public var isDocument: Bool { records == nil }
+
+    /// ``url`` as syncd stores, logs, prints and serves it, its secrets replaced by `REDACTED`: the user information,
+    /// the query credential's parameter, and every parameter whose name holds `key`, `token`, `secret`, `password` or
+    /// `signature` (`https://u:p@example.com/x?api_key=abc&page=2` is `https://REDACTED@example.com/x?api_key=REDACTED&page=2`).
+    public var redactedURL: String {
+        URLRedaction.redact(url, queryCredential: credential?.queryName)
     }
 
     /// One of ``headers``: a name and its value.

@@ -23,7 +23,7 @@ package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duratio
         case claimFailed([String], String)
         /// Time to renew the claims of the running syncs.
         case renew
-        case reload(Configuration)
+        case reload(SyncConfiguration)
         case shutdown
         case graceExpired
     }
@@ -58,7 +58,7 @@ package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duratio
     ///     first, and runs only if the claim is had (``SyncStorage/leasing(node:lease:)``).
     ///   - onReport: Called after each sync, once its next due time is stored.
     package init(
-        configuration: Configuration,
+        configuration: SyncConfiguration,
         engine: SyncEngine,
         clock: C,
         persisted: [String: ScheduleStateMachine.PersistedState] = [:],
@@ -74,15 +74,15 @@ package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duratio
         self.onReport = onReport
         self.leasing = leasing
         self.endpoints = Dictionary(
-            configuration.endpoints.map { ($0.name.name, $0) }, uniquingKeysWith: { first, _ in first })
+            configuration.plans.map { ($0.name.name, $0) }, uniquingKeysWith: { first, _ in first })
         self.machine = ScheduleStateMachine(
-            endpoints: configuration.endpoints.map(Self.scheduled), concurrency: configuration.concurrency,
+            endpoints: configuration.plans.map(Self.scheduled), concurrency: configuration.concurrency,
             persisted: persisted, now: engine.now())
         (wakes, wake) = AsyncStream.makeStream(of: Wake.self)
     }
 
     /// Applies a new configuration: added endpoints are scheduled, removed ones dropped, changed ones take effect.
-    package nonisolated func reload(_ configuration: Configuration) {
+    package nonisolated func reload(_ configuration: SyncConfiguration) {
         wake.yield(.reload(configuration))
     }
 
@@ -165,9 +165,9 @@ package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duratio
                     }
                 case .reload(let configuration):
                     endpoints = Dictionary(
-                        configuration.endpoints.map { ($0.name.name, $0) }, uniquingKeysWith: { first, _ in first })
+                        configuration.plans.map { ($0.name.name, $0) }, uniquingKeysWith: { first, _ in first })
                     machine.reconfigure(
-                        configuration.endpoints.map(Self.scheduled), concurrency: configuration.concurrency,
+                        configuration.plans.map(Self.scheduled), concurrency: configuration.concurrency,
                         now: engine.now())
                 case .shutdown:
                     stopping = true

@@ -37,7 +37,7 @@ struct DemoCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (1...1_000_000).contains(users) else { throw ValidationError("--users must be between 1 and 1000000.") }
-        guard let address = ServerConfiguration.Listen(parsing: listen), case .tcp = address else {
+        guard let address = SyncConfiguration.Server.Listen(parsing: listen), case .tcp = address else {
             throw ValidationError("--listen must be host:port, like 127.0.0.1:8787.")
         }
         guard address.isLoopback else {
@@ -56,7 +56,7 @@ struct DemoCommand: AsyncParsableCommand {
                 try DemoConfiguration.text(baseURL: server.baseURL, listen: listen).write(
                     toFile: configPath, atomically: true, encoding: .utf8)
                 let configuration = try GlobalOptions.parse(["--config", configPath]).loadConfiguration()
-                let databasePath = configuration.database ?? (folder as NSString).appendingPathComponent("cache.db")
+                let databasePath = configuration.databasePath ?? (folder as NSString).appendingPathComponent("cache.db")
                 let earlier = FileManager.default.fileExists(atPath: databasePath)
                 let cache = try SyncRunner.open(configuration, in: .sqlite(path: databasePath))
                 let out = Terminal.standardOutput
@@ -88,7 +88,7 @@ struct DemoCommand: AsyncParsableCommand {
     }
 
     /// Runs the daemon on the demo's configuration until Ctrl-C, printing what to try once the API listens.
-    private func serve(_ configuration: Configuration, configPath: String, example: DemoExample) async throws {
+    private func serve(_ configuration: SyncConfiguration, configPath: String, example: DemoExample) async throws {
         let environment = ProcessInfo.processInfo.environment
         let daemon = Daemon(
             options: try GlobalOptions.parse(["--config", configPath]), configuration: configuration,
@@ -105,8 +105,8 @@ struct DemoCommand: AsyncParsableCommand {
         try await daemon.run()
     }
 
-    private func pass(_ configuration: Configuration, cache: SyncCache) async throws {
-        let reports = try await SyncRunner.run(configuration.endpoints.map(\.name.name), in: cache, progress: false)
+    private func pass(_ configuration: SyncConfiguration, cache: SyncCache) async throws {
+        let reports = try await SyncRunner.run(configuration.endpointNames, in: cache, progress: false)
         for report in reports {
             Terminal.standardOutput.write(
                 "  " + ReportText.line(report).replacingOccurrences(of: "\n  ", with: "\n    "))

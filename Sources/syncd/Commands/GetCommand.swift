@@ -33,7 +33,7 @@ struct GetCommand: AsyncParsableCommand {
             let cache = try DatabaseAccess.openForReading(options.store(configuration))
             let body: String
             let etag: String
-            let name = endpoint.name.name
+            let name = endpoint.name
             if let id {
                 // A document has no records: the store refuses the key in the read API's words.
                 let key = id.split(separator: ",", omittingEmptySubsequences: false).map(String.init)

@@ -56,7 +56,7 @@ struct QueryCommand: AsyncParsableCommand {
                 return RecordFilter.equal(String(parts[0]), String(parts.dropFirst().first ?? ""))
             }
             let table = try await cache.table(
-                from: endpoint.name.name, where: filters, order: try order.map { [try Self.order($0)] } ?? [],
+                from: endpoint.name, where: filters, order: try order.map { [try Self.order($0)] } ?? [],
                 limit: limit)
             switch format {
             case .table: Terminal.standardOutput.write(TableText.table(columns: table.columns, rows: table.rows))

@@ -27,7 +27,7 @@ struct StatusCommand: AsyncParsableCommand {
                 ["endpoint", "kind", "records", "version", "last_success", "last_status", "failures", "last_error"]
                 + (clustered ? ["node"] : []) + (tokens.isShown ? ["token_renewed", "token_expires"] : [])
             let rows: [[SyncCache.SQLValue]] = configuration.endpoints.map { endpoint in
-                let name = endpoint.name.name
+                let name = endpoint.name
                 guard let status = statuses[name] else {
                     return [
                         .text(name), .text(endpoint.isDocument ? "document" : "collection"), .integer(0), .integer(0),
@@ -51,8 +51,8 @@ struct TokenTimes {
     var isShown: Bool
     var directory: String
 
-    init(_ configuration: Configuration, store: SyncStore) {
-        isShown = configuration.endpoints.contains { $0.auth?.oauth2 != nil }
+    init(_ configuration: SyncConfiguration, store: SyncStore) {
+        isShown = configuration.endpoints.contains { $0.credential?.oauth2 != nil }
         directory = Self.directory(store)
     }
 
@@ -64,9 +64,9 @@ struct TokenTimes {
     }
 
     /// The two cells of `endpoint`, when the columns are shown.
-    func cells(_ endpoint: EndpointConfiguration) -> [SyncCache.SQLValue] {
+    func cells(_ endpoint: SyncEndpoint) -> [SyncCache.SQLValue] {
         guard isShown else { return [] }
-        guard let client = endpoint.auth?.oauth2,
+        guard let client = endpoint.credential?.oauth2,
             let times = OAuth2TokenFiles(directory: directory, identity: client.identity).times()
         else { return [.null, .null] }
         return [.text(times.renewedAt), .text(times.expiresAt)]

@@ -24,7 +24,7 @@ struct SyncCommand: AsyncParsableCommand {
         try await reportingErrors {
             LoggingSetup.bootstrap()
             let configuration = try options.loadConfiguration()
-            let names = try select(configuration).map(\.name.name)
+            let names = try select(configuration)
             let cache = try SyncRunner.open(configuration, in: options.store(configuration))
             let summaries = try await SyncRunner.run(names, in: cache, progress: Terminal.standardError.isTTY)
             try await cache.shutdown()
@@ -32,14 +32,13 @@ struct SyncCommand: AsyncParsableCommand {
         }
     }
 
-    private func select(_ configuration: Configuration) throws -> [EndpointConfiguration] {
-        guard !endpoints.isEmpty else { return configuration.endpoints }
-        return try endpoints.map { name in
-            guard let endpoint = configuration.endpoint(named: name) else {
-                throw CLIError.unknownEndpoint(name)
-            }
-            return endpoint
+    /// The endpoints named on the command line, else all of them.
+    private func select(_ configuration: SyncConfiguration) throws -> [String] {
+        guard !endpoints.isEmpty else { return configuration.endpointNames }
+        for name in endpoints where configuration.endpoint(named: name) == nil {
+            throw CLIError.unknownEndpoint(name)
         }
+        return endpoints
     }
 }
 
@@ -47,7 +46,7 @@ struct SyncCommand: AsyncParsableCommand {
 enum SyncRunner {
     /// The cache of `configuration` in `store`, logging as the CLI logs.
     static func open(
-        _ configuration: Configuration, in store: SyncStore, connections: Int = 1,
+        _ configuration: SyncConfiguration, in store: SyncStore, connections: Int = 1,
         environment: [String: String] = ProcessInfo.processInfo.environment, logger: Logger = LoggingSetup.logger
     ) throws -> SyncCache {
         if let file = store.file {
@@ -57,7 +56,7 @@ enum SyncRunner {
             }
         }
         return try SyncCache(
-            store: store, configuration: SyncConfiguration(configuration), connections: connections,
+            store: store, configuration: configuration, connections: connections,
             environment: environment, logger: logger)
     }
 

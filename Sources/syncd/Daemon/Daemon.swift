@@ -13,7 +13,7 @@ import UnixSignals
 /// SIGTERM or SIGINT: `syncd run`, and the serving half of `syncd demo`.
 struct Daemon {
     var options: GlobalOptions
-    var configuration: Configuration
+    var configuration: SyncConfiguration
     var environment: [String: String]
     var logger: Logger
     var notifier: SystemdNotifier
@@ -37,7 +37,7 @@ struct Daemon {
         }
         // The front door every embedder uses: the daemon keeps it fresh and reloads it; the read API reads through it.
         let cache = try SyncRunner.open(
-            configuration, in: store, connections: ReadConnectionPool.defaultCount, environment: environment,
+            configuration, in: store, connections: SyncCache.servingConnections, environment: environment,
             logger: logger)
         let registry = PrometheusCollectorRegistry()
         let metrics = SyncMetrics()
@@ -101,7 +101,7 @@ struct Daemon {
     }
 
     /// A `[server] read_database` is a replica of a PostgreSQL database: with an SQLite one it is refused.
-    static func checkReadDatabase(_ server: ServerConfiguration, store: SyncStore) throws {
+    static func checkReadDatabase(_ server: SyncConfiguration.Server, store: SyncStore) throws {
         guard server.readDatabase != nil, let file = store.file else { return }
         throw CLIError(
             "[server] read_database names a replica of a PostgreSQL database, and the database is the SQLite file "
@@ -111,22 +111,21 @@ struct Daemon {
 
     /// `[server] read_database`, a streaming replica the read API reads instead of the database; nil when there is
     /// none. The replica's users are its primary's: the same `password_file` serves.
-    static func replica(_ server: ServerConfiguration, passwordFile: String?) throws -> SyncCache? {
+    static func replica(_ server: SyncConfiguration.Server, passwordFile: String?) throws -> SyncCache? {
         guard let replica = server.readDatabase else { return nil }
         do {
             return try SyncCache(
                 readingFrom: .postgres(url: replica, passwordFile: passwordFile),
-                connections: ReadConnectionPool.defaultCount)
+                connections: SyncCache.servingConnections)
         } catch {
             throw CLIError("[server] read_database: \(error)")
         }
     }
 
     /// The read API's bearer token, read once at start; one sentence naming its source when it cannot be read.
-    static func readToken(_ server: ServerConfiguration, environment: [String: String]) throws -> String? {
-        guard let source = server.tokenSource else { return nil }
+    static func readToken(_ server: SyncConfiguration.Server, environment: [String: String]) throws -> String? {
         do {
-            return try source.resolve(environment: environment)
+            return try server.readToken(environment: environment)
         } catch {
             throw CLIError("[server] token: \(error)", exitCode: .configurationInvalid)
         }
@@ -134,7 +133,7 @@ struct Daemon {
 
     /// The read API's service; a `unix:` socket another process listens on stops the start with one sentence.
     static func service(
-        _ server: ReadServer, listen: ServerConfiguration.Listen,
+        _ server: ReadServer, listen: SyncConfiguration.Server.Listen,
         onListening: @escaping @Sendable (ReadServer.BoundAddress) async -> Void
     ) throws -> (any Service)? {
         do {
@@ -145,7 +144,7 @@ struct Daemon {
     }
 
     /// A bind failure says which address, and what to do about it.
-    static func describe(_ error: any Error, listen: ServerConfiguration.Listen) -> String {
+    static func describe(_ error: any Error, listen: SyncConfiguration.Server.Listen) -> String {
         let text = "\(error)"
         guard text.contains("Address already in use") || text.contains("EADDRINUSE") else { return text }
         switch listen {

@@ -19,9 +19,9 @@ struct ReloadService: Service {
     /// The read API's token, replaced by each reload; nil when the API runs without one (or is off).
     var token: ReadToken?
     /// The `[server]` the read API started with.
-    var running: ServerConfiguration
+    var running: SyncConfiguration.Server
     /// The `[cluster]` the scheduler started with: its node name and lease change only on a restart.
-    var cluster: ClusterConfiguration
+    var cluster: SyncConfiguration.Cluster
     var environment: [String: String]
     var notifier: SystemdNotifier
     var logger: Logger
@@ -38,7 +38,7 @@ struct ReloadService: Service {
                         try Daemon.readToken(configuration.server, environment: environment)
                     }
                     // The read API follows: it serves the cache's endpoints.
-                    cache.reload(SyncConfiguration(configuration))
+                    cache.reload(configuration)
                     if let token, let newToken { token.replace(with: newToken) }
                     let restart = Self.keysNeedingRestart(running: running, new: configuration.server)
                     if !restart.isEmpty {
@@ -68,7 +68,7 @@ struct ReloadService: Service {
     /// The `[server]` keys whose new values a reload cannot apply, as the configuration spells them. A token's new
     /// value applies; a token where there was none, or none where there was one, does not (the Host check of a
     /// token-less listen is set up when the API starts).
-    static func keysNeedingRestart(running: ServerConfiguration, new: ServerConfiguration) -> [String] {
+    static func keysNeedingRestart(running: SyncConfiguration.Server, new: SyncConfiguration.Server) -> [String] {
         var keys: [String] = []
         if new.listen != running.listen { keys.append("listen") }
         if (new.tokenSource == nil) != (running.tokenSource == nil) {

@@ -68,8 +68,8 @@ struct ConfigDurationAndByteSizeTests {
 
     @Test("a TOML integer max_body is a number of bytes")
     func integerMaxBody() throws {
-        let configuration = try Configuration.parse(
+        let configuration = try SyncConfiguration.parse(
             "[defaults]\nmax_body = 4096\n[[endpoint]]\nname = \"a\"\nurl = \"https://e.com\"", sourcePath: "x")
-        #expect(configuration.endpoints.first?.maxBody == 4096)
+        #expect(configuration.plans.first?.maxBody == 4096)
     }
 }

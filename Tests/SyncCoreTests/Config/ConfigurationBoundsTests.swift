@@ -139,7 +139,7 @@ struct ConfigurationBoundsTests {
             url = "https://example.com/users"
             """
         var fromFile = ""
-        do { _ = try Configuration.parse(toml, sourcePath: "syncd.toml") } catch { fromFile = "\(error)" }
+        do { _ = try SyncConfiguration.parse(toml, sourcePath: "syncd.toml") } catch { fromFile = "\(error)" }
         var fromSwift = ""
         do {
             _ = try SyncConfiguration(endpoints: [SyncEndpoint(name: name, url: "https://example.com/users")])

@@ -6,13 +6,13 @@ import Testing
 struct ConfigurationClusterTests {
     @Test("node and lease are read; without them the node is the host name and the lease 30 s")
     func values() throws {
-        let defaults = try Configuration.parse("", sourcePath: "syncd.toml").cluster
-        #expect(defaults == ClusterConfiguration(node: nil, lease: .seconds(30)))
+        let defaults = try SyncConfiguration.parse("", sourcePath: "syncd.toml").cluster
+        #expect(defaults == SyncConfiguration.Cluster(node: nil, lease: .seconds(30)))
         #expect(!defaults.nodeName.isEmpty && defaults.nodeName.utf8.count <= 63)
-        #expect(ClusterConfiguration.problem(withName: defaults.nodeName) == nil)
-        let set = try Configuration.parse(
+        #expect(SyncConfiguration.Cluster.problem(withName: defaults.nodeName) == nil)
+        let set = try SyncConfiguration.parse(
             "[cluster]\nnode = \"db-2.eu_west\"\nlease = \"2m\"", sourcePath: "syncd.toml")
-        #expect(set.cluster == ClusterConfiguration(node: "db-2.eu_west", lease: .seconds(120)))
+        #expect(set.cluster == SyncConfiguration.Cluster(node: "db-2.eu_west", lease: .seconds(120)))
         #expect(set.cluster.nodeName == "db-2.eu_west")
     }
 

@@ -29,19 +29,19 @@ struct ConfigurationConnectionTests {
             """
             + Self.endpoint("a") + Self.endpoint("b", "proxy = \"http://other.corp:8080\"")
             + Self.endpoint("c", "proxy = \"\"")
-        let configuration = try Configuration.parse(text, sourcePath: "/etc/syncd/syncd.toml")
+        let configuration = try SyncConfiguration.parse(text, sourcePath: "/etc/syncd/syncd.toml")
         let authorization = Credential.basic(username: "syncd", password: .file(path: "/etc/syncd/proxy.pass"))
-        let a = try #require(configuration.endpoint(named: "a"))
+        let a = try #require(configuration.plan(named: "a"))
         #expect(a.proxy == .url("http://proxy.corp:3128", authorization: authorization))
         #expect(
             a.tls
                 == TLSSettings(
                     clientCertificate: .systemdCredential("client.pem"), clientKey: .systemdCredential("client.key")))
         #expect(
-            configuration.endpoint(named: "b")?.proxy == .url("http://other.corp:8080", authorization: authorization))
+            configuration.plan(named: "b")?.proxy == .url("http://other.corp:8080", authorization: authorization))
         var direct = HTTPProxy.direct
         direct.authorization = authorization
-        #expect(configuration.endpoint(named: "c")?.proxy == direct)
+        #expect(configuration.plan(named: "c")?.proxy == direct)
     }
 
     @Test(

@@ -21,13 +21,13 @@ struct ConfigurationDataSafetyTests {
 
     @Test("max_delete is 50% by default, and takes a share or a number of rows, in [defaults] too")
     func maxDelete() throws {
-        let plain = try Configuration.parse(Self.endpoint(""), sourcePath: "syncd.toml")
-        #expect(plain.endpoints.first?.maxDelete == .default)
-        #expect(plain.endpoints.first?.maxDelete.description == #""50%""#)
-        let share = try Configuration.parse(Self.endpoint(#"max_delete = "10%""#), sourcePath: "syncd.toml")
-        #expect(share.endpoints.first?.maxDelete == SyncEndpoint.DeletionLimit.percent(10))
-        let rows = try Configuration.parse("[defaults]\nmax_delete = 3\n" + Self.endpoint(""), sourcePath: "s.toml")
-        #expect(rows.endpoints.first?.maxDelete == SyncEndpoint.DeletionLimit.rows(3))
+        let plain = try SyncConfiguration.parse(Self.endpoint(""), sourcePath: "syncd.toml")
+        #expect(plain.plans.first?.maxDelete == .default)
+        #expect(plain.plans.first?.maxDelete.description == #""50%""#)
+        let share = try SyncConfiguration.parse(Self.endpoint(#"max_delete = "10%""#), sourcePath: "syncd.toml")
+        #expect(share.plans.first?.maxDelete == SyncEndpoint.DeletionLimit.percent(10))
+        let rows = try SyncConfiguration.parse("[defaults]\nmax_delete = 3\n" + Self.endpoint(""), sourcePath: "s.toml")
+        #expect(rows.plans.first?.maxDelete == SyncEndpoint.DeletionLimit.rows(3))
     }
 
     @Test("a share is rounded up: a snapshot may always delete one row unless the share is 0%")
@@ -52,9 +52,9 @@ struct ConfigurationDataSafetyTests {
     @Test("total_path is read with the other pagination paths")
     func totalPath() throws {
         let pagination = #"pagination = { type = "page", param = "page", total_path = "meta.total" }"#
-        let configuration = try Configuration.parse(Self.endpoint(pagination), sourcePath: "syncd.toml")
-        #expect(configuration.endpoints.first?.pagination?.totalPath == (try JSONPath(parsing: "meta.total")))
-        #expect(configuration.endpoints.first?.pagination?.capturedPaths == [try JSONPath(parsing: "meta.total")])
+        let configuration = try SyncConfiguration.parse(Self.endpoint(pagination), sourcePath: "syncd.toml")
+        #expect(configuration.plans.first?.pagination?.totalPath == (try JSONPath(parsing: "meta.total")))
+        #expect(configuration.plans.first?.pagination?.capturedPaths == [try JSONPath(parsing: "meta.total")])
     }
 
     @Test(

@@ -7,7 +7,7 @@ import Testing
 struct ConfigurationDefaultsTests {
     @Test("built-in defaults apply when nothing is set")
     func builtInDefaults() throws {
-        let configuration = try Configuration.parse(
+        let configuration = try SyncConfiguration.parse(
             """
             [[endpoint]]
             name = "flags"
@@ -15,10 +15,11 @@ struct ConfigurationDefaultsTests {
             """,
             sourcePath: "/etc/syncd/syncd.toml"
         )
-        let flags = try #require(configuration.endpoints.first)
-        #expect(configuration.database == nil)
+        let flags = try #require(configuration.plans.first)
+        #expect(configuration.databasePath == nil)
         #expect(
-            configuration.server == ServerConfiguration(listen: .tcp(host: "127.0.0.1", port: 8787), tokenFile: nil))
+            configuration.server
+                == SyncConfiguration.Server(listen: .tcp(host: "127.0.0.1", port: 8787), tokenFile: nil))
         #expect(configuration.concurrency == 4)
         #expect(flags.interval == .seconds(300))
         #expect(flags.jitter == 0.1)
@@ -74,9 +75,9 @@ struct ConfigurationDefaultsTests {
 
     @Test("[defaults] overrides the built-in defaults, and endpoint keys override [defaults]")
     func layering() throws {
-        let configuration = try Configuration.parse(Self.layered, sourcePath: "/etc/syncd/syncd.toml")
+        let configuration = try SyncConfiguration.parse(Self.layered, sourcePath: "/etc/syncd/syncd.toml")
         #expect(configuration.concurrency == 8)
-        let inherits = try #require(configuration.endpoint(named: "inherits"))
+        let inherits = try #require(configuration.plan(named: "inherits"))
         #expect(inherits.interval == .seconds(3600))
         #expect(inherits.jitter == 0.5)
         #expect(inherits.timeout == .seconds(10))
@@ -95,7 +96,7 @@ struct ConfigurationDefaultsTests {
         #expect(inherits.primaryKey == [0])
         #expect(inherits.line == 13)
 
-        let overrides = try #require(configuration.endpoint(named: "overrides"))
+        let overrides = try #require(configuration.plan(named: "overrides"))
         #expect(overrides.interval == .seconds(5400))
         #expect(overrides.jitter == 0)
         #expect(overrides.timeout == .milliseconds(500))
@@ -129,23 +130,23 @@ struct ConfigurationDefaultsTests {
             [server]
             token_file = "\(database).token"
             """
-        let configuration = try Configuration.parse(text, sourcePath: sourcePath)
-        #expect(configuration.database == expected)
+        let configuration = try SyncConfiguration.parse(text, sourcePath: sourcePath)
+        #expect(configuration.databasePath == expected)
         #expect(configuration.server.tokenFile == expected + ".token")
     }
 
     @Test("a configuration given by a relative path resolves against the working directory")
     func relativeSourcePath() throws {
-        let configuration = try Configuration.parse("database = \"cache.db\"", sourcePath: "conf/syncd.toml")
+        let configuration = try SyncConfiguration.parse("database = \"cache.db\"", sourcePath: "conf/syncd.toml")
         let cwd = FileManager.default.currentDirectoryPath
         #expect(configuration.sourcePath == "conf/syncd.toml")
-        #expect(configuration.database == (cwd == "/" ? "" : cwd) + "/conf/cache.db")
+        #expect(configuration.databasePath == (cwd == "/" ? "" : cwd) + "/conf/cache.db")
     }
 
     @Test(
         "listen addresses",
         arguments: [
-            ("127.0.0.1:8787", ServerConfiguration.Listen.tcp(host: "127.0.0.1", port: 8787)),
+            ("127.0.0.1:8787", SyncConfiguration.Server.Listen.tcp(host: "127.0.0.1", port: 8787)),
             ("localhost:80", .tcp(host: "localhost", port: 80)),
             ("0.0.0.0:0", .tcp(host: "0.0.0.0", port: 0)),
             ("[::1]:8787", .tcp(host: "::1", port: 8787)),
@@ -155,8 +156,8 @@ struct ConfigurationDefaultsTests {
             ("off", .off),
         ]
     )
-    func listen(text: String, expected: ServerConfiguration.Listen) throws {
-        let configuration = try Configuration.parse(
+    func listen(text: String, expected: SyncConfiguration.Server.Listen) throws {
+        let configuration = try SyncConfiguration.parse(
             "[server]\nlisten = \"\(text)\"\nallow_remote = true", sourcePath: "/etc/syncd/syncd.toml")
         #expect(configuration.server.listen == expected)
     }
@@ -192,8 +193,8 @@ struct ConfigurationDefaultsTests {
         for name in ["zeta", "alpha", "mid"] {
             text += "[[endpoint]]\nname = \"\(name)\"\nurl = \"https://example.com/x\"\n\n"
         }
-        let configuration = try Configuration.parse(text, sourcePath: "syncd.toml")
-        #expect(configuration.endpoints.map(\.name.name) == ["zeta", "alpha", "mid"])
-        #expect(configuration.endpoints.map(\.line) == [1, 5, 9])
+        let configuration = try SyncConfiguration.parse(text, sourcePath: "syncd.toml")
+        #expect(configuration.plans.map(\.name.name) == ["zeta", "alpha", "mid"])
+        #expect(configuration.plans.map(\.line) == [1, 5, 9])
     }
 }

@@ -33,8 +33,8 @@ struct ConfigurationEndpointRuleTests {
             name = "flags"
             url = "https://example.com/flags.json"
             """
-        let configuration = try Configuration.parse(text, sourcePath: "syncd.toml")
-        #expect(configuration.endpoints.first?.isDocument == true)
+        let configuration = try SyncConfiguration.parse(text, sourcePath: "syncd.toml")
+        #expect(configuration.plans.first?.isDocument == true)
     }
 
     @Test("a collection endpoint needs a primary key that names its columns")

@@ -58,11 +58,11 @@ struct ConfigurationExampleTests {
 
     @Test("parses to the exact model")
     func parsesToTheExactModel() throws {
-        let configuration = try Configuration.parse(Self.example, sourcePath: "/etc/syncd/syncd.toml")
-        let expected = Configuration(
+        let configuration = try SyncConfiguration.parse(Self.example, sourcePath: "/etc/syncd/syncd.toml")
+        let expected = SyncConfiguration(
             sourcePath: "/etc/syncd/syncd.toml",
             database: "/var/lib/syncd/cache.db",
-            server: ServerConfiguration(
+            server: SyncConfiguration.Server(
                 listen: .tcp(host: "127.0.0.1", port: 8787),
                 tokenFile: "/etc/syncd/read.token"
             ),
@@ -101,19 +101,19 @@ struct ConfigurationExampleTests {
             ]
         )
         #expect(configuration == expected)
-        let users = try #require(configuration.endpoint(named: "users"))
+        let users = try #require(configuration.plan(named: "users"))
         #expect(!users.isDocument)
         #expect(users.auth?.kindName == "bearer")
-        #expect(try #require(configuration.endpoint(named: "flags")).isDocument)
-        #expect(configuration.endpoint(named: "nope") == nil)
+        #expect(try #require(configuration.plan(named: "flags")).isDocument)
+        #expect(configuration.plan(named: "nope") == nil)
     }
 
     @Test("an empty file is valid: built-in defaults and nothing to sync")
     func emptyFileIsValid() throws {
-        let configuration = try Configuration.parse("# nothing yet\n", sourcePath: "syncd.toml")
-        #expect(configuration == Configuration(sourcePath: "syncd.toml"))
+        let configuration = try SyncConfiguration.parse("# nothing yet\n", sourcePath: "syncd.toml")
+        #expect(configuration == SyncConfiguration(sourcePath: "syncd.toml"))
         #expect(configuration.server.listen == .tcp(host: "127.0.0.1", port: 8787))
         #expect(configuration.concurrency == 4)
-        #expect(configuration.endpoints.isEmpty)
+        #expect(configuration.plans.isEmpty)
     }
 }

@@ -13,7 +13,7 @@ struct ConfigurationFileTests {
             token_file =
             """
         let error = try #require(throws: ConfigurationError.self) {
-            try Configuration.parse(text, sourcePath: "syncd.toml")
+            try SyncConfiguration.parse(text, sourcePath: "syncd.toml")
         }
         #expect(error.code == .syntax)
         #expect(error.description == #"syncd.toml:3:13: invalid TOML: expected a value, found the end of the file"#)
@@ -116,7 +116,7 @@ struct ConfigurationFileTests {
 
     @Test("a configuration path to a device, such as an endless /dev/zero, is refused without reading it")
     func endlessConfigurationFile() throws {
-        let error = try #require(throws: ConfigurationError.self) { try Configuration.load(path: "/dev/zero") }
+        let error = try #require(throws: ConfigurationError.self) { try SyncConfiguration.load(path: "/dev/zero") }
         #expect(error.code == .unreadable)
         #expect(error.description == "/dev/zero: is a device, not a regular file")
     }
@@ -126,7 +126,7 @@ struct ConfigurationFileTests {
         try withTemporaryDirectory { directory in
             let fifo = directory + "/syncd.toml"
             #expect(mkfifo(fifo, 0o600) == 0)
-            let error = try #require(throws: ConfigurationError.self) { try Configuration.load(path: fifo) }
+            let error = try #require(throws: ConfigurationError.self) { try SyncConfiguration.load(path: fifo) }
             #expect(error.description == "\(fifo): is a FIFO, not a regular file")
         }
     }
@@ -172,8 +172,8 @@ struct ConfigurationFileTests {
             url = "https://example.com/}]"
             headers = { "X-A" = "[ }", 'X-B' = '{ ]' }
             """
-        let configuration = try Configuration.parse(text, sourcePath: "syncd.toml")
-        #expect(configuration.endpoints.first?.headers.map(\.value) == ["[ }", "{ ]"])
+        let configuration = try SyncConfiguration.parse(text, sourcePath: "syncd.toml")
+        #expect(configuration.plans.first?.headers.map(\.value) == ["[ }", "{ ]"])
     }
 
     @Test("a NUL byte is refused with its line")
@@ -186,13 +186,13 @@ struct ConfigurationFileTests {
     func loadsAFile() throws {
         try withTemporaryDirectory { directory in
             let path = try writeFile("database = \"cache.db\"\n", named: "syncd.toml", in: directory)
-            let configuration = try Configuration.load(path: path)
+            let configuration = try SyncConfiguration.load(path: path)
             #expect(configuration.sourcePath == path)
-            #expect(configuration.database == directory + "/cache.db")
+            #expect(configuration.databasePath == directory + "/cache.db")
 
             _ = try writeFile("databse = 1\n", named: "bad.toml", in: directory)
             let error = try #require(throws: ConfigurationError.self) {
-                try Configuration.load(path: directory + "/./bad.toml")
+                try SyncConfiguration.load(path: directory + "/./bad.toml")
             }
             #expect(error.code == .invalid)
             #expect(error.description == directory + "/./bad.toml:1: unknown key \"databse\"")
@@ -203,11 +203,11 @@ struct ConfigurationFileTests {
     func missingFile() throws {
         try withTemporaryDirectory { directory in
             let path = directory + "/syncd.toml"
-            let error = try #require(throws: ConfigurationError.self) { try Configuration.load(path: path) }
+            let error = try #require(throws: ConfigurationError.self) { try SyncConfiguration.load(path: path) }
             #expect(error.code == .fileNotFound)
             #expect(error.description == "\(path): no such file")
             let nested = try #require(throws: ConfigurationError.self) {
-                try Configuration.load(path: directory + "/missing/syncd.toml")
+                try SyncConfiguration.load(path: directory + "/missing/syncd.toml")
             }
             #expect(nested.description == "\(directory)/missing/syncd.toml: no such file")
         }
@@ -216,13 +216,13 @@ struct ConfigurationFileTests {
     @Test("an unreadable file is one sentence naming it")
     func unreadableFile() throws {
         try withTemporaryDirectory { directory in
-            let error = try #require(throws: ConfigurationError.self) { try Configuration.load(path: directory) }
+            let error = try #require(throws: ConfigurationError.self) { try SyncConfiguration.load(path: directory) }
             #expect(error.code == .unreadable)
             #expect(error.description == "\(directory): is a directory, not a file")
 
             let path = directory + "/latin1.toml"
             try Data([0x61, 0x20, 0x3D, 0x20, 0x22, 0xE9, 0x22, 0x0A]).write(to: URL(fileURLWithPath: path))
-            let latin1 = try #require(throws: ConfigurationError.self) { try Configuration.load(path: path) }
+            let latin1 = try #require(throws: ConfigurationError.self) { try SyncConfiguration.load(path: path) }
             #expect(latin1.code == .unreadable)
             #expect(latin1.description == "\(path): is not UTF-8 text")
         }

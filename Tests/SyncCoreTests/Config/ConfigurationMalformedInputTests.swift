@@ -38,7 +38,7 @@ struct ConfigurationMalformedInputTests {
                 }
             }
             do {
-                _ = try Configuration.parse(String(characters), sourcePath: "syncd.toml")
+                _ = try SyncConfiguration.parse(String(characters), sourcePath: "syncd.toml")
             } catch {
                 #expect(error.problems.allSatisfy { $0.line != nil }, "\(error)")
             }

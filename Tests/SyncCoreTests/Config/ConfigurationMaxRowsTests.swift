@@ -6,10 +6,11 @@ import Testing
 struct ConfigurationMaxRowsTests {
     @Test("max_rows defaults to 1000 and takes 1 to 100000")
     func maxRows() throws {
-        #expect(try Configuration.parse("", sourcePath: "syncd.toml").server.maxRows == 1000)
-        #expect(try Configuration.parse("[server]\nmax_rows = 1", sourcePath: "syncd.toml").server.maxRows == 1)
+        #expect(try SyncConfiguration.parse("", sourcePath: "syncd.toml").server.maxRows == 1000)
+        #expect(try SyncConfiguration.parse("[server]\nmax_rows = 1", sourcePath: "syncd.toml").server.maxRows == 1)
         #expect(
-            try Configuration.parse("[server]\nmax_rows = 100000", sourcePath: "syncd.toml").server.maxRows == 100_000)
+            try SyncConfiguration.parse("[server]\nmax_rows = 100000", sourcePath: "syncd.toml").server.maxRows
+                == 100_000)
     }
 
     @Test(

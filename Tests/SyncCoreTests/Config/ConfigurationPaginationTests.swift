@@ -45,9 +45,9 @@ struct ConfigurationPaginationTests {
             ),
         ]
         for (text, expected) in cases {
-            let configuration = try Configuration.parse(
+            let configuration = try SyncConfiguration.parse(
                 Self.endpoint(text) + "\n[endpoint.columns]\nid = \"id\"", sourcePath: "syncd.toml")
-            #expect(configuration.endpoints.first?.pagination == expected, "\(text)")
+            #expect(configuration.plans.first?.pagination == expected, "\(text)")
         }
     }
 
@@ -111,11 +111,11 @@ struct ConfigurationPaginationTests {
             [endpoint.columns]
             id = "id"
             """
-        let configuration = try Configuration.parse(text, sourcePath: "syncd.toml")
-        #expect(configuration.endpoint(named: "flags")?.pagination == nil)
-        #expect(configuration.endpoint(named: "users")?.pagination?.kindName == "next_url")
+        let configuration = try SyncConfiguration.parse(text, sourcePath: "syncd.toml")
+        #expect(configuration.plan(named: "flags")?.pagination == nil)
+        #expect(configuration.plan(named: "users")?.pagination?.kindName == "next_url")
         #expect(
-            configuration.endpoint(named: "orders")?.pagination == PaginationConfiguration(kind: .link, maxPages: 9))
+            configuration.plan(named: "orders")?.pagination == PaginationConfiguration(kind: .link, maxPages: 9))
     }
 
     @Test("a document endpoint takes no pagination")

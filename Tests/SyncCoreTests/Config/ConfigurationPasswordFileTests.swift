@@ -6,11 +6,11 @@ import Testing
 struct ConfigurationPasswordFileTests {
     @Test("password_file is a path, made absolute against the configuration's folder")
     func resolved() throws {
-        let configuration = try Configuration.parse(
+        let configuration = try SyncConfiguration.parse(
             "database = \"postgresql://syncd@db.example/cache\"\npassword_file = \"secrets/pg.pass\"",
             sourcePath: "/etc/syncd/syncd.toml")
         #expect(configuration.passwordFile == "/etc/syncd/secrets/pg.pass")
-        #expect(try Configuration.parse("", sourcePath: "syncd.toml").passwordFile == nil)
+        #expect(try SyncConfiguration.parse("", sourcePath: "syncd.toml").passwordFile == nil)
     }
 
     @Test("password_file with an SQLite database, or one that is no path, is refused naming the line")

@@ -27,12 +27,12 @@ struct ConfigurationRequestTests {
 
     @Test("a last-record cursor and a GraphQL POST are read as written")
     func valid() throws {
-        let stripe = try Configuration.parse(
+        let stripe = try SyncConfiguration.parse(
             Self.endpoint(
                 "",
                 pagination: #"{ type = "cursor", from = "last_record", cursor_path = "id", param = "starting_after" }"#),
             sourcePath: "syncd.toml")
-        let customers = try #require(stripe.endpoints.first)
+        let customers = try #require(stripe.plans.first)
         #expect(
             customers.pagination?.kind
                 == .cursor(path: try JSONPath(parsing: "id"), from: .lastRecord, to: .query("starting_after")))
@@ -40,9 +40,9 @@ struct ConfigurationRequestTests {
         #expect(customers.pagination?.capturedPaths == [], "a last record's path is no path of the envelope")
         #expect(customers.method == .get && customers.body == nil)
 
-        let parsed = try Configuration.parse(
+        let parsed = try SyncConfiguration.parse(
             Self.endpoint("method = \"POST\"\n" + Self.graphQL, pagination: Self.bodyCursor), sourcePath: "syncd.toml")
-        let issues = try #require(parsed.endpoints.first)
+        let issues = try #require(parsed.plans.first)
         #expect(issues.method == .post && issues.body?.isGraphQL == true)
         #expect(issues.pagination?.bodyPath == (try JSONPath(parsing: "variables.after")))
         let replaced = try #require(issues.body?.replacing(try JSONPath(parsing: "variables.after"), with: #""Y3""#))
@@ -56,8 +56,8 @@ struct ConfigurationRequestTests {
         try withTemporaryDirectory { directory in
             _ = try writeFile(#"{"query": "{ a }", "variables": {"after": null}}"#, named: "q.json", in: directory)
             let text = Self.endpoint("method = \"POST\"\nbody_file = \"q.json\"", pagination: Self.bodyCursor)
-            let configuration = try Configuration.parse(text, sourcePath: directory + "/syncd.toml")
-            #expect(configuration.endpoints.first?.body?.isGraphQL == true)
+            let configuration = try SyncConfiguration.parse(text, sourcePath: directory + "/syncd.toml")
+            #expect(configuration.plans.first?.body?.isGraphQL == true)
             let missing = Self.endpoint("method = \"POST\"\nbody_file = \"nope.json\"")
             #expect(
                 configurationProblems(missing, sourcePath: directory + "/syncd.toml") == [

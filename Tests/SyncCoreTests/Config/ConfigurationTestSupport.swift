@@ -5,7 +5,7 @@ import Foundation
 /// The problems `parse` reports for `text`, as printed; empty when the configuration is valid.
 func configurationProblems(_ text: String, sourcePath: String = "syncd.toml") -> [String] {
     do {
-        _ = try Configuration.parse(text, sourcePath: sourcePath)
+        _ = try SyncConfiguration.parse(text, sourcePath: sourcePath)
         return []
     } catch {
         return error.problems.map(\.description)

@@ -71,8 +71,8 @@ struct ConfigurationValueTests {
         ]
     )
     func goodURL(url: String) throws {
-        let configuration = try Configuration.parse("[[endpoint]]\nname = \"a\"\nurl = \"\(url)\"", sourcePath: "x")
-        #expect(configuration.endpoints.first?.url == url)
+        let configuration = try SyncConfiguration.parse("[[endpoint]]\nname = \"a\"\nurl = \"\(url)\"", sourcePath: "x")
+        #expect(configuration.plans.first?.url == url)
     }
 
     @Test("a URL is never quoted in a message: its query may hold a key")
@@ -171,8 +171,8 @@ struct ConfigurationValueTests {
     )
     func goodAuth(inline: String, credential: Credential) throws {
         let text = "[[endpoint]]\nname = \"a\"\nurl = \"https://example.com\"\nauth = \(inline)"
-        let configuration = try Configuration.parse(text, sourcePath: "/etc/syncd.toml")
-        #expect(configuration.endpoints.first?.auth == credential)
+        let configuration = try SyncConfiguration.parse(text, sourcePath: "/etc/syncd.toml")
+        #expect(configuration.plans.first?.auth == credential)
     }
 
     @Test("a name that is not a string")

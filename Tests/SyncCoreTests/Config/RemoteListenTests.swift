@@ -20,7 +20,7 @@ struct RemoteListenTests {
         "with a token or allow_remote = true it is accepted",
         arguments: ["token_file = \"/etc/t\"", "allow_remote = true"])
     func accepted(extra: String) throws {
-        let configuration = try Configuration.parse(
+        let configuration = try SyncConfiguration.parse(
             "[server]\nlisten = \"0.0.0.0:8787\"\n\(extra)\n", sourcePath: "/etc/syncd/syncd.toml")
         #expect(configuration.server.listen == .tcp(host: "0.0.0.0", port: 8787))
     }

@@ -147,8 +147,8 @@ struct SecretSourceTests {
             url = "https://example.com"
             auth = { type = "bearer", token_env = "\(Self.secret)" }
             """
-        let configuration = try Configuration.parse(text, sourcePath: "syncd.toml")
-        let auth = try #require(configuration.endpoints.first?.auth)
+        let configuration = try SyncConfiguration.parse(text, sourcePath: "syncd.toml")
+        let auth = try #require(configuration.plans.first?.auth)
         #expect(auth.secret == .environment(Self.secret))
         #expect(auth.kindName == "bearer")
     }

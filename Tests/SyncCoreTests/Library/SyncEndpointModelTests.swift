@@ -65,9 +65,9 @@ struct SyncEndpointModelTests {
 
     @Test("every option written in TOML and set in Swift gives the same endpoint")
     func sameEndpoint() throws {
-        var fromTOML = try #require(try SyncConfiguration(toml: Self.toml).configuration.endpoints.first)
+        var fromTOML = try #require(try SyncConfiguration(toml: Self.toml).plans.first)
         fromTOML.line = 0  // where it was written: the one thing Swift has not
-        let fromSwift = try #require(try SyncConfiguration(endpoints: [Self.swift]).configuration.endpoints.first)
+        let fromSwift = try #require(try SyncConfiguration(endpoints: [Self.swift]).plans.first)
         #expect(fromSwift == fromTOML)
         #expect(fromSwift.pagination?.maxPages == 50 && fromSwift.incremental?.column == 2)
         #expect(fromSwift.columns.first?.required == true, "a key column is required")
@@ -76,10 +76,10 @@ struct SyncEndpointModelTests {
     @Test("the defaults are one: an endpoint left to them is the same from TOML, from Swift and in the engine")
     func sameDefaults() throws {
         let toml = "[[endpoint]]\nname = \"flags\"\nurl = \"https://example.com/flags\"\n"
-        var fromTOML = try #require(try SyncConfiguration(toml: toml).configuration.endpoints.first)
+        var fromTOML = try #require(try SyncConfiguration(toml: toml).plans.first)
         fromTOML.line = 0
         let swift = SyncEndpoint(name: "flags", url: "https://example.com/flags")
-        let fromSwift = try #require(try SyncConfiguration(endpoints: [swift]).configuration.endpoints.first)
+        let fromSwift = try #require(try SyncConfiguration(endpoints: [swift]).plans.first)
         let engine = EndpointConfiguration(
             name: try SQLIdentifier(validating: "flags"), url: "https://example.com/flags")
         #expect(fromSwift == fromTOML && fromSwift == engine)

@@ -39,8 +39,8 @@ struct OAuth2ConfigurationTests {
         ])
     func shapes(_ inline: String, _ credential: Credential) throws {
         let text = "[[endpoint]]\nname = \"a\"\nurl = \"https://example.com\"\nauth = \(inline)"
-        let configuration = try Configuration.parse(text, sourcePath: "/etc/syncd.toml")
-        #expect(configuration.endpoints.first?.auth == credential)
+        let configuration = try SyncConfiguration.parse(text, sourcePath: "/etc/syncd.toml")
+        #expect(configuration.plans.first?.auth == credential)
     }
 
     @Test(

@@ -98,7 +98,7 @@ struct OAuth2SyncTests {
     func sharedByManyEndpoints() async throws {
         let upstream = try await OAuth2Upstream.start()
         let fixture = try Self.fixture(upstream, auth: Self.clientCredentials(upstream), count: 12)
-        let reports = await fixture.engine.sync(fixture.configuration.endpoints, concurrency: 12)
+        let reports = await fixture.engine.sync(fixture.configuration.plans, concurrency: 12)
         #expect(reports.count == 12)
         #expect(reports.compactMap(\.error) == [])
         #expect(upstream.ledger.tokenRequests == 1)

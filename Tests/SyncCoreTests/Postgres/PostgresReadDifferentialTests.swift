@@ -50,8 +50,8 @@ struct PostgresReadDifferentialTests {
 
     init() async throws {
         directory = try TemporaryDirectory()
-        let configuration = try Configuration.parse(Self.toml, sourcePath: directory.file("syncd.toml"))
-        run = SyncRun(endpoint: try #require(configuration.endpoint(named: "people")))
+        let configuration = try SyncConfiguration.parse(Self.toml, sourcePath: directory.file("syncd.toml"))
+        run = SyncRun(endpoint: try #require(configuration.plan(named: "people")))
         let database = try DatabaseQueue(path: directory.file("cache.db"))
         _ = try database.performBlocking { try Migrator.embedded.migrate($0) }
         sqlite = (SQLiteSyncStorage(database: database), try SQLiteReadStorage(path: directory.file("cache.db")))

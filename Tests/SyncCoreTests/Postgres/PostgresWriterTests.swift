@@ -25,7 +25,7 @@ struct PostgresWriterTests {
     }
 
     static func run(_ toml: String, in directory: TemporaryDirectory) throws -> SyncRun {
-        let configuration = try Configuration.parse(
+        let configuration = try SyncConfiguration.parse(
             """
             [[endpoint]]
             name = "users"
@@ -33,7 +33,7 @@ struct PostgresWriterTests {
             records = "$"
             \(toml)
             """, sourcePath: directory.file("syncd.toml"))
-        return SyncRun(endpoint: try #require(configuration.endpoint(named: "users")))
+        return SyncRun(endpoint: try #require(configuration.plan(named: "users")))
     }
 
     static let plain = """

@@ -76,8 +76,8 @@ struct OpenAPIDocumentTests {
             let first = try await api.get("/openapi.json").body
             #expect(try await api.get("/openapi.json").body == first)
             var configuration = fixture.configuration
-            configuration.endpoints.removeAll { $0.name.name == "regions" }
-            api.cache.reload(SyncConfiguration(configuration))
+            configuration.plans.removeAll { $0.name.name == "regions" }
+            api.cache.reload(configuration)
             let paths = try #require(try await Self.document(api)["paths"] as? [String: Any])
             #expect(paths["/rest/regions"] == nil && paths["/rest/users"] != nil)
             // Shared parameters, headers and answers are written once and referred to from every endpoint's paths.
@@ -135,13 +135,13 @@ struct OpenAPIDocumentTests {
         defer { _ = files }
         try await ReadAPIHarness.with(fixture) { api in
             var configuration = fixture.configuration
-            let users = try #require(configuration.endpoints.first { $0.name.name == "users" })
+            let users = try #require(configuration.plans.first { $0.name.name == "users" })
             for number in 1...800 {
                 var copy = users
                 copy.name = try SQLIdentifier(validating: "users_\(number)")
-                configuration.endpoints.append(copy)
+                configuration.plans.append(copy)
             }
-            api.cache.reload(SyncConfiguration(configuration))
+            api.cache.reload(configuration)
             let before = api.model.openAPIDocuments.withLock { $0.builds }
             var bodies: Set<String> = []
             for _ in 0..<3 {
@@ -152,7 +152,7 @@ struct OpenAPIDocumentTests {
             #expect(bodies.count == 1)
             #expect((bodies.first?.utf8.count ?? 0) > 4 << 20)
             #expect(api.model.openAPIDocuments.withLock { $0.builds } == before + 1)
-            api.cache.reload(SyncConfiguration(configuration))
+            api.cache.reload(configuration)
             #expect(try await api.get("/openapi.json").status == 200)
             #expect(api.model.openAPIDocuments.withLock { $0.builds } == before + 2)
         }

@@ -100,7 +100,7 @@ struct OpenAPIPatternTests {
             #expect((text.wholeMatch(of: real) != nil) == QueryGrammar.isReal(text), "\(text)")
         }
         let boolean = try Regex(QueryGrammar.boolean).matchingSemantics(.unicodeScalar)
-        let configuration = try Configuration.parse(
+        let configuration = try SyncConfiguration.parse(
             """
             [[endpoint]]
             name = "flags"
@@ -112,7 +112,7 @@ struct OpenAPIPatternTests {
             id = { path = "id", type = "integer" }
             flag = { path = "flag", type = "boolean" }
             """, sourcePath: "syncd.toml")
-        let endpoint = try #require(configuration.endpoints.first)
+        let endpoint = try #require(configuration.plans.first)
         let column = try #require(endpoint.columns.first { $0.name == "flag" })
         for text in ["true", "TrUe", "FALSE", "1", "0", "2", "yes", "", "true "] {
             let converted = try? RecordOperand.value(text, for: column, of: endpoint)

@@ -25,9 +25,10 @@ struct ReadAPIHarness {
     let token: ReadToken?
 
     static func with(
-        _ fixture: SyncFixture, token: String? = nil, listen: ServerConfiguration.Listen? = nil,
+        _ fixture: SyncFixture, token: String? = nil, listen: SyncConfiguration.Server.Listen? = nil,
         pool: ReadConnectionPool? = nil, fastPath: Bool = true, limits: ConnectionLimits = .default,
-        maxConnections: Int = ServerConfiguration.defaultMaxConnections, _ body: (ReadAPIHarness) async throws -> Void
+        maxConnections: Int = SyncConfiguration.Server.defaultMaxConnections,
+        _ body: (ReadAPIHarness) async throws -> Void
     ) async throws {
         let clock = fixture.clock
         let path = fixture.directory.file("cache.db")

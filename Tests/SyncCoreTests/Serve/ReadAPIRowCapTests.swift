@@ -163,7 +163,7 @@ struct ReadAPIAnswerBytesTests {
                 id = { path = "id", type = "integer" }
                 a_column_whose_name_is_longer_than_the_value_it_holds = "n"
                 """)
-        let endpoint = try #require(fixture.configuration.endpoints.first)
+        let endpoint = try #require(fixture.configuration.plans.first)
         let rows: [[ColumnValue]] = (100...199).map { [.integer(Int64($0)), .text("x")] }
         let page = RecordPage(
             columns: ["id", "a_column_whose_name_is_longer_than_the_value_it_holds"], rows: rows,

@@ -75,9 +75,9 @@ struct MemoryStoreQueryTests {
         endpoint: EndpointConfiguration, sqlite: any ReadStorage, memory: any ReadStorage
     ) {
         // The columns of PostgreSQL's differential tests: id, name, city, score, active, joined (a timestamp).
-        let configuration = try Configuration.parse(
+        let configuration = try SyncConfiguration.parse(
             PostgresReadDifferentialTests.toml, sourcePath: directory.file("syncd.toml"))
-        let run = SyncRun(endpoint: try #require(configuration.endpoint(named: "people")))
+        let run = SyncRun(endpoint: try #require(configuration.plan(named: "people")))
         let database = try DatabaseQueue(path: directory.file("cache.db"))
         _ = try database.performBlocking { try Migrator.embedded.migrate($0) }
         let sqlite = SQLiteSyncStorage(database: database)
@@ -196,7 +196,7 @@ struct MemoryStoreSchemaTests {
             [endpoint.columns]
             \(columns)
             """
-        return try #require(try Configuration.parse(toml, sourcePath: "syncd.toml").endpoint(named: "people"))
+        return try #require(try SyncConfiguration.parse(toml, sourcePath: "syncd.toml").plan(named: "people"))
     }
 
     @Test("added and retyped columns are refilled from _raw by a 304; another key type is refused; both stores alike")

@@ -31,10 +31,10 @@ struct PreparedTablesTests {
     @Test("the missing tables are made in one transaction, one schema change; a document endpoint gets none")
     func oneChange() async throws {
         let directory = try TemporaryDirectory()
-        let configuration = try Configuration.parse(Self.toml, sourcePath: directory.file("syncd.toml"))
+        let configuration = try SyncConfiguration.parse(Self.toml, sourcePath: directory.file("syncd.toml"))
         let storage = try SQLiteSyncStorage.open(path: directory.file("cache.db"))
         let before = try storage.database.performBlocking { try $0.schemaVersion() }
-        try await storage.prepareTables(for: configuration.endpoints)
+        try await storage.prepareTables(for: configuration.plans)
         let tables = try storage.database.performBlocking { database in
             (try database.tableExists("users"), try database.tableExists("teams"), try database.tableExists("flags"))
         }
@@ -46,37 +46,37 @@ struct PreparedTablesTests {
                 .compactMap { $0.text("detail") }
         }
         #expect(plan.contains { $0.contains("USING INDEX") }, "reads by version use the index: \(plan)")
-        try await storage.prepareTables(for: configuration.endpoints)
+        try await storage.prepareTables(for: configuration.plans)
         #expect(try storage.database.performBlocking { try $0.schemaVersion() } == after, "nothing left to make")
     }
 
     @Test("the page cache grows for the transaction that makes them, and is the connection's own again after")
     func cacheRestored() async throws {
         let directory = try TemporaryDirectory()
-        let configuration = try Configuration.parse(Self.toml, sourcePath: directory.file("syncd.toml"))
+        let configuration = try SyncConfiguration.parse(Self.toml, sourcePath: directory.file("syncd.toml"))
         let storage = try SQLiteSyncStorage.open(path: directory.file("cache.db"))
         let size = { try storage.database.performBlocking { try $0.scalar("PRAGMA cache_size") } }
         let before = try size()
-        try await storage.prepareTables(for: configuration.endpoints)
+        try await storage.prepareTables(for: configuration.plans)
         #expect(try size() == before)
     }
 
     /// A new database in `directory` with the tables of ``toml`` made.
-    static func prepared(in directory: TemporaryDirectory) async throws -> (Configuration, SQLiteSyncStorage) {
-        let configuration = try Configuration.parse(Self.toml, sourcePath: directory.file("syncd.toml"))
+    static func prepared(in directory: TemporaryDirectory) async throws -> (SyncConfiguration, SQLiteSyncStorage) {
+        let configuration = try SyncConfiguration.parse(Self.toml, sourcePath: directory.file("syncd.toml"))
         let storage = try SQLiteSyncStorage.open(path: directory.file("cache.db"))
-        try await storage.prepareTables(for: configuration.endpoints)
+        try await storage.prepareTables(for: configuration.plans)
         return (configuration, storage)
     }
 
     /// One run of `users` storing these ids.
-    static func sync(_ ids: [Int], _ storage: SQLiteSyncStorage, _ configuration: Configuration) async throws
+    static func sync(_ ids: [Int], _ storage: SQLiteSyncStorage, _ configuration: SyncConfiguration) async throws
         -> SyncSummary
     {
         let spool = BodySpool(directory: storage.spoolDirectory)
         try spool.append(ByteBuffer(string: "[" + ids.map { #"{"id": \#($0)}"# }.joined(separator: ",") + "]"))
         return try await storage.applyCollection(
-            DecodedBody(spool: spool), run: SyncRun(endpoint: try #require(configuration.endpoint(named: "users"))),
+            DecodedBody(spool: spool), run: SyncRun(endpoint: try #require(configuration.plan(named: "users"))),
             facts: { RunFacts(startedAt: 1_700_000_000, finishedAt: 1_700_000_001, httpStatus: 200) })
     }
 
@@ -108,12 +108,12 @@ struct PreparedTablesTests {
     @Test("when one table cannot be made (its name taken by an index), none is: each first sync makes its own")
     func allOrNone() async throws {
         let directory = try TemporaryDirectory()
-        let configuration = try Configuration.parse(Self.toml, sourcePath: directory.file("syncd.toml"))
+        let configuration = try SyncConfiguration.parse(Self.toml, sourcePath: directory.file("syncd.toml"))
         let storage = try SQLiteSyncStorage.open(path: directory.file("cache.db"))
         try storage.database.performBlocking { database in
             try database.execute("CREATE TABLE other (x INTEGER); CREATE INDEX teams ON other (x)")
         }
-        await #expect(throws: SQLiteError.self) { try await storage.prepareTables(for: configuration.endpoints) }
+        await #expect(throws: SQLiteError.self) { try await storage.prepareTables(for: configuration.plans) }
         #expect(try storage.database.performBlocking { try $0.tableExists("users") } == false)
     }
 }

@@ -9,8 +9,8 @@ struct QueryCompilerTests {
     /// The differential tests' endpoint: `id` integer (the key), `name` and `city` text, `score` real, `active`
     /// boolean, `joined` timestamp.
     static func endpoint() throws -> EndpointConfiguration {
-        let configuration = try Configuration.parse(PostgresReadDifferentialTests.toml, sourcePath: "syncd.toml")
-        return try #require(configuration.endpoint(named: "people"))
+        let configuration = try SyncConfiguration.parse(PostgresReadDifferentialTests.toml, sourcePath: "syncd.toml")
+        return try #require(configuration.plan(named: "people"))
     }
 
     @Test("a page and its count, in each dialect")

@@ -16,8 +16,9 @@ struct SchemaDriftTests {
 
     init() throws {
         directory = try TemporaryDirectory()
-        let configuration = try Configuration.parse(StorageConformanceTests.toml, sourcePath: directory.file("x.toml"))
-        users = SyncRun(endpoint: try #require(configuration.endpoint(named: "users")))
+        let configuration = try SyncConfiguration.parse(
+            StorageConformanceTests.toml, sourcePath: directory.file("x.toml"))
+        users = SyncRun(endpoint: try #require(configuration.plan(named: "users")))
     }
 
     func apply(_ json: String, to storage: any SyncStorage, at time: Double) async throws -> SyncSummary {
@@ -63,10 +64,10 @@ struct SchemaDriftTests {
         #expect(try await reads.read { try $0.drift(endpoint: nil) }.count == 7)
 
         // A column now maps nickname, and none reads name: what the journal said of them no longer stands.
-        let remapped = try Configuration.parse(
+        let remapped = try SyncConfiguration.parse(
             StorageConformanceTests.toml.replacingOccurrences(of: #"name = "name""#, with: #"nickname = "nickname""#),
             sourcePath: directory.file("x.toml"))
-        let run = SyncRun(endpoint: try #require(remapped.endpoint(named: "users")))
+        let run = SyncRun(endpoint: try #require(remapped.plan(named: "users")))
         let spool = BodySpool(directory: storage.spoolDirectory)
         try spool.append(ByteBuffer(string: #"[{"id": 1, "nickname": "n"}]"#))
         let fifth = try await storage.applyCollection(

@@ -92,9 +92,9 @@ struct StorageConformanceTests {
 
     init() throws {
         directory = try TemporaryDirectory()
-        let configuration = try Configuration.parse(Self.toml, sourcePath: directory.file("syncd.toml"))
-        users = SyncRun(endpoint: try #require(configuration.endpoint(named: "users")))
-        flags = SyncRun(endpoint: try #require(configuration.endpoint(named: "flags")))
+        let configuration = try SyncConfiguration.parse(Self.toml, sourcePath: directory.file("syncd.toml"))
+        users = SyncRun(endpoint: try #require(configuration.plan(named: "users")))
+        flags = SyncRun(endpoint: try #require(configuration.plan(named: "flags")))
     }
 
     /// A body of users with these ids, as the engine hands it over: spooled where the storage says.

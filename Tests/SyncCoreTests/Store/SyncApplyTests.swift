@@ -13,9 +13,9 @@ struct SyncApplyTests {
 
     init() throws {
         directory = try TemporaryDirectory()
-        let configuration = try Configuration.parse(
+        let configuration = try SyncConfiguration.parse(
             StorageConformanceTests.toml, sourcePath: directory.file("syncd.toml"))
-        users = try #require(configuration.endpoint(named: "users"))
+        users = try #require(configuration.plan(named: "users"))
     }
 
     func body(_ ids: [Int]) throws -> DecodedBody {

@@ -33,7 +33,7 @@ struct SyncFixture {
     /// suites running: the suspicion is a pooled connection to a port whose test server had shut down and whose
     /// number another test's server then took. Each fixture's own pool cannot meet another test's ports.
     let http = HTTPTransport()
-    var configuration: Configuration
+    var configuration: SyncConfiguration
     var environment: [String: String] = [:]
     /// Whether the engine's sleep moves the test clock on by what it was asked to wait, as real time would.
     var sleepAdvancesClock = false
@@ -42,14 +42,14 @@ struct SyncFixture {
 
     init(toml: String) throws {
         directory = try TemporaryDirectory()
-        configuration = try Configuration.parse(toml, sourcePath: directory.file("syncd.toml"))
+        configuration = try SyncConfiguration.parse(toml, sourcePath: directory.file("syncd.toml"))
         database = try DatabaseQueue(path: directory.file("cache.db"))
         _ = try database.performBlocking { try Migrator.embedded.migrate($0) }
     }
 
     /// Replaces the configuration, as an edited file would.
     mutating func reconfigure(_ toml: String) throws {
-        configuration = try Configuration.parse(toml, sourcePath: directory.file("syncd.toml"))
+        configuration = try SyncConfiguration.parse(toml, sourcePath: directory.file("syncd.toml"))
     }
 
     var engine: SyncEngine {
@@ -67,7 +67,7 @@ struct SyncFixture {
     }
 
     func endpoint(_ name: String) throws -> EndpointConfiguration {
-        guard let endpoint = configuration.endpoint(named: name) else { throw FixtureError.noEndpoint(name) }
+        guard let endpoint = configuration.plan(named: name) else { throw FixtureError.noEndpoint(name) }
         return endpoint
     }
 

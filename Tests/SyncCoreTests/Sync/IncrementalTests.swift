@@ -219,9 +219,9 @@ struct ConfigurationIncrementalTests {
         let text = Self.endpoint(
             #"{ param = "s", column = "updated_at", initial = "2020-01-01T00:00:00Z", lag = "5m", deleted_flag = "meta.deleted" }"#,
             columns: #"updated_at = { path = "u", type = "timestamp" }"#)
-        let configuration = try Configuration.parse(text, sourcePath: "syncd.toml")
+        let configuration = try SyncConfiguration.parse(text, sourcePath: "syncd.toml")
         #expect(
-            configuration.endpoints.first?.incremental
+            configuration.plans.first?.incremental
                 == IncrementalConfiguration(
                     param: "s", column: 1, initial: "2020-01-01T00:00:00Z", lag: .seconds(300),
                     deletedFlag: try JSONPath(parsing: "meta.deleted")))

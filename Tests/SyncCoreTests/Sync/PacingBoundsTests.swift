@@ -14,7 +14,7 @@ struct PacingBoundsTests {
         try await withTestUpstream { upstream in
             upstream.setJSON("/a", #"[{"id": 1}]"#)
             var fixture = try SyncFixture(toml: SyncSchedulerTests.toml(upstream, names: ["a"]))
-            fixture.configuration.endpoints[0].interval = .seconds(200_000 * 86_400)
+            fixture.configuration.plans[0].interval = .seconds(200_000 * 86_400)
             let clock = ManualClock()
             try await SyncSchedulerTests.withScheduler(fixture, clock: clock) { _, reports in
                 var reports = reports

@@ -85,7 +85,7 @@ struct RateLimitTests {
             rate_limit_scope = "planet"
             """
         #expect {
-            try Configuration.parse(toml, sourcePath: "/etc/syncd/syncd.toml")
+            try SyncConfiguration.parse(toml, sourcePath: "/etc/syncd/syncd.toml")
         } throws: { error in
             "\(error)".contains("/etc/syncd/syncd.toml:4")
                 && "\(error)".contains(#"rate_limit_scope must be "endpoint" or "host""#)
@@ -173,9 +173,9 @@ struct RateLimitTests {
             url = "https://example.com/flags.json"
             rate_limit = "%@"
             """
-        let parsed = try Configuration.parse(
+        let parsed = try SyncConfiguration.parse(
             text.replacingOccurrences(of: "%@", with: "600/m"), sourcePath: "syncd.toml")
-        #expect(parsed.endpoints.first?.rateLimit == .perMinute(600))
+        #expect(parsed.plans.first?.rateLimit == .perMinute(600))
         for bad in ["10", "0/s", "10/d", "-1/s", "ten/s", "10/s/s", "+5/s"] {
             #expect(
                 configurationProblems(text.replacingOccurrences(of: "%@", with: bad)) == [

@@ -38,7 +38,7 @@ struct RuntimeBoundsTests {
         try await withTestUpstream { upstream in
             upstream.setJSON("/users", #"[{"id": 1}]"#)
             var fixture = try SyncFixture(toml: Self.toml(upstream.url("/users")))
-            fixture.configuration.endpoints[0].timeout = .seconds(106_752 * 86_400)
+            fixture.configuration.plans[0].timeout = .seconds(106_752 * 86_400)
             #expect(try await fixture.sync("users").outcome == .changed)
         }
     }
@@ -54,8 +54,8 @@ struct RuntimeBoundsTests {
                     : jsonAnswer("{}", status: 429, headers: [("Retry-After", "9223372036854776")])
             }
             var fixture = try SyncFixture(toml: Self.toml(upstream.url("/users")))
-            fixture.configuration.endpoints[0].retries = 1
-            fixture.configuration.endpoints[0].retryMaxDelay = .milliseconds(Int64.max)
+            fixture.configuration.plans[0].retries = 1
+            fixture.configuration.plans[0].retryMaxDelay = .milliseconds(Int64.max)
             let report = try await fixture.sync("users")
             #expect(report.outcome == .changed)
             #expect(fixture.sleeps.durations == [.seconds(1_000_000_000)])
@@ -71,7 +71,7 @@ struct RuntimeBoundsTests {
                     status: 200, headers: [("Content-Type", "application/json"), ("Content-Length", "5368709120")],
                     body: Array("{}".utf8), delivery: .truncated(afterBytes: 0)))
             var fixture = try SyncFixture(toml: Self.document(upstream.url("/flags.json")))
-            fixture.configuration.endpoints[0].maxBody = 5 << 30
+            fixture.configuration.plans[0].maxBody = 5 << 30
             let report = try await fixture.sync("flags")
             #expect(report.outcome == .failed)
             #expect(report.error == "flags: the body is larger than max_body (2 GiB); kept the stored data")
@@ -86,7 +86,7 @@ struct RuntimeBoundsTests {
         #expect(FileManager.default.createFile(atPath: path, contents: nil))
         #expect(truncate(path, 5 << 30) == 0)
         var fixture = try SyncFixture(toml: Self.document("file://" + path))
-        fixture.configuration.endpoints[0].maxBody = 5 << 30
+        fixture.configuration.plans[0].maxBody = 5 << 30
         let report = try await fixture.sync("flags")
         #expect(report.outcome == .failed)
         #expect(report.error == "flags: the body is larger than max_body (2 GiB); kept the stored data")

@@ -93,7 +93,7 @@ struct SyncFailureTests {
             case .deadPort: break
             }
 
-            let reports = await fixture.engine.sync(fixture.configuration.endpoints, concurrency: 2)
+            let reports = await fixture.engine.sync(fixture.configuration.plans, concurrency: 2)
 
             let users = try #require(reports.first { $0.endpoint == "users" })
             #expect(users.outcome == .failed)

@@ -157,7 +157,7 @@ struct SyncSchedulerTests {
             try fixture.database.performBlocking {
                 try $0.execute("UPDATE syncd_endpoints SET next_due_at = ?", [.text(later)])
             }
-            let before = fixture.configuration.endpoints
+            let before = fixture.configuration.plans
             let storage = SQLiteSyncStorage(database: fixture.database)
             let unchanged = try await storage.schedule(of: before)
             #expect(unchanged["a"]?.nextDue == Timestamp.parse(later))
@@ -166,7 +166,7 @@ struct SyncSchedulerTests {
             let withSeen = Self.toml(upstream, names: ["a"]).replacingOccurrences(
                 of: idColumn, with: idColumn + "\n" + #"seen = { path = "seen", type = "timestamp" }"#)
             try fixture.reconfigure(withSeen + "\n" + Self.toml(upstream, names: ["b"]))
-            let after = fixture.configuration.endpoints
+            let after = fixture.configuration.plans
             let changed = try await storage.schedule(of: after)
             #expect(changed["a"]?.nextDue == nil)
             #expect(changed["b"]?.nextDue == Timestamp.parse(later))
@@ -202,7 +202,8 @@ struct SyncSchedulerTests {
             upstream.setJSON("/c", #"[{"id": 3}]"#)
             var fixture = try SyncFixture(toml: Self.toml(upstream, names: ["a"]))
             let clock = ManualClock()
-            let reloaded = try Configuration.parse(Self.toml(upstream, names: ["a", "c"]), sourcePath: "syncd.toml")
+            let reloaded = try SyncConfiguration.parse(
+                Self.toml(upstream, names: ["a", "c"]), sourcePath: "syncd.toml")
             try await Self.withScheduler(fixture, clock: clock) { scheduler, reports in
                 var reports = reports
                 #expect(await reports.next()?.endpoint == "a")

@@ -1,7 +1,7 @@
-extension ServerConfiguration.Listen {
+extension SyncConfiguration.Server.Listen {
     /// Whether only this machine can connect: a Unix socket, `off`, or a TCP host that is `localhost`, in
     /// 127.0.0.0/8 or `::1`. `0.0.0.0`, `::`, a LAN address or any other name is not.
-    package var isLoopback: Bool {
+    public var isLoopback: Bool {
         guard case .tcp(let host, _) = self else { return true }
         let name = host.lowercased()
         if name == "localhost" || name == "::1" || name == "0:0:0:0:0:0:0:1" { return true }

@@ -1,7 +1,7 @@
-extension ServerConfiguration.Listen {
+extension SyncConfiguration.Server.Listen {
     /// Parses a listen address: `"127.0.0.1:8787"`, `"localhost:8787"`, `"[::1]:8787"`, `"unix:/run/syncd/read.sock"`
     /// or `"off"`; nil for anything else. A port is 0 (any free port) to 65535; a Unix path is kept as written.
-    package init?(parsing text: String) {
+    public init?(parsing text: String) {
         if text == "off" {
             self = .off
             return

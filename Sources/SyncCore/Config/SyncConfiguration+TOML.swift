@@ -1,6 +1,6 @@
 import SyncSupport
 
-extension Configuration {
+extension SyncConfiguration {
     /// Reads and validates a configuration file.
     ///
     /// - Parameter path: The file, absolute or relative to the working directory; messages name it as given.
@@ -8,7 +8,7 @@ extension Configuration {
     /// - Throws: ``ConfigurationError``: `/etc/syncd/syncd.toml: no such file` when the file is missing (code
     ///   ``ConfigurationError/Code/fileNotFound``), when it cannot be read, is not valid TOML (line and column), or
     ///   is not a valid configuration (every problem, each with its line).
-    package static func load(path: String) throws(ConfigurationError) -> Configuration {
+    package static func load(path: String) throws(ConfigurationError) -> SyncConfiguration {
         let text: String
         do {
             text = try ConfigurationFile.readText(atPath: path, limit: ConfigurationParser.maximumSize)
@@ -30,7 +30,7 @@ extension Configuration {
     ///     `token_file`, `*_file`) are resolved against its directory.
     /// - Returns: The validated configuration.
     /// - Throws: ``ConfigurationError`` with every problem found, in line order.
-    package static func parse(_ text: String, sourcePath: String) throws(ConfigurationError) -> Configuration {
+    package static func parse(_ text: String, sourcePath: String) throws(ConfigurationError) -> SyncConfiguration {
         try ConfigurationParser.parse(text, sourcePath: sourcePath)
     }
 }

@@ -4,7 +4,7 @@ internal import NIOCore
 internal import NIOPosix
 internal import NIOSSL
 internal import PostgresNIO
-package import SyncCore
+internal import SyncCore
 import SyncSupport
 internal import Synchronization
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SyncCore
+import SyncPostgres
 
 /// `--config` and `--database`, which every command takes.
 struct GlobalOptions: ParsableArguments {
@@ -21,11 +22,15 @@ struct GlobalOptions: ParsableArguments {
     ///
     /// - Throws: ``CLIError`` with exit code 78 listing every problem.
     func loadConfiguration() throws -> SyncConfiguration {
+        let configuration: SyncConfiguration
         do {
-            return try SyncConfiguration(contentsOfFile: configPath)
+            configuration = try SyncConfiguration(contentsOfFile: configPath)
         } catch {
             throw CLIError(lines: error.problems, exitCode: .configurationInvalid)
         }
+        let problems = configuration.postgresProblems()
+        guard problems.isEmpty else { throw CLIError(lines: problems, exitCode: .configurationInvalid) }
+        return configuration
     }
 
     /// The database path: --database, the configuration's, $STATE_DIRECTORY/cache.db, ./syncd.db.

@@ -1,4 +1,5 @@
 import SyncCore
+import SyncPostgres
 
 /// The `database` setting's PostgreSQL URL parser (``PostgresLocation``).
 ///

@@ -10,34 +10,30 @@ extension ConfigurationParser {
     }
 
     /// `database`: the path of an SQLite file, made absolute against the configuration file's directory, or a
-    /// PostgreSQL URL (``PostgresLocation``), checked here and kept as written.
+    /// PostgreSQL URL, kept as written (its line is kept for SyncPostgres, which reads it).
     mutating func database(_ field: Field) -> String? {
         let expected = "database must be a path to the database file, or a postgresql:// URL"
         guard let text = string(field, what: expected) else { return nil }
-        guard PostgresLocation.isPostgres(text) else { return PathResolution.resolve(text, against: directory) }
+        guard DatabaseLocation.isPostgres(text) else { return PathResolution.resolve(text, against: directory) }
         return postgresURL(text, field)
     }
 
-    /// `[server] read_database`: a PostgreSQL URL (a streaming replica of `database`), checked here and kept as written.
+    /// `[server] read_database`: a PostgreSQL URL (a streaming replica of `database`), kept as written.
     mutating func readDatabase(_ field: Field) -> String? {
         let expected = "read_database must be a postgresql:// URL: a streaming replica of the database"
         guard let text = string(field, what: expected) else { return nil }
-        guard PostgresLocation.isPostgres(text) else {
+        guard DatabaseLocation.isPostgres(text) else {
             report(expected, at: field)
             return nil
         }
         return postgresURL(text, field)
     }
 
-    /// `text` when it reads as a ``PostgresLocation``; else nil, with why, under the field's key.
+    /// A PostgreSQL URL, kept as written: SyncPostgres reads it (`SyncConfiguration.postgresProblems()`, at the line
+    /// recorded here, or when a cache opens the store).
     private mutating func postgresURL(_ text: String, _ field: Field) -> String? {
-        do {
-            _ = try PostgresLocation(parsing: text)
-            return text
-        } catch {
-            report("\(field.key): \(error)", at: field)
-            return nil
-        }
+        lines[field.key] = document.line(of: field.path)
+        return text
     }
 
     /// A path, made absolute against the configuration file's directory.

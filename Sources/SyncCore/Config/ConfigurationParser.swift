@@ -28,6 +28,8 @@ struct ConfigurationParser {
     let directory: String
     let document: TOMLDocument
     private(set) var problems: [ConfigurationError.Problem] = []
+    /// The lines of the values another library reads after this reader (the PostgreSQL URLs), by key.
+    var lines: [String: Int] = [:]
 
     static func parse(_ text: String, sourcePath: String) throws(ConfigurationError) -> SyncConfiguration {
         guard text.utf8.count <= maximumSize else {
@@ -131,11 +133,13 @@ struct ConfigurationParser {
                 reportUnknownKey(field)
             }
         }
-        if let passwordFileField, let database = configuration.databasePath, !PostgresLocation.isPostgres(database) {
+        if let passwordFileField, let database = configuration.databasePath, !DatabaseLocation.isPostgres(database) {
             report(
                 "password_file is the PostgreSQL database's password, and database is an SQLite file",
                 at: passwordFileField)
         }
+        configuration.databaseLine = lines["database"]
+        configuration.server.readDatabaseLine = lines["read_database"]
         return configuration
     }
 

@@ -84,7 +84,7 @@ public struct SyncStore: Sendable, CustomStringConvertible {
     /// An SQLite file at `path`, created by the first cache that syncs into it.
     public static func sqlite(path: String) -> SyncStore {
         // A URL given by mistake is not shown whole: it may hold a password.
-        let description = PostgresLocation.isPostgres(path) ? "the PostgreSQL URL given as a path" : path
+        let description = DatabaseLocation.isPostgres(path) ? "the PostgreSQL URL given as a path" : path
         return SyncStore(
             kind: "SQLite", description: description, file: path, isShared: false, opener: SQLiteOpener(path: path))
     }
@@ -134,7 +134,7 @@ public struct SyncStore: Sendable, CustomStringConvertible {
 
         /// A PostgreSQL URL given as a path is said to be one, rather than made a file of that name.
         private func refuseURL() throws {
-            guard PostgresLocation.isPostgres(path) else { return }
+            guard DatabaseLocation.isPostgres(path) else { return }
             throw StoreOpenError(
                 "a PostgreSQL URL is not the path of an SQLite file: open it with SyncStore.postgres(url:) from "
                     + "SyncPostgres")

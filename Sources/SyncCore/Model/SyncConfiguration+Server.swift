@@ -40,6 +40,8 @@ extension SyncConfiguration {
         /// A PostgreSQL URL the read API reads from instead of `database`: a streaming replica (hot standby), so that
         /// readers scale with PostgreSQL's own replicas. The default is nil: the read API reads `database`.
         public package(set) var readDatabase: String?
+        /// The line of `read_database` in the file, for SyncPostgres' messages about the URL; not part of equality.
+        package var readDatabaseLine: Int?
 
         package init(
             listen: Listen = Server.defaultListen, tokenFile: String? = nil, tokenCredential: String? = nil,

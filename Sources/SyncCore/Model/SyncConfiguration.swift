@@ -29,6 +29,9 @@ public struct SyncConfiguration: Sendable, Equatable {
     /// file or a `postgresql://` URL. nil when it names none: syncd then uses `$STATE_DIRECTORY/cache.db`, else
     /// `./syncd.db`.
     public package(set) var databasePath: String?
+    /// The line of `database` in the file, when it holds a PostgreSQL URL: SyncPostgres reads the URL, and names the
+    /// line.
+    package var databaseLine: Int?
     /// The file holding the PostgreSQL database's password, absolute, when its URL holds none (`password_file`). nil:
     /// `$CREDENTIALS_DIRECTORY/postgres-password`, else `PGPASSWORD`.
     public package(set) var passwordFile: String?

@@ -1,3 +1,4 @@
+import SyncPostgres
 import Testing
 
 @testable import SyncCore
@@ -66,5 +67,23 @@ struct PostgresLocationTests {
         #expect(PostgresLocation.isPostgres("postgres://x"))
         #expect(!PostgresLocation.isPostgres("/var/lib/syncd/cache.db"))
         #expect(!PostgresLocation.isPostgres("postgresql.db"))
+    }
+
+    @Test("SyncCore's reader keeps a URL as written; SyncPostgres names the line and the key of one it cannot read")
+    func problemsAtTheirLines() throws {
+        let toml = """
+            database = "postgresql://syncd:hunter2@db.example/cache?sslmode=sometimes"
+
+            [server]
+            read_database = "postgresql://syncd@replica.example:99999/cache"
+            """
+        let configuration = try SyncConfiguration(toml: toml, sourcePath: "syncd.toml")
+        let problems = configuration.postgresProblems()
+        #expect(problems.count == 2)
+        #expect(problems.first?.hasPrefix("syncd.toml:1: database: the PostgreSQL database URL ") == true)
+        #expect(problems.last?.hasPrefix("syncd.toml:4: [server]: read_database: the PostgreSQL database URL ") == true)
+        #expect(!problems.joined().contains("hunter2"))
+        let good = try SyncConfiguration(toml: #"database = "postgresql://syncd@db.example/cache""#)
+        #expect(good.postgresProblems().isEmpty)
     }
 }

@@ -1,3 +1,5 @@
+internal import SyncCore
+
 /// Where a PostgreSQL store is, from the `database` setting: a URL as libpq reads one,
 /// `postgresql://[user[:password]@][host][:port][/database][?param=value&…]` (also `postgres://`).
 ///
@@ -34,7 +36,7 @@ package struct PostgresLocation: Sendable, Hashable {
 
     /// Whether `setting` names a PostgreSQL store rather than an SQLite file.
     package static func isPostgres(_ setting: String) -> Bool {
-        setting.hasPrefix("postgresql://") || setting.hasPrefix("postgres://")
+        DatabaseLocation.isPostgres(setting)
     }
 
     /// The longest `database` setting read: a URL is a few hundred bytes at most.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fuzz/run.sh TARGET|all SECONDS — runs a fuzz target (decoder, config, query, headers, database-url, postgres-sql,
-# request-head, oauth2-token, proxy) under libFuzzer for SECONDS, or each in turn for `all`, on a copy of its seed corpus in
+# request-head, oauth2-token, proxy) under libFuzzer for SECONDS, or every target for `all` (one per core at once), on a copy of its seed corpus in
 # Fuzz/corpus/TARGET with the words of Fuzz/dictionaries/TARGET.dict (README "Fuzzing").
 #
 # Builds syncd-fuzz in release with -sanitize=fuzzer,address and -DFUZZING, in a scratch path of its own
@@ -37,30 +37,57 @@ binary=.build-fuzz/release/syncd-fuzz
 crashes=.build-fuzz/crashes
 mkdir -p "$crashes"
 
-failed=0
-for name in "${chosen[@]}"; do
+# One target per core at once (FUZZ_JOBS, default: the cores): libFuzzer runs on one thread, so on two cores two
+# targets take the time of one. Each target's report is printed whole, in the list's order.
+jobs=${FUZZ_JOBS:-$(nproc)}
+[[ "$jobs" =~ ^[0-9]+$ ]] && [ "$jobs" -gt 0 ] || { echo "FUZZ_JOBS must be a whole number above 0" >&2; exit 64; }
+reports=$(mktemp -d)
+trap 'rm -rf "$reports"' EXIT
+
+# fuzz NAME: runs one target, writes its report to $reports/NAME and its exit status to $reports/NAME.status.
+fuzz() {
+    local name=$1 work status executions rate
     work=$(mktemp -d)
     mkdir "$work/corpus"
     cp Fuzz/corpus/"$name"/* "$work/corpus/"
-    echo "--- fuzzing $name for $seconds s"
-    set +e
-    # symbolize=0: after a trap the symbolizer can take minutes. Leak checks are off: the Swift runtime's caches
-    # look like leaks to it. The outer timeout only guards against a hang libFuzzer's own limits miss.
-    SYNCD_FUZZ_TARGET=$name ASAN_OPTIONS=symbolize=0:detect_leaks=0 SWIFT_BACKTRACE=enable=no \
-        timeout -s KILL $((seconds + 300)) "$binary" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
-        -print_final_stats=1 -artifact_prefix="$crashes/$name-" -dict="Fuzz/dictionaries/$name.dict" "$work/corpus" \
-        > "$work/log" 2>&1
-    status=$?
-    set -e
-    executions=$(grep -Eo 'stat::number_of_executed_units: +[0-9]+' "$work/log" | grep -o '[0-9]*$' || echo "?")
-    rate=$(grep -Eo 'stat::average_exec_per_sec: +[0-9]+' "$work/log" | grep -o '[0-9]*$' || echo "?")
-    if [ "$status" -ne 0 ]; then
-        failed=1
-        grep -v "^#[0-9]" "$work/log" | tail -40
-        echo "$name: FAILED with exit status $status after $executions executions; a crash's input is in $crashes/"
-    else
-        echo "$name: $executions executions in $seconds s ($rate/s), exit status 0"
-    fi
+    {
+        echo "--- fuzzing $name for $seconds s"
+        set +e
+        # symbolize=0: after a trap the symbolizer can take minutes. Leak checks are off: the Swift runtime's caches
+        # look like leaks to it. The outer timeout only guards against a hang libFuzzer's own limits miss.
+        SYNCD_FUZZ_TARGET=$name ASAN_OPTIONS=symbolize=0:detect_leaks=0 SWIFT_BACKTRACE=enable=no \
+            timeout -s KILL $((seconds + 300)) "$binary" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+            -print_final_stats=1 -artifact_prefix="$crashes/$name-" -dict="Fuzz/dictionaries/$name.dict" \
+            "$work/corpus" > "$work/log" 2>&1
+        status=$?
+        set -e
+        executions=$(grep -Eo 'stat::number_of_executed_units: +[0-9]+' "$work/log" | grep -o '[0-9]*$' || echo "?")
+        rate=$(grep -Eo 'stat::average_exec_per_sec: +[0-9]+' "$work/log" | grep -o '[0-9]*$' || echo "?")
+        if [ "$status" -ne 0 ]; then
+            grep -v "^#[0-9]" "$work/log" | tail -40 || true
+            echo "$name: FAILED with exit status $status after $executions executions; a crash's input is in $crashes/"
+        else
+            echo "$name: $executions executions in $seconds s ($rate/s), exit status 0"
+        fi
+    } > "$reports/$name" 2>&1
+    echo "$status" > "$reports/$name.status"
     rm -rf "$work"
+}
+
+running=0
+for name in "${chosen[@]}"; do
+    if [ "$running" -ge "$jobs" ]; then
+        wait -n || true
+        running=$((running - 1))
+    fi
+    fuzz "$name" &
+    running=$((running + 1))
+done
+wait || true
+
+failed=0
+for name in "${chosen[@]}"; do
+    cat "$reports/$name"
+    [ "$(cat "$reports/$name.status" 2>/dev/null || echo 1)" = 0 ] || failed=1
 done
 exit "$failed"

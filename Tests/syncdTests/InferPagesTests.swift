@@ -166,3 +166,32 @@ struct InferPagesTests {
                 """), "\(repositories.standardOutput)")
     }
 }
+
+extension InferPagesTests {
+    @Test("--pages outside 1…20 is refused in one sentence before anything is fetched", arguments: ["0", "21", "-3"])
+    func pagesOutOfRange(pages: String) async throws {
+        let result = try await SyncdProcess.run(["infer", "http://127.0.0.1:9/items", "--pages=\(pages)"])
+        #expect(result.status == 64)
+        #expect(
+            result.standardError.hasPrefix("Error: --pages \(pages) is out of range: read from 1 to 20 pages\n"),
+            "\(result.standardError)")
+        #expect(result.standardOutput.isEmpty)
+    }
+
+    @Test("a page that fails stops the walk: stderr names it, and the stanza from page 1 keeps required in comments")
+    func failingPage() async throws {
+        // Infer asks /releases?page=2; the sync's pages carry per_page and are served.
+        let synced = try await Self.inferAndSync("/releases", table: "releases") { request in
+            request.query["page"] == "2" && request.query["per_page"] == nil
+                ? UpstreamResponse(status: 503) : InferDiscogs.answer(request)
+        }
+        #expect(synced.inferred.status == 0, "\(synced.inferred.standardError)")
+        #expect(
+            synced.inferred.standardError
+                == "syncd: 25 records at \"releases\", on the first page (more follow), 5 columns; required is left "
+                + "in comments\nsyncd: stopped at page 2: the server answered 503 Service Unavailable, not a 2xx\n")
+        #expect(synced.inferred.standardOutput.contains("year = { path = \"year\", type = \"integer\" }  # required"))
+        #expect(synced.syncError.isEmpty, "\(synced.syncError)")
+        #expect(synced.rows == InferDiscogs.count && synced.rejected == 0)
+    }
+}

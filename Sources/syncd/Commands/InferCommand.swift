@@ -15,7 +15,7 @@ struct InferCommand: AsyncParsableCommand {
             the most fields (stderr says which and why; --records overrides). Every record is read: each scalar \
             path becomes a column (nested objects flattened, at most 40 columns) typed integer, real, boolean, \
             timestamp or text, and json for arrays and mixed values; a column present and non-null in every \
-            record is required. The primary key is `id` when it is unique, else a unique …_id, …Id, …uuid, \
+            record read is required. The primary key is `id` when it is unique, else a unique …_id, …Id, …uuid, \
             …key, sku, slug, guid, code or doi column, else such a column of a nested object (repo.id), else none. \
             A pagination line is proposed from a Link header with rel="next" or the envelope (a Stripe list, a \
             GraphQL connection, a next URL or cursor, Crossref's next-cursor, Google's nextPageToken, Bitbucket \
@@ -43,7 +43,7 @@ struct InferCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "The most pages read, following the pagination proposed, from 1 to 20 (default: 3).", valueName: "n"))
+            "The most pages read, following the pagination proposed, from 1 to 20.", valueName: "n"))
     var pages = InferenceSource.defaultPages
 
     @Flag(help: "Print Codable Swift models instead of a stanza.")

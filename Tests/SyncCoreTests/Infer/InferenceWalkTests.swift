@@ -40,6 +40,13 @@ struct InferenceWalkTests {
         #expect(all.pagesRead == 3 && !all.morePages && all.recordCount == InferDiscogs.count)
     }
 
+    @Test("a Stripe list is followed by its last record's id, as starting_after, until has_more is false")
+    func stripeList() async throws {
+        let endpoint = try await infer("/v1/customers?limit=4", pages: 5) { StripeList.answer($0, count: 10) }
+        #expect(endpoint.pagesRead == 3 && !endpoint.morePages && endpoint.recordCount == 10)
+        #expect(endpoint.primaryKey == "id" && endpoint.stopReason == nil)
+    }
+
     @Test("the bytes of all pages are bounded: the page that would pass the bound is not read")
     func sampleBound() async throws {
         let first = InferDiscogs.answer(UpstreamRequest(uri: "/releases?per_page=10")).body.count

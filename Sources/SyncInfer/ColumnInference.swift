@@ -51,7 +51,7 @@ struct ColumnInference {
     }
 
     /// The position in ``columns`` of the primary key: a unique, non-null, key-like column (`id`, `…_id`, `…Id`,
-    /// `…uuid`, `…key`, `sku`, `slug`, `guid`, `code`), the shallowest first and `id` first among equals; else nil.
+    /// `…uuid`, `…key`, `sku`, `slug`, `guid`, `code`, `doi`), the shallowest first and `id` first among equals; else nil.
     ///
     /// A nested column (`repo.id`) serves when no column directly in the record does, as in a list of starred
     /// repositories. A column that merely happens to be unique in the sample (`name`, a counter) is not proposed: a

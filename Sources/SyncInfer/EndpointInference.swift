@@ -38,10 +38,21 @@ package struct EndpointInference {
         return try result.get()
     }
 
-    /// Infers the endpoint from bytes in place, such as a fetched body's storage, without copying them.
+    /// Infers the endpoint from bytes in place, such as a fetched body's storage, without copying them: the one page
+    /// there is (a file, standard input), so that no column is proposed required when its pagination says more
+    /// pages follow.
     ///
     /// - Throws: ``InferenceError``.
     package func infer(_ bytes: UnsafeRawBufferPointer) throws(InferenceError) -> (InferredEndpoint, InferredShapes) {
+        let sample = try sample(bytes)
+        return sample.result(morePages: sample.mayContinueAfterFirst)
+    }
+
+    /// Reads the first page: finds the records, walks them into a summary and proposes pagination, so that later
+    /// pages can be added with ``InferenceSample/add(_:)``.
+    ///
+    /// - Throws: ``InferenceError``.
+    package func sample(_ bytes: UnsafeRawBufferPointer) throws(InferenceError) -> InferenceSample {
         var locator = RecordsLocator(bytes, wanted: recordsPath)
         do {
             try locator.run()
@@ -57,15 +68,16 @@ package struct EndpointInference {
             walker.scanner.skipByteOrderMark()
             walker.scanner.skipWhitespace()
             do { try walker.walkRecord(depth: 0) } catch { throw .notJSON(error, in: walker.scanner.buffer) }
-            return (endpoint, InferredShapes(tree: walker.tree, isCollection: false))
+            return InferenceSample(first: endpoint, tree: walker.tree, facts: PageWalker.Page(url: url, records: 0))
         }
         var walked: [RecordsChoice.Contender] = []
+        var lastRecords: [Int?] = []
         for candidate in contenders {
             var walker = ShapeWalker(
                 scanner: JSONScanner(bytes, position: candidate.start + 1),
                 tree: ShapeTree(collectsReferences: contenders.count > 1))
             do {
-                try walkRecords(&walker, depth: candidate.depth + 1)
+                lastRecords.append(try Self.walkRecords(&walker, depth: candidate.depth + 1))
             } catch {
                 throw .notJSON(error, in: walker.scanner.buffer)
             }
@@ -73,26 +85,23 @@ package struct EndpointInference {
         }
         let choice = RecordsChoice(walked)
         let chosen = walked[choice.chosen]
-        let inference = chosen.inference
         endpoint.recordsPath = chosen.candidate.path
-        endpoint.recordCount = chosen.tree.recordCount
-        endpoint.columns = inference.columns
-        endpoint.leftOut = inference.leftOut
         endpoint.otherCandidates = locator.candidates.filter { $0 != chosen.candidate }.map { ($0.path, $0.count) }
         endpoint.choice = choice.reason
-        if let position = inference.primaryKeyPosition {
-            endpoint.primaryKey = endpoint.columns[position].name
-            endpoint.columns[position].required = true
-        }
         endpoint.pagination = PaginationProposal.propose(
             records: chosen.candidate.path, envelope: locator.envelope,
-            key: inference.primaryKeyPosition.map { endpoint.columns[$0].path }, links: links)
-        return (endpoint, InferredShapes(tree: chosen.tree, isCollection: true))
+            key: chosen.inference.primaryKeyPosition.map { chosen.inference.columns[$0].path }, links: links)
+        let follow = endpoint.pagination?.follow
+        var facts = Self.facts(records: chosen.tree.recordCount, envelope: locator.envelope, in: bytes, follow: follow)
+        facts.url = url
+        facts.links = links ?? []
+        facts.lastRecordCursor = Self.lastRecordCursor(lastRecords[choice.chosen], in: bytes, follow: follow)
+        return InferenceSample(first: endpoint, tree: chosen.tree, facts: facts)
     }
 
     /// The arrays that could be the records: the wanted one, the root array, else the largest ones (several when
     /// they have the same size, for ``RecordsChoice``: the first ``RecordsChoice/maximumContenders`` in the body);
-    /// none for a document.
+    /// none for a document, which a root array of anything but objects is too.
     private func contenders(from locator: RecordsLocator) throws(InferenceError) -> [RecordsCandidate] {
         if let recordsPath {
             if let found = locator.candidates.first(where: { $0.path == recordsPath }) { return [found] }
@@ -101,9 +110,10 @@ package struct EndpointInference {
         }
         if let root = locator.candidates.first(where: { $0.path == .root }) { return [root] }
         if locator.firstByte == JSONByte.openBracket {
+            guard locator.rootIsEmpty else { return [] }
             throw .noRecords(
-                "the response is an array but not of objects, so it holds no records; "
-                    + "use --records PATH to name an array of objects")
+                "the response is an empty array, with no records to infer columns from; "
+                    + "infer from a response that holds some")
         }
         guard let largest = locator.candidates.max(by: { $0.count < $1.count }) else { return [] }
         let same = locator.candidates.lazy.filter { $0.count == largest.count }
@@ -111,12 +121,15 @@ package struct EndpointInference {
     }
 
     /// Walks each element of the array whose `[` is just behind the cursor.
-    private func walkRecords(_ walker: inout ShapeWalker, depth: Int) throws(JSONSyntaxError) {
+    ///
+    /// - Returns: the offset of the last record, nil when the array is empty.
+    static func walkRecords(_ walker: inout ShapeWalker, depth: Int) throws(JSONSyntaxError) -> Int? {
         walker.scanner.skipWhitespace()
-        if try walker.scanner.currentByte(inside: .array) == JSONByte.closeBracket { return }
+        if try walker.scanner.currentByte(inside: .array) == JSONByte.closeBracket { return nil }
         while true {
+            let start = walker.scanner.position
             try walker.walkRecord(depth: depth)
-            guard try walker.scanner.skipCommaOrArrayEnd() else { return }
+            guard try walker.scanner.skipCommaOrArrayEnd() else { return start }
         }
     }
 }

@@ -19,11 +19,8 @@ package enum EndpointStanza {
     /// The stanza's text, ending with a newline.
     package static func render(_ endpoint: InferredEndpoint) -> String {
         var lines: [String] = []
-        if let recordsPath = endpoint.recordsPath {
-            let noun = endpoint.recordCount == 1 ? "record" : "records"
-            lines.append(
-                "# \(endpoint.recordCount) \(noun) at \(quoted(recordsPath.description)): every one was read "
-                    + "to infer these columns.")
+        if endpoint.recordsPath != nil {
+            lines.append("# \(recordsRead(endpoint, quote: quoted)): every one was read to infer these columns.")
         } else {
             lines.append("# No array of objects in the response: a document endpoint caches the whole body.")
         }
@@ -52,10 +49,19 @@ package enum EndpointStanza {
         }
         lines.append("")
         lines.append("[endpoint.columns]")
+        let withheld =
+            endpoint.withholdsRequired && endpoint.columns.contains { $0.required && $0.name != endpoint.primaryKey }
+        if withheld {
+            lines += comment(
+                "Only the first page was read, and more follow: a column every record of it has keeps required = true "
+                    + "in a comment, since a record of a later page without the value would be rejected.")
+        }
         for column in endpoint.columns {
             var entry = "path = \(quoted(column.path.description)), type = \(quoted(column.type.rawValue))"
-            if column.required { entry += ", required = true" }
-            lines.append("\(column.name) = { \(entry) }")
+            let isKey = column.name == endpoint.primaryKey
+            if column.required, isKey || !withheld { entry += ", required = true" }
+            let note = column.required && !isKey && withheld ? "  # required = true" : ""
+            lines.append("\(column.name) = { \(entry) }\(note)")
         }
         if !endpoint.leftOut.isEmpty {
             let paths = endpoint.leftOut.prefix(10).map(\.description).joined(separator: ", ")
@@ -65,6 +71,21 @@ package enum EndpointStanza {
                     + "The whole record stays in _raw.")
         }
         return text(lines)
+    }
+
+    /// The records read and where, for the stanza's first line and stderr: `25 records at "data"`, `57 records on all
+    /// 3 pages at "releases"`, `75 records on the first 3 pages at "releases" (more follow)`.
+    ///
+    /// - Parameter quote: how the records path is quoted (TOML's escapes in the stanza, the terminal's on stderr).
+    package static func recordsRead(_ endpoint: InferredEndpoint, quote: (String) -> String) -> String {
+        let records = Counting.counted(endpoint.recordCount, "record")
+        let path = quote(endpoint.recordsPath?.description ?? "$")
+        switch (endpoint.pagesRead, endpoint.morePages) {
+        case (1, false): return "\(records) at \(path)"
+        case (1, true): return "\(records) at \(path), on the first page (more follow)"
+        case (let pages, false): return "\(records) on all \(pages) pages at \(path)"
+        case (let pages, true): return "\(records) on the first \(pages) pages at \(path) (more follow)"
+        }
     }
 
     /// The lines as the stanza's text. Strings were quoted with their controls escaped; this escapes any left in a

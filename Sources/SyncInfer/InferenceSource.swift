@@ -10,21 +10,104 @@ package enum InferenceSource {
         URL(fileURLWithPath: path).standardizedFileURL.absoluteString
     }
 
+    /// The pages `syncd infer` reads by default.
+    package static let defaultPages = 3
+    /// The pages it may be asked to read (`--pages`).
+    package static let pageRange = 1...20
+    /// The most bytes read over all pages: past it, the walk stops (the first page may be as large as `maxBody`).
+    /// The summary of the records grows with them, so this bounds the memory a walk takes.
+    package static let maximumSampleBytes = 128 << 20
+
     /// Fetches a 2xx body and infers the endpoint from it, reading the body where it was received; over HTTP, the
-    /// response's `Link` fields go to the inference, so that a `rel="next"` link proposes link pagination.
+    /// response's `Link` fields go to the inference, so that a `rel="next"` link proposes link pagination, and the
+    /// pagination proposed, when it is sure, is followed for up to `pages` pages before the columns are decided.
     ///
     /// - Parameters:
     ///   - url: an http, https or file URL.
     ///   - inference: what to infer, with which name and records path.
     ///   - client: the process's HTTP client, which the caller shuts down.
-    ///   - timeout: the time the whole request may take; syncd's default is 30 s.
+    ///   - pages: the most pages read, in ``pageRange``; the default is ``defaultPages``.
+    ///   - timeout: the time each request may take; syncd's default is 30 s.
     ///   - maxBody: the largest body accepted; syncd's default is 64 MiB.
+    ///   - maxSampleBytes: the most bytes read over all pages; the default is ``maximumSampleBytes``.
     /// - Throws: ``FetchError`` when no answer came or the status is not 2xx (never quoting the URL, which may
-    ///   carry a secret in its query); ``InferenceError`` when the body gives no endpoint.
+    ///   carry a secret in its query); ``InferenceError`` when the body gives no endpoint. A later page that
+    ///   cannot be read ends the walk instead, with ``InferredEndpoint/stopReason`` saying why.
     package static func infer(
-        url: String, _ inference: EndpointInference, client: APIClient,
-        timeout: Duration = EndpointConfiguration.defaultTimeout, maxBody: Int = EndpointConfiguration.defaultMaxBody
+        url: String, _ inference: EndpointInference, client: APIClient, pages: Int = defaultPages,
+        timeout: Duration = EndpointConfiguration.defaultTimeout, maxBody: Int = EndpointConfiguration.defaultMaxBody,
+        maxSampleBytes: Int = maximumSampleBytes
     ) async throws -> (endpoint: InferredEndpoint, shapes: InferredShapes) {
+        let isFile = url.lowercased().hasPrefix("file:")
+        let response = try await fetch(url, client: client, timeout: timeout, maxBody: maxBody)
+        var inference = inference
+        if !isFile { inference.links = response.links }
+        let first = response.body.withUnsafeReadableBytes { bytes in
+            Result { () throws(InferenceError) in try inference.sample(bytes) }
+        }
+        var sample = try first.get()
+        guard !isFile, pages > 1, let proposal = sample.pagination, let follow = proposal.follow else {
+            return sample.result(morePages: sample.mayContinueAfterFirst)
+        }
+        var walk = SampleWalk(
+            proposal: proposal, follow: follow, url: url, pages: pages,
+            budget: SampleBudget(
+                maxBody: maxBody, maxSampleBytes: maxSampleBytes, firstPage: response.body.readableBytes),
+            firstHash: hash(response.body))
+        var facts = sample.firstFacts
+        while let next = walk.next(after: facts, pagesRead: sample.pagesRead) {
+            guard let page = await fetchPage(next, client: client, timeout: timeout, walk: &walk) else { break }
+            let added = page.body.withUnsafeReadableBytes { bytes in
+                Result { () throws(InferenceError) in try sample.add(bytes) }
+            }
+            switch added {
+            case .success(let pageFacts?):
+                facts = pageFacts
+                facts.url = next
+                facts.links = page.links
+            case .success(nil):
+                walk.stop(because: "it has no array of objects at the records path")
+            case .failure(let error):
+                walk.stop(because: error.description)
+            }
+        }
+        var result = sample.result(morePages: walk.morePages)
+        result.endpoint.stopReason = walk.stopReason
+        return result
+    }
+
+    /// Fetches a later page within the walk's budget; nil, with the walk stopped and the reason noted, when it
+    /// cannot be read, is larger than what is left, or repeats the page before byte for byte.
+    private static func fetchPage(
+        _ url: String, client: APIClient, timeout: Duration, walk: inout SampleWalk
+    ) async -> FetchResponse? {
+        let limit = walk.budget.nextLimit
+        do {
+            let response = try await fetch(url, client: client, timeout: timeout, maxBody: limit)
+            return walk.accept(hash: hash(response.body), count: response.body.readableBytes) ? response : nil
+        } catch let error as FetchError where error == .bodyTooLarge && walk.budget.isSampleLimit(limit) {
+            walk.stop(because: "it would pass the \(walk.budget.boundText) read over all pages at most")
+        } catch let error as FetchError {
+            walk.stop(because: error.description)
+        } catch {
+            walk.stop(because: "it could not be read")
+        }
+        return nil
+    }
+
+    /// The hash of a page's bytes, to tell a page that repeats the one before.
+    private static func hash(_ body: ByteBuffer) -> Int {
+        body.withUnsafeReadableBytes { bytes in
+            var hasher = Hasher()
+            hasher.combine(bytes: bytes)
+            return hasher.finalize()
+        }
+    }
+
+    /// A 2xx response from the URL, by the file transport for a file URL and the client's otherwise.
+    private static func fetch(_ url: String, client: APIClient, timeout: Duration, maxBody: Int) async throws
+        -> FetchResponse
+    {
         let request = FetchRequest(url: url, timeout: timeout, maxBody: maxBody)
         let response =
             url.lowercased().hasPrefix("file:")
@@ -33,12 +116,7 @@ package enum InferenceSource {
             throw FetchError.connection(
                 "the server answered \(response.status) \(HTTPStatusText.reason(response.status)), not a 2xx")
         }
-        var inference = inference
-        if !url.lowercased().hasPrefix("file:") { inference.links = response.links }
-        let result = response.body.withUnsafeReadableBytes { bytes in
-            Result { () throws(InferenceError) in try inference.infer(bytes) }
-        }
-        return try result.get()
+        return response
     }
 
     /// Reads a descriptor to its end (standard input for `syncd infer -`) and infers the endpoint from it.

@@ -5,11 +5,11 @@ package struct InferredColumn: Sendable, Hashable {
     package var name: String
     package var path: JSONPath
     package var type: ColumnType
-    /// Whether every record has a non-null value there.
+    /// Whether every record read has a non-null value there.
     package var required: Bool
 }
 
-/// An `[[endpoint]]` stanza inferred from one response, ready to print with ``EndpointStanza``.
+/// An `[[endpoint]]` stanza inferred from the pages of a response, ready to print with ``EndpointStanza``.
 package struct InferredEndpoint: Sendable {
     package var name: String
     package var url: String
@@ -28,6 +28,18 @@ package struct InferredEndpoint: Sendable {
     package var choice: String? = nil
     /// The `pagination` line proposed from the envelope or the `Link` header; nil when nothing suggested one.
     package var pagination: PaginationProposal? = nil
+
+    /// The pages whose records were read.
+    package var pagesRead = 1
+    /// Whether pages may follow the last one read: the walk stopped at `--pages` or at a page it could not read, or
+    /// its pagination could not be followed (a file, standard input, a proposal that is not sure).
+    package var morePages = false
+    /// Why the walk stopped before the pages ended, when a page could not be read: one sentence for stderr.
+    package var stopReason: String? = nil
+
+    /// Whether `required` is left in comments: a single page was read and more may follow, so that a value every
+    /// record of it has may yet be missing from a later one.
+    package var withholdsRequired: Bool { morePages && pagesRead < 2 }
 
     /// Whether the response is one document rather than records.
     package var isDocument: Bool { recordsPath == nil }

@@ -1,4 +1,4 @@
-import SyncCore
+package import SyncCore
 
 /// A `pagination` line proposed from the envelope around the records (or the `Link` header), printed uncommented
 /// only when the envelope leaves no doubt.
@@ -12,9 +12,18 @@ package struct PaginationProposal: Sendable, Equatable {
     /// Endpoint keys the pagination needs besides, printed commented above it (a GraphQL query's `method` and
     /// `body`).
     package var otherKeys: [String] = []
+    /// How `syncd infer --pages` follows the pages before it decides the columns: the proposal as a configuration
+    /// (without the keys this build does not have, `repeat_cursor` and `last_page_path`); nil when it is not sure
+    /// enough to follow, since a guessed parameter could fetch the first page again and double its records.
+    package var follow: PaginationConfiguration? = nil
+    /// Whether the cursor may stay the same from page to page (`repeat_cursor = true`, Crossref): following it, each
+    /// page is judged on its own, not against the cursors before it.
+    package var cursorMayRepeat = false
 
     /// Proposes pagination for records at `records`, the first rule that matches: a `Link` header with
-    /// `rel="next"`; a Stripe list; a GraphQL connection; a next URL; a next cursor; a search envelope.
+    /// `rel="next"`; a Stripe list; a GraphQL connection; a next URL; a next cursor (Crossref's `next-cursor`,
+    /// Google's `nextPageToken`, Bitbucket Server's `nextPageStart`, others commented); Jira's
+    /// `startAt`/`maxResults`; page numbers with a page size (`page`, `per_page`); a search envelope.
     ///
     /// - Parameters:
     ///   - records: the path of the records.
@@ -27,12 +36,17 @@ package struct PaginationProposal: Sendable, Equatable {
         if let links, LinkHeader.next(in: links) != nil {
             var notes = ["The response's Link header has a rel=\"next\" link: pages follow it."]
             if total(records: records, envelope: envelope) != nil { notes.append(totalNote) }
-            return PaginationProposal(value: #"{ type = "link" }"#, isConfident: true, notes: notes)
+            return PaginationProposal(
+                value: #"{ type = "link" }"#, isConfident: true, notes: notes,
+                follow: PaginationConfiguration(kind: .link))
         }
         return stripeList(records: records, envelope: envelope, key: key)
             ?? graphQLConnection(records: records, envelope: envelope)
             ?? nextURL(envelope: envelope)
+            ?? nextPageStart(envelope: envelope)
             ?? nextCursor(envelope: envelope)
+            ?? startAt(envelope: envelope)
+            ?? pageNumbers(envelope: envelope)
             ?? search(records: records, envelope: envelope, links: links)
     }
 
@@ -53,7 +67,10 @@ package struct PaginationProposal: Sendable, Equatable {
         if isList, key == id {
             return PaginationProposal(
                 value: value, isConfident: true,
-                notes: ["A Stripe list (object \"list\", has_more): each page starts after the last record's id."])
+                notes: ["A Stripe list (object \"list\", has_more): each page starts after the last record's id."],
+                follow: PaginationConfiguration(
+                    kind: .cursor(path: id, from: .lastRecord, to: .query("starting_after")),
+                    hasMorePath: JSONPath(components: [.key("has_more")])))
         }
         let why = isList ? "the records have no unique id" : "object is not \"list\""
         return PaginationProposal(
@@ -97,7 +114,8 @@ package struct PaginationProposal: Sendable, Equatable {
         if let found {
             return PaginationProposal(
                 value: #"{ type = "next_url", path = \#(quoted(found.path)) }"#, isConfident: true,
-                notes: ["\(quoted(found.path)) holds the next page's URL."])
+                notes: ["\(quoted(found.path)) holds the next page's URL."],
+                follow: PaginationConfiguration(kind: .nextURL(path: found.path)))
         }
         guard let null = envelope.first(where: { $0.value == .null && names.contains($0.normalizedKey) }) else {
             return nil
@@ -106,33 +124,6 @@ package struct PaginationProposal: Sendable, Equatable {
             value: #"{ type = "next_url", path = \#(quoted(null.path)) }"#, isConfident: false,
             notes: [
                 "TODO: \(quoted(null.path)) is null here (the last page?): check that it holds the next page's URL."
-            ])
-    }
-
-    /// A cursor at `next_cursor`, `meta.next_cursor`, `nextPageToken`…: sent back in a query parameter to guess.
-    private static func nextCursor(envelope: [EnvelopeValue]) -> PaginationProposal? {
-        let parameters = [
-            "nextcursor": "cursor", "next": "cursor", "nexttoken": "next_token", "nextpagetoken": "pageToken",
-        ]
-        guard
-            let found = envelope.first(where: { value in
-                guard parameters[value.normalizedKey] != nil else { return false }
-                if case .string(let text) = value.value { return !isURL(text) }
-                return value.value == .null
-            }), let param = parameters[found.normalizedKey]
-        else { return nil }
-        var value = #"{ type = "cursor", cursor_path = \#(quoted(found.path)), param = \#(quoted(param))"#
-        let parent = found.path.components.dropLast()
-        let hasMore = envelope.first { value in
-            value.isBoolean && ["hasmore", "hasnext", "hasnextpage"].contains(value.normalizedKey)
-                && value.path.components.dropLast() == parent
-        }
-        if let hasMore { value += ", has_more_path = \(quoted(hasMore.path))" }
-        return PaginationProposal(
-            value: value + " }", isConfident: false,
-            notes: [
-                "TODO: \(quoted(found.path)) reads like a cursor; the query parameter that takes it "
-                    + "(\(quoted(param))) is a guess: check the API's documentation."
             ])
     }
 
@@ -155,20 +146,20 @@ package struct PaginationProposal: Sendable, Equatable {
     /// The `total_count` number beside the records, if any.
     private static func total(records: JSONPath, envelope: [EnvelopeValue]) -> EnvelopeValue? {
         let path = JSONPath(components: Array(records.components.dropLast()) + [.key("total_count")])
-        return envelope.first { $0.path == path && $0.value == .number }
+        return envelope.first { $0.path == path && $0.isNumber }
     }
 
     private static let totalNote =
         "total_path = \"total_count\" would check that every record was read, but GitHub's search serves at most "
         + "1,000 results, so a larger total fails each run."
 
-    private static func isURL(_ text: String) -> Bool {
+    static func isURL(_ text: String) -> Bool {
         let lower = text.lowercased()
         return lower.hasPrefix("https://") || lower.hasPrefix("http://")
             || (text.hasPrefix("/") && !text.hasPrefix("//"))
     }
 
-    private static func quoted(_ path: JSONPath) -> String { EndpointStanza.quoted(path.description) }
+    static func quoted(_ path: JSONPath) -> String { EndpointStanza.quoted(path.description) }
 
-    private static func quoted(_ text: String) -> String { EndpointStanza.quoted(text) }
+    static func quoted(_ text: String) -> String { EndpointStanza.quoted(text) }
 }

@@ -25,6 +25,10 @@ struct RecordsLocator {
     private(set) var candidates: [RecordsCandidate] = []
     /// What the value at the wanted path turned out to be, when it was not an array of objects.
     private(set) var wantedKind: String?
+    /// Whether the value at the wanted path is an empty array: a page without records.
+    private(set) var wantedIsEmpty = false
+    /// Whether the whole body is an empty array.
+    private(set) var rootIsEmpty = false
     /// The scalars outside every array, in body order, at most ``EnvelopeValue/maximumCount``.
     private(set) var envelope: [EnvelopeValue] = []
 
@@ -70,7 +74,8 @@ struct RecordsLocator {
             try scanner.skipValue(depth: depth, inside: .topLevel)
             if byte != JSONByte.openBrace, envelope.count < EnvelopeValue.maximumCount {
                 let literal = UnsafeBufferPointer(rebasing: scanner.buffer[start..<scanner.position])
-                envelope.append(EnvelopeValue(path: path, value: EnvelopeValue.value(of: literal)))
+                envelope.append(
+                    EnvelopeValue(path: path, value: EnvelopeValue.value(of: literal), range: start..<scanner.position))
             }
         }
     }
@@ -115,10 +120,12 @@ struct RecordsLocator {
                 guard try scanner.skipCommaOrArrayEnd() else { break }
             }
         }
+        if path == .root, count == 0 { rootIsEmpty = true }
         if objects > 0, objects == count {
             candidates.append(RecordsCandidate(path: path, start: start, depth: depth, count: count))
         } else if wanted == path {
             wantedKind = count == 0 ? "an empty array" : "an array of \(count - objects) non-objects"
+            wantedIsEmpty = count == 0
         }
     }
 }

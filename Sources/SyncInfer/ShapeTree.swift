@@ -163,12 +163,14 @@ struct ShapeTree {
         return all
     }
 
-    /// Whether a key reads like an identifier: `id`, `…_id`, `…Id`, `…uuid`, `…key`.
+    /// Whether a key reads like an identifier: `id`, `…_id`, `…Id`, `…uuid`, `…key`, `sku`, `slug`, `guid`, `code`,
+    /// `doi` (Crossref's works).
     static func isKeyLike(_ key: [UInt8]) -> Bool {
         let text = String(decoding: key, as: UTF8.self)
         let lower = text.lowercased()
         return lower == "id" || lower.hasSuffix("_id") || text.hasSuffix("Id") || text.hasSuffix("ID")
-            || lower.hasSuffix("uuid") || lower.hasSuffix("key") || ["sku", "slug", "guid", "code"].contains(lower)
+            || lower.hasSuffix("uuid") || lower.hasSuffix("key")
+            || ["sku", "slug", "guid", "code", "doi"].contains(lower)
     }
 
     /// Whether a key reads like a list of identifiers: `…_ids`, `…Ids`, `…IDs`.

@@ -35,7 +35,8 @@ package struct SwiftModelWriter {
             let listName = base == rootType ? base + "List" : base
             writer.usedNames.insert(listName)
             header.append(
-                "// The \(endpoint.recordCount) records are the array at \"\(recordsPath)\" in the response.")
+                "// The records are the array at \"\(recordsPath)\" in the response "
+                    + "(\(Counting.counted(endpoint.recordCount, "record")) read).")
             header.append("typealias \(listName) = [\(rootType ?? "Never")]")
         } else if let rootType = writer.type(of: 0, suggested: base, parent: "") {
             header.append("// The response is one \(rootType).")

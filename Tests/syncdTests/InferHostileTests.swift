@@ -55,7 +55,7 @@ struct InferHostileTests {
         try body.write(toFile: file, atomically: true, encoding: .utf8)
         let inferred = try await SyncdProcess.run(["infer", file, "--name", "hostile"])
         #expect(inferred.status == 0, "\(inferred.standardError)")
-        #expect(inferred.standardError == #"syncd: 1 records at "["\u001b[2J\u202e"]", 3 columns"# + "\n")
+        #expect(inferred.standardError == #"syncd: 1 record at "["\u001b[2J\u202e"]", 3 columns"# + "\n")
         let stanza = inferred.standardOutput
         #expect(
             stanza == """
@@ -82,7 +82,8 @@ struct InferHostileTests {
         let swift = try await SyncdProcess.run(["infer", file, "--name", "hostile", "--swift"])
         #expect(swift.status == 0, "\(swift.standardError)")
         #expect(
-            swift.standardOutput.contains(#"// The 1 records are the array at "["\u001b[2J\u202e"]" in the response."#))
+            swift.standardOutput.contains(
+                #"// The records are the array at "["\u001b[2J\u202e"]" in the response (1 record read)."#))
         #expect(swift.standardOutput.contains(#"case xEndpoint = "x\u{a}[[endpoint]]""#))
         #expect(
             !swift.standardOutput.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x9B || $0 == "\u{202E}" })

@@ -175,30 +175,52 @@ struct InferTests {
         #expect(wrong.standardError == "syncd: \"meta\" is an object, not an array of objects\n")
     }
 
-    @Test("a body that is not JSON, or has no records, exits 1 with one sentence")
+    @Test("a body that is not JSON, or an empty array, exits 1 with one sentence")
     func refused() async throws {
         let workspace = try Workspace(toml: "")
         defer { workspace.remove() }
         try "[{\"a\": 1},\n {\"a\": tru}]".write(
             toFile: workspace.path + "/bad.json", atomically: true, encoding: .utf8)
-        try "[1, 2, 3]".write(toFile: workspace.path + "/numbers.json", atomically: true, encoding: .utf8)
+        try "[]".write(toFile: workspace.path + "/empty.json", atomically: true, encoding: .utf8)
         let bad = try await SyncdProcess.run(["infer", workspace.path + "/bad.json"])
         #expect(bad.status == 1)
         #expect(
             bad.standardError
                 == "syncd: the response is not valid JSON: at byte 21 (line 2, column 11) expected the literal true, found \"}\"\n"
         )
-        let numbers = try await SyncdProcess.run(["infer", workspace.path + "/numbers.json"])
-        #expect(numbers.status == 1)
+        let empty = try await SyncdProcess.run(["infer", workspace.path + "/empty.json"])
+        #expect(empty.status == 1)
         #expect(
-            numbers.standardError
-                == "syncd: the response is an array but not of objects, so it holds no records; "
-                + "use --records PATH to name an array of objects\n")
+            empty.standardError
+                == "syncd: the response is an empty array, with no records to infer columns from; infer from a "
+                + "response that holds some\n")
         let absent = try await SyncdProcess.run(["infer", workspace.path + "/absent.json"])
         #expect(absent.status == 1)
         #expect(absent.standardError.hasPrefix("syncd: cannot read the response: "))
         let badName = try await SyncdProcess.run(["infer", workspace.path + "/bad.json", "--name", "Users"])
         #expect(badName.status == 64)
+    }
+
+    @Test("an array of strings gives a document endpoint, as the help says: exit 0, and the stanza syncs the body")
+    func arrayOfStrings() async throws {
+        let workspace = try Workspace(toml: "")
+        defer { workspace.remove() }
+        let file = workspace.path + "/tags.json"
+        try #"["swift", "sqlite"]"#.write(toFile: file, atomically: true, encoding: .utf8)
+        let inferred = try await SyncdProcess.run(["infer", file])
+        #expect(inferred.status == 0, "\(inferred.standardError)")
+        #expect(
+            inferred.standardError
+                == "syncd: no array of objects found: a document endpoint (use --records PATH to name one)\n")
+        #expect(
+            inferred.standardOutput
+                == "# No array of objects in the response: a document endpoint caches the whole body.\n[[endpoint]]\n"
+                + "name = \"tags\"\nurl = \"file://\(file)\"\n")
+        try (Self.header + inferred.standardOutput).write(toFile: workspace.config, atomically: true, encoding: .utf8)
+        let sync = try await workspace.run(["sync"])
+        #expect(sync.status == 0, "\(sync.standardError)")
+        let body = try await workspace.run(["get", "tags"])
+        #expect(body.standardOutput.contains("sqlite"), "\(body.standardOutput)\(body.standardError)")
     }
 
     @Test("the stanzas proposed for a Stripe list and, uncommented, a GraphQL connection pass check-config")

@@ -15,14 +15,20 @@ struct InferCommand: AsyncParsableCommand {
             the most fields (stderr says which and why; --records overrides). Every record is read: each scalar \
             path becomes a column (nested objects flattened, at most 40 columns) typed integer, real, boolean, \
             timestamp or text, and json for arrays and mixed values; a column present and non-null in every \
-            record is required. The primary key is `id` when it is unique, else a unique …_id, …Id, …uuid, \
-            …key, sku, slug, guid or code column, else such a column of a nested object (repo.id), else none. \
+            record read is required. The primary key is `id` when it is unique, else a unique …_id, …Id, …uuid, \
+            …key, sku, slug, guid, code or doi column, else such a column of a nested object (repo.id), else none. \
             A pagination line is proposed from a Link header with rel="next" or the envelope (a Stripe list, a \
-            GraphQL connection, a next URL or cursor), commented when unsure. A response without an array of \
-            objects gives a document endpoint. A secret query parameter of the URL (api_key, access_token…) is \
-            left out of url and sent with a query auth read from an environment variable.
+            GraphQL connection, a next URL or cursor, Crossref's next-cursor, Google's nextPageToken, Bitbucket \
+            Server's nextPageStart, Jira's startAt and total, page and per_page beside a total), commented when \
+            unsure. Over http(s), a pagination that is sure is followed for up to --pages pages (3 by default, \
+            at most 20, each at most 64 MiB and 128 MiB over all pages) before the columns, types, required \
+            columns and key are decided from every record read; when a single page was read and more follow, \
+            required is left in comments. A response without an array of objects (an array of numbers or \
+            strings too) gives a document endpoint. A secret query parameter of the URL (api_key, \
+            access_token…) is left out of url and sent with a query auth read from an environment variable.
 
-            Exits 1 when the input cannot be read, is not JSON (naming the byte), or has no array of objects.
+            Exits 1 when the input cannot be read, is not JSON (naming the byte), or is an empty array or \
+            --records names no array of objects.
             """
     )
 
@@ -35,6 +41,11 @@ struct InferCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The JSON path of the records array, $ for the root.", valueName: "path"))
     var records: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "The most pages read, following the pagination proposed, from 1 to 20.", valueName: "n"))
+    var pages = InferenceSource.defaultPages
+
     @Flag(help: "Print Codable Swift models instead of a stanza.")
     var swift = false
 
@@ -46,6 +57,11 @@ struct InferCommand: AsyncParsableCommand {
             throw ValidationError(
                 "--name \"\(name)\" is not a valid endpoint name: use a lowercase letter, then up to 62 lowercase "
                     + "letters, digits or underscores")
+        }
+        guard InferenceSource.pageRange.contains(pages) else {
+            throw ValidationError(
+                "--pages \(pages) is out of range: read from \(InferenceSource.pageRange.lowerBound) to "
+                    + "\(InferenceSource.pageRange.upperBound) pages")
         }
         if let records {
             do { _ = try JSONPath(parsing: records) } catch { throw ValidationError("--records: \(error)") }
@@ -70,7 +86,8 @@ struct InferCommand: AsyncParsableCommand {
                 } else {
                     let client = APIClient()
                     do {
-                        (endpoint, shapes) = try await InferenceSource.infer(url: url, inference, client: client)
+                        (endpoint, shapes) = try await InferenceSource.infer(
+                            url: url, inference, client: client, pages: pages)
                     } catch {
                         try? await client.shutdown()  // best effort: the fetch's error is the one to report
                         throw error
@@ -102,16 +119,20 @@ struct InferCommand: AsyncParsableCommand {
     /// One line for stderr: where the records were found and what else could have been, with the control
     /// characters of the sample's keys escaped.
     static func summary(_ endpoint: InferredEndpoint) -> String {
-        guard let recordsPath = endpoint.recordsPath else {
+        guard endpoint.recordsPath != nil else {
             return "syncd: no array of objects found: a document endpoint (use --records PATH to name one)\n"
         }
-        var line = "syncd: \(endpoint.recordCount) records at \"\(recordsPath)\", \(endpoint.columns.count) columns"
+        var line = "syncd: " + EndpointStanza.recordsRead(endpoint) { "\"\($0)\"" }
+        line += ", " + Counting.counted(endpoint.columns.count, "column")
         if let choice = endpoint.choice { line += "; " + choice }
         if !endpoint.otherCandidates.isEmpty {
             let others = endpoint.otherCandidates.prefix(3).map { "\"\($0.path)\" (\($0.count))" }
             line += "; other arrays of objects: " + others.joined(separator: ", ") + " (choose with --records PATH)"
         }
         if endpoint.primaryKey == nil { line += "; no primary key found: see the TODO" }
-        return TerminalText.escapedNames(line) + "\n"
+        if endpoint.withholdsRequired { line += "; required is left in comments" }
+        var text = TerminalText.escapedNames(line) + "\n"
+        if let reason = endpoint.stopReason { text += "syncd: " + TerminalText.escapedNames(reason) + "\n" }
+        return text
     }
 }

@@ -120,8 +120,7 @@ struct EndpointInferenceTests {
     @Test(
         "bodies without records or not JSON are refused with one sentence",
         arguments: [
-            ("[1, 2]", InferenceError.noRecords, "the response is an array but not of objects"),
-            ("[]", InferenceError.noRecords, "the response is an array but not of objects"),
+            ("[]", InferenceError.noRecords, "the response is an empty array, with no records to infer columns from"),
             ("{\"a\": [1,}", InferenceError.notJSON, "the response is not valid JSON: at byte 9 (line 1, column 10)"),
             ("", InferenceError.notJSON, "the response is not valid JSON: it is empty"),
         ])

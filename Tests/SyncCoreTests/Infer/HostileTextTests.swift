@@ -40,7 +40,9 @@ struct HostileTextTests {
                 #"# Left out past 40 columns: ["x\u000a[[endpoint]]\u202e"]. The whole record stays in _raw."# + "\n"))
         #expect(!stanza.unicodeScalars.contains { $0 != "\n" && ControlCharacters.needsEscape($0, .code) })
         let swift = SwiftModelWriter.render(shapes, endpoint: endpoint)
-        #expect(swift.contains(#"// The 1 records are the array at "["r\u000a\u001b[2J"]" in the response."# + "\n"))
+        #expect(
+            swift.contains(
+                #"// The records are the array at "["r\u000a\u001b[2J"]" in the response (1 record read)."# + "\n"))
         #expect(swift.contains(#"    case xEndpoint = "x\u{a}[[endpoint]]\u{202e}""# + "\n"))
         #expect(!swift.unicodeScalars.contains { $0 != "\n" && ControlCharacters.needsEscape($0, .code) })
     }

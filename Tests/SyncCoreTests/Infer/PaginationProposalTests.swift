@@ -7,7 +7,7 @@ import Testing
 @Suite("Proposing pagination from an envelope")
 struct PaginationProposalTests: InferringFromSamples {
 
-    @Test("a Stripe list pages after the last record's id, uncommented")
+    @Test("a Stripe list pages after the last record's id, uncommented; has_more says more follow, so required waits")
     func stripeList() throws {
         let endpoint = try infer(ResponseShapeTests.fixture("stripe-customers"))
         #expect(endpoint.recordsPath?.description == "data")
@@ -15,7 +15,7 @@ struct PaginationProposalTests: InferringFromSamples {
         #expect(
             EndpointStanza.render(endpoint).hasPrefix(
                 """
-                # 2 records at "data": every one was read to infer these columns.
+                # 2 records at "data", on the first page (more follow): every one was read to infer these columns.
                 [[endpoint]]
                 name = "items"
                 url = "https://example.com/items"
@@ -25,8 +25,10 @@ struct PaginationProposalTests: InferringFromSamples {
                 pagination = { type = "cursor", from = "last_record", cursor_path = "id", param = "starting_after", has_more_path = "has_more" }
 
                 [endpoint.columns]
+                # Only the first page was read, and more follow: a column every record of it has keeps required = true in a comment,
+                # since a record of a later page without the value would be rejected.
                 id = { path = "id", type = "text", required = true }
-                object = { path = "object", type = "text", required = true }
+                object = { path = "object", type = "text" }  # required = true
                 address_city = { path = "address.city", type = "text" }
 
                 """))
@@ -116,7 +118,7 @@ struct PaginationProposalTests: InferringFromSamples {
     }
 
     @Test(
-        "next URLs and cursors in the envelope: a URL is sure, the rest commented",
+        "next URLs and cursors in the envelope: a URL and Google's nextPageToken are sure, the rest commented",
         arguments: [
             (
                 #"{"results": [{"id": 1}], "next": "https://api.example.com/items?page=2"}"#,
@@ -138,7 +140,7 @@ struct PaginationProposalTests: InferringFromSamples {
             ),
             (
                 #"{"items": [{"id": 1}], "nextPageToken": "tok"}"#,
-                #"{ type = "cursor", cursor_path = "nextPageToken", param = "pageToken" }"#, false
+                #"{ type = "cursor", cursor_path = "nextPageToken", param = "pageToken" }"#, true
             ),
             (
                 #"{"results": [{"id": 1}], "next": "eyJwIjoyfQ"}"#,

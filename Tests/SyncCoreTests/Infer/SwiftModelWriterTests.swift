@@ -23,7 +23,7 @@ struct SwiftModelWriterTests {
         #expect(
             swift == """
                 // Codable models inferred by `syncd infer` from https://example.com/users.
-                // The 2 records are the array at "$" in the response.
+                // The records are the array at "$" in the response (2 records read).
                 typealias Users = [User]
 
                 struct User: Codable, Sendable {

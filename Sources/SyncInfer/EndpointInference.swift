@@ -22,6 +22,19 @@ package struct EndpointInference {
         self.links = links
     }
 
+    /// An inference of the records at `records`, a JSON path as `--records` takes it; nil searches for them.
+    ///
+    /// - Throws: ``InferenceError/badRecordsPath``, saying what is wrong with the path.
+    package init(name: String, url: String, records: String?) throws(InferenceError) {
+        self.init(name: name, url: url)
+        guard let records else { return }
+        do {
+            recordsPath = try JSONPath(parsing: records)
+        } catch {
+            throw .badRecordsPath(error)
+        }
+    }
+
     /// A valid endpoint name for a URL or a file path: its last segment without extension (`/api/users.json` →
     /// `users`), snake_cased, else its host, else `endpoint`.
     package static func defaultName(for location: String) -> String {

@@ -30,13 +30,28 @@ package enum InferenceSource {
     ///   - timeout: the time each request may take; syncd's default is 30 s.
     ///   - maxBody: the largest body accepted; syncd's default is 64 MiB.
     ///   - maxSampleBytes: the most bytes read over all pages; the default is ``maximumSampleBytes``.
-    /// - Throws: ``FetchError`` when no answer came or the status is not 2xx (never quoting the URL, which may
-    ///   carry a secret in its query); ``InferenceError`` when the body gives no endpoint. A later page that
-    ///   cannot be read ends the walk instead, with ``InferredEndpoint/stopReason`` saying why.
+    /// - Throws: ``InferenceError``: ``InferenceError/unreadable`` when no answer came or the status is not 2xx
+    ///   (never quoting the URL, which may carry a secret in its query), another code when the body gives no
+    ///   endpoint. A later page that cannot be read ends the walk instead, with ``InferredEndpoint/stopReason``
+    ///   saying why.
     package static func infer(
         url: String, _ inference: EndpointInference, client: APIClient, pages: Int = defaultPages,
         timeout: Duration = EndpointConfiguration.defaultTimeout, maxBody: Int = EndpointConfiguration.defaultMaxBody,
         maxSampleBytes: Int = maximumSampleBytes
+    ) async throws -> (endpoint: InferredEndpoint, shapes: InferredShapes) {
+        do {
+            return try await walk(
+                url: url, inference, client: client, pages: pages, timeout: timeout, maxBody: maxBody,
+                maxSampleBytes: maxSampleBytes)
+        } catch let error as FetchError {
+            throw InferenceError.unreadable(error)
+        }
+    }
+
+    /// ``infer(url:_:client:pages:timeout:maxBody:maxSampleBytes:)``, its fetch's failure still a ``FetchError``.
+    private static func walk(
+        url: String, _ inference: EndpointInference, client: APIClient, pages: Int, timeout: Duration, maxBody: Int,
+        maxSampleBytes: Int
     ) async throws -> (endpoint: InferredEndpoint, shapes: InferredShapes) {
         let isFile = url.lowercased().hasPrefix("file:")
         let response = try await fetch(url, client: client, timeout: timeout, maxBody: maxBody)
@@ -126,12 +141,18 @@ package enum InferenceSource {
     ///   - name: what the descriptor is, for messages: `standard input`.
     ///   - inference: what to infer, with which name and records path.
     ///   - maxBody: the most bytes read; the same 64 MiB as a URL's by default.
-    /// - Throws: ``FetchError`` when the descriptor cannot be read (closed, a directory) or holds more than
-    ///   `maxBody`; ``InferenceError`` when the bytes give no endpoint.
+    /// - Throws: ``InferenceError``: ``InferenceError/unreadable`` when the descriptor cannot be read (closed, a
+    ///   directory) or holds more than `maxBody`, another code when the bytes give no endpoint.
     package static func infer(
         descriptor: Int32, name: String, _ inference: EndpointInference,
         maxBody: Int = EndpointConfiguration.defaultMaxBody
     ) throws -> (endpoint: InferredEndpoint, shapes: InferredShapes) {
-        try inference.infer(DescriptorReader.readAll(descriptor, name: name, limit: maxBody))
+        let bytes: [UInt8]
+        do {
+            bytes = try DescriptorReader.readAll(descriptor, name: name, limit: maxBody)
+        } catch {
+            throw InferenceError.unreadable(error)
+        }
+        return try inference.infer(bytes)
     }
 }

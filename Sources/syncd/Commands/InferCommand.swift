@@ -64,17 +64,19 @@ struct InferCommand: AsyncParsableCommand {
                     + "\(InferenceSource.pageRange.upperBound) pages")
         }
         if let records {
-            do { _ = try JSONPath(parsing: records) } catch { throw ValidationError("--records: \(error)") }
+            do {
+                _ = try EndpointInference(name: "endpoint", url: "https://example.com", records: records)
+            } catch {
+                throw ValidationError(error.description)
+            }
         }
     }
 
     func run() async throws {
         try await reportingErrors {
-            let recordsPath = try records.map { text in try JSONPath(parsing: text) }
             let url = source == "-" ? "https://example.com/TODO" : Self.url(of: source)
-            let inference = EndpointInference(
-                name: name ?? EndpointInference.defaultName(for: source == "-" ? "" : url), url: url,
-                recordsPath: recordsPath)
+            let inference = try EndpointInference(
+                name: name ?? EndpointInference.defaultName(for: source == "-" ? "" : url), url: url, records: records)
             let endpoint: InferredEndpoint
             let shapes: InferredShapes
             do {
@@ -96,8 +98,6 @@ struct InferCommand: AsyncParsableCommand {
                 }
             } catch let error as InferenceError {
                 throw CLIError(error.description)
-            } catch let error as FetchError {
-                throw CLIError("cannot read the response: \(error.description)")
             }
             Terminal.standardError.write(Self.summary(endpoint))
             if source == "-" { Terminal.standardError.write("syncd: read from standard input: replace the url\n") }

@@ -34,12 +34,41 @@ public struct RecordFilter: Sendable, Hashable {
         }
     }
 
-    package var column: String
+    /// The configured column the filter reads.
+    public package(set) var column: String
     package var op: Operator
     /// The operand as written: converted to the column's type when the query runs. For `in`, the list;
     /// for `is`, `null`, `true` or `false`.
-    package var values: [String]
-    package var negated: Bool
+    public package(set) var values: [String]
+    /// Whether the filter holds where the condition does not (PostgREST's `not.`).
+    public package(set) var negated: Bool
+
+    /// PostgREST's name of the filter's operator: `eq`, `neq`, `gt`, `gte`, `lt`, `lte`, `like`, `ilike`, `in` or
+    /// `is` (``operatorNames``).
+    public var operatorName: String { op.rawValue }
+
+    /// Whether the operator compares the column's values with the operands, read as the column's type (`eq`, `neq`,
+    /// `gt`, `gte`, `lt`, `lte`, `in`), rather than matching a pattern (`like`, `ilike`) or testing `is`.
+    public var isComparison: Bool {
+        switch op {
+        case .eq, .neq, .gt, .gte, .lt, .lte, .in: true
+        case .like, .ilike, .is: false
+        }
+    }
+
+    /// The operators a filter takes, by PostgREST's names, in the order a message lists them.
+    public static let operatorNames: [String] = Operator.allCases.map(\.rawValue)
+
+    /// A filter as PostgREST writes it, `column=[not.]OPERATOR.VALUE`: the operator by its name (``operatorNames``),
+    /// the operand as written. Nil for an operator of another name.
+    ///
+    /// - Parameters:
+    ///   - values: One value, or for `in` the list; for `is`, `null`, `true` or `false`.
+    ///   - negated: PostgREST's `not.`: the filter holds where the condition does not.
+    public init?(column: String, operatorName: String, values: [String], negated: Bool = false) {
+        guard let op = Operator(rawValue: operatorName) else { return nil }
+        self.init(column: column, op: op, values: values, negated: negated)
+    }
 
     package init(column: String, op: Operator, values: [String], negated: Bool = false) {
         self.column = column

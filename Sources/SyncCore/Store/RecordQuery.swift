@@ -115,13 +115,20 @@ public struct RecordFilter: Sendable, Hashable {
 
 /// A sort on a configured column.
 public struct RecordOrder: Sendable, Hashable {
-    package var column: String
-    package var descending: Bool
+    /// The configured column sorted by.
+    public var column: String
+    /// Largest first rather than smallest first.
+    public var descending: Bool
     /// Where NULLs sort: `nil` is PostgreSQL's default, which PostgREST clients expect (last ascending, first
     /// descending).
-    package var nullsFirst: Bool?
+    public var nullsFirst: Bool?
 
-    package init(column: String, descending: Bool = false, nullsFirst: Bool? = nil) {
+    /// A sort on `column`, as PostgREST's `order=col[.asc|.desc][.nullsfirst|.nullslast]` says it.
+    ///
+    /// - Parameters:
+    ///   - descending: Largest first. The default is smallest first.
+    ///   - nullsFirst: Whether NULLs sort first; nil (the default) sorts them last ascending and first descending.
+    public init(column: String, descending: Bool = false, nullsFirst: Bool? = nil) {
         self.column = column
         self.descending = descending
         self.nullsFirst = nullsFirst

@@ -19,7 +19,7 @@ enum CacheHeaders {
     /// `Cache-Status` names syncd as the cache; a hit's `ttl` is the seconds until the next poll, negative once
     /// it is overdue, and stale data says why in `detail`:
     /// `syncd; hit; ttl=120` or `syncd; hit; ttl=-30; detail="last poll failed"`.
-    static func fields(etag: String, lastModified: String?, freshness: CacheFreshness) -> HTTPFields {
+    static func fields(etag: String, lastModified: String?, freshness: SyncCache.Freshness) -> HTTPFields {
         var fields = HTTPFields()
         fields.reserveCapacity(6)
         fields[.eTag] = etag
@@ -27,7 +27,7 @@ enum CacheHeaders {
         fields[.cacheControl] = "max-age=\(freshness.maxAge)"
         fields[.age] = String(freshness.age)
         if let reason = freshness.staleReason {
-            fields[cacheStatus] = "syncd; hit; ttl=\(min(freshness.ttl, 0)); detail=\"\(reason.rawValue)\""
+            fields[cacheStatus] = "syncd; hit; ttl=\(min(freshness.ttl, 0)); detail=\"\(reason.description)\""
         } else {
             fields[cacheStatus] = "syncd; hit; ttl=\(freshness.ttl)"
         }
@@ -75,12 +75,12 @@ enum MemoryAnswer {
 /// these alone (``answer``), which is what lets the fast path keep its encoded bytes.
 struct KeptAnswer {
     var representation: Representation
-    var freshness: CacheFreshness
+    var freshness: SyncCache.Freshness
     /// Whether the request's preconditions say the client's copy is current: a 304.
     var notModified: Bool
 
     /// The representation's answer to `request`: 304 with the headers alone when the client's copy is current.
-    init(_ representation: Representation, freshness: CacheFreshness, request: HTTPFields, now: Double) {
+    init(_ representation: Representation, freshness: SyncCache.Freshness, request: HTTPFields, now: Double) {
         self.representation = representation
         self.freshness = freshness
         notModified = CacheHeaders.isNotModified(

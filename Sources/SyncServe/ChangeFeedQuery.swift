@@ -8,7 +8,7 @@ package import SyncCore
 /// ```
 package struct ChangeFeedQuery: Sendable, Hashable {
     package var since: Int64
-    package var after: ChangePosition?
+    package var after: SyncCache.FeedPosition?
     /// The most changes in one answer: `limit` when given, never more than `max_rows`.
     package var limit: Int
     /// Whether the request set `limit` (the `next` link repeats it).
@@ -34,7 +34,7 @@ package struct ChangeFeedQuery: Sendable, Hashable {
         if let text = parameters.first("after") {
             let parts = text.unicodeScalars.split(separator: ".", omittingEmptySubsequences: false)
             guard parts.count == 3, QueryGrammar.natural(String(parts[0])) != nil,
-                QueryGrammar.natural(String(parts[2])) != nil, let after = ChangePosition(text)
+                QueryGrammar.natural(String(parts[2])) != nil, let after = SyncCache.FeedPosition(text)
             else {
                 throw .badParameter(
                     "after",
@@ -62,7 +62,7 @@ package struct ChangeFeedQuery: Sendable, Hashable {
     }
 
     /// The path and query of the part after `position`.
-    package func link(endpoint: String, after position: ChangePosition) -> String {
+    package func link(endpoint: String, after position: SyncCache.FeedPosition) -> String {
         var link = "/v1/endpoints/\(endpoint)/changes?since=\(since)&after=\(position)"
         if limitGiven { link += "&limit=\(limit)" }
         return link

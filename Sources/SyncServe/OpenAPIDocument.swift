@@ -290,7 +290,7 @@ package enum OpenAPIDocument {
         ])
     }
 
-    /// A part of a record's key in the path, as ``RecordOperand/value(_:for:of:isKey:)`` reads it.
+    /// A part of a record's key in the path, as the store reads it against the key column's type.
     static func keyPattern(_ type: ColumnType) -> String {
         switch type {
         case .text, .json: "[^,]*"

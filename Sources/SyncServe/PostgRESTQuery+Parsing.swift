@@ -18,10 +18,8 @@ extension PostgRESTQuery {
         let known = Set(endpoint.columns.map(\.name))
         func check(_ column: String, parameter: String) throws(ReadAPIError) {
             guard known.contains(column) else {
-                throw ReadAPIError(
-                    StoreError.unknownColumn(
-                        column, endpoint: endpoint.name.name, known: endpoint.columns.map(\.name)),
-                    parameter: parameter)
+                throw .unknownColumn(
+                    column, parameter: parameter, endpoint: endpoint.name.name, known: endpoint.columns.map(\.name))
             }
         }
         for filter in query.filters {
@@ -36,7 +34,7 @@ extension PostgRESTQuery {
     /// `inf`, `nan` and hexadecimal.
     private func checkNumbers(_ filter: RecordFilter, _ endpoint: EndpointConfiguration) throws(ReadAPIError) {
         guard endpoint.columns.first(where: { $0.name == filter.column })?.type == .real,
-            [.eq, .neq, .gt, .gte, .lt, .lte, .in].contains(filter.op)
+            filter.isComparison
         else { return }
         for value in filter.values where !QueryGrammar.isReal(value) {
             throw .badParameter(

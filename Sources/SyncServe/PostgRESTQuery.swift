@@ -11,7 +11,7 @@ package import SyncCore
 /// `col[.asc|.desc][.nullsfirst|.nullslast]`. Only configured columns may be named; the names are checked
 /// when the query runs, against the endpoint's configuration.
 package struct PostgRESTQuery: Sendable, Hashable {
-    package var query: RecordQuery
+    package var query: SyncCache.Query
     /// The columns of `select=a,b`; `nil` for `select=*` (the original records, the default).
     package var select: [String]?
 
@@ -19,28 +19,32 @@ package struct PostgRESTQuery: Sendable, Hashable {
     /// read as Unicode scalars: a combining mark or a line feed never merges with a comma, a dot, a quote or a
     /// parenthesis. The bounds are ``QueryLimits``'.
     init(_ parameters: QueryString) throws(ReadAPIError) {
-        query = RecordQuery()
+        var filters: [RecordFilter] = []
+        var order: [RecordOrder] = []
+        var limit: Int?
+        var offset = 0
         select = nil
         for (name, value) in parameters.pairs {
             switch name {
             case "select":
                 select = try Self.select(value)
             case "order":
-                query.order = try Self.orderItems(value)
+                order = try Self.orderItems(value)
             case "limit":
-                query.limit = try Self.count(value, name)
+                limit = try Self.count(value, name)
             case "offset":
-                query.offset = try Self.count(value, name)
+                offset = try Self.count(value, name)
             case "or", "and", "not.or", "not.and":
                 throw .badParameter(name, "Logical operators (or, and) are not supported; filters are joined by AND.")
             default:
-                guard query.filters.count < QueryLimits.filters else {
+                guard filters.count < QueryLimits.filters else {
                     throw .badParameter(
                         name, "\(name) is one filter too many: the read API takes at most \(QueryLimits.filters).")
                 }
-                query.filters.append(try Self.filter(column: name, value))
+                filters.append(try Self.filter(column: name, value))
             }
         }
+        query = SyncCache.Query(filters: filters, order: order, limit: limit, offset: offset)
     }
 
     /// `limit` or `offset`: digits alone, 0 to ``QueryLimits/count``.
@@ -111,22 +115,28 @@ package struct PostgRESTQuery: Sendable, Hashable {
             rest = rest.dropFirst(4)
         }
         guard let dot = rest.firstIndex(of: "."),
-            let op = RecordFilter.Operator(rawValue: String(rest[..<dot]))
-        else {
-            let known = RecordFilter.Operator.allCases.map(\.rawValue).joined(separator: ", ")
-            throw .badParameter(
-                column, "\(column)=\(text) is not a filter: write \(column)=OPERATOR.VALUE with one of \(known).")
-        }
+            case let op = String(rest[..<dot]), RecordFilter.operatorNames.contains(op)
+        else { throw notAFilter(column: column, text) }
         let operand = rest[rest.index(after: dot)...]
         var values = [String(operand)]
-        if op == .in {
+        if op == "in" {
             guard operand.first == "(", operand.last == ")", operand.count >= 2 else {
                 throw .badParameter(
                     column, "\(column): in takes a list in parentheses, like in.(1,2,3), and this one is not.")
             }
             values = try listValues(operand.dropFirst().dropLast(), column: column)
         }
-        return RecordFilter(column: column, op: op, values: values, negated: negated)
+        guard let filter = RecordFilter(column: column, operatorName: op, values: values, negated: negated) else {
+            throw notAFilter(column: column, text)
+        }
+        return filter
+    }
+
+    /// A filter's value that does not start with a known operator.
+    private static func notAFilter(column: String, _ text: String) -> ReadAPIError {
+        let known = RecordFilter.operatorNames.joined(separator: ", ")
+        return .badParameter(
+            column, "\(column)=\(text) is not a filter: write \(column)=OPERATOR.VALUE with one of \(known).")
     }
 
     /// `a, "b,c" ,d` → `["a", "b,c", "d"]`: items separated by commas, with spaces and tabs around them; an item

@@ -60,28 +60,47 @@ package enum ReadAPIError: Error, Sendable, Equatable {
     /// and `code` repeat the sentence and the kind where PostgREST clients look for them.
     var body: String {
         var fields = [
-            ("type", ColumnValue.text("about:blank").jsonLiteral),
-            ("title", ColumnValue.text(title).jsonLiteral),
+            ("type", SyncCache.SQLValue.text("about:blank").json),
+            ("title", SyncCache.SQLValue.text(title).json),
             ("status", String(status)),
-            ("detail", ColumnValue.text(detail).jsonLiteral),
-            ("message", ColumnValue.text(detail).jsonLiteral),
-            ("code", ColumnValue.text(code).jsonLiteral),
+            ("detail", SyncCache.SQLValue.text(detail).json),
+            ("message", SyncCache.SQLValue.text(detail).json),
+            ("code", SyncCache.SQLValue.text(code).json),
         ]
-        if case .badParameter(let name, _) = self { fields.append(("parameter", ColumnValue.text(name).jsonLiteral)) }
+        if case .badParameter(let name, _) = self { fields.append(("parameter", SyncCache.SQLValue.text(name).json)) }
         return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}\n"
     }
 
-    /// What a store error means to a reader; `parameter` names the query parameter a bad value came from.
-    package init(_ error: StoreError, parameter: String) {
-        if error == .notSynced {
+    /// What a cache's error means to a reader; `parameter` names the query parameter a bad value came from. A
+    /// failure of the database itself says only that it cannot be read (``databaseFailed(_:)``).
+    package init(_ error: SyncError, parameter: String) {
+        if error == .notSynced || error == .unknownEndpoint {
             self = .notFound(Self.sentence(error.description))
-        } else if error == .unknownColumn || error == .badKey {
+        } else if error == .badQuery {
             self = .badParameter(parameter, Self.sentence(error.description))
-        } else if error == .notCollection || error == .notDocument || error == .unknownEndpoint {
-            self = .notFound(Self.sentence(error.description))
-        } else {
+        } else if error == .busy {
             self = .unavailable(Self.sentence(error.description))
+        } else {
+            self = Self.databaseFailed(error)
         }
+    }
+
+    /// 404: a route of collections (records, one record, changes) asked of a document endpoint.
+    static func notCollection(_ endpoint: String) -> ReadAPIError {
+        .notFound("\"\(endpoint)\" is a document endpoint: it has no records.")
+    }
+
+    /// 404: the document route asked of a collection endpoint.
+    static func notDocument(_ endpoint: String) -> ReadAPIError {
+        .notFound("\"\(endpoint)\" is a collection endpoint: give the record's key.")
+    }
+
+    /// 400: `parameter` names a column the endpoint is not configured with.
+    static func unknownColumn(_ column: String, parameter: String, endpoint: String, known: [String]) -> ReadAPIError {
+        .badParameter(
+            parameter,
+            "\"\(column)\" is not a configured column of \"\(endpoint)\" (its columns: \(known.joined(separator: ", ")))."
+        )
     }
 
     /// What a reader is told when the database failed underneath a read; the error itself goes to the log only.

@@ -301,7 +301,7 @@ private struct EncodedAnswer {
         var bodyCount: Int
         var etag: String
         var contentRange: String?
-        var freshness: CacheFreshness
+        var freshness: SyncCache.Freshness
         var notModified: Bool
         var second: Int
 

@@ -34,7 +34,7 @@ extension ReadModel {
                     ("version", String(state.version)),
                     ("records", String(state.recordCount)),
                     ("fresh", freshness.isFresh ? "true" : "false"),
-                    ("stale_reason", freshness.staleReason.map { string($0.rawValue) } ?? "null"),
+                    ("stale_reason", freshness.staleReason.map { string($0.description) } ?? "null"),
                     ("age", String(freshness.age)),
                     ("ttl", String(freshness.ttl)),
                     ("changed_at", optional(state.changedAt)),
@@ -50,11 +50,11 @@ extension ReadModel {
             } else {
                 fields += [
                     ("version", "0"), ("records", "0"), ("fresh", "false"),
-                    ("stale_reason", string(CacheFreshness.StaleReason.neverSynced.rawValue)),
+                    ("stale_reason", string(SyncCache.Freshness.StaleReason.neverSynced.description)),
                 ]
             }
-            if let client = endpoint.auth?.oauth2, let stateDirectory {
-                let times = OAuth2TokenFiles(directory: stateDirectory, identity: client.identity).times()
+            if let auth = endpoint.auth, auth.isOAuth2, let stateDirectory {
+                let times = SyncCache.tokenTimes(of: auth, stateDirectory: stateDirectory)
                 fields += [
                     ("token_renewed_at", optional(times?.renewedAt)), ("token_expires_at", optional(times?.expiresAt)),
                 ]
@@ -77,7 +77,7 @@ extension ReadModel {
     /// ```
     func drift(_ name: String) async throws(ReadAPIError) -> Response {
         _ = try endpoint(name)
-        let journal = try await read { reader in try reader.drift(endpoint: name) }
+        let journal = try await read { reader in try reader.drift(name) }
         let entries = journal.map { drift in
             let fields: [(String, String)] = [
                 ("kind", string(drift.kind.rawValue)), ("path", string(drift.path)), ("detail", optional(drift.detail)),
@@ -107,6 +107,6 @@ extension ReadModel {
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
     }
 
-    private func string(_ text: String) -> String { ColumnValue.text(text).jsonLiteral }
+    private func string(_ text: String) -> String { SyncCache.SQLValue.text(text).json }
     private func optional(_ text: String?) -> String { text.map(string) ?? "null" }
 }

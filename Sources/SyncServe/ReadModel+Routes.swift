@@ -3,12 +3,12 @@ internal import Hummingbird
 internal import NIOCore
 internal import SyncCore
 
-/// The cached routes: records, one record, changes and a document, each answered through the storage's ``StorageReader``.
+/// The cached routes: records, one record, changes and a document, each answered through a ``SyncCache/Reader``.
 extension ReadModel {
     /// `GET /v1/endpoints/{name}/records?…` and `GET /rest/{name}?…`.
     func records(_ name: String, request: Request) async throws(ReadAPIError) -> Response {
         let (endpoint, served, snapshot) = try await synced(name)
-        guard !endpoint.isDocument else { throw ReadAPIError(StoreError.notCollection(name), parameter: "name") }
+        guard !endpoint.isDocument else { throw .notCollection(name) }
         let queryText = request.uri.query ?? ""
         if let kept = keptRecords(endpoint, served, snapshot, query: queryText, request: request.headers) {
             return kept.response
@@ -21,12 +21,13 @@ extension ReadModel {
             let parsed = try PostgRESTQuery(parsing: queryText, for: endpoint, maxRows: maxRows)
             // The body is built on the read thread too: the cooperative threads only send it.
             let (page, count, body) = try await read(parameter: Self.parameter(for: parsed)) { reader in
-                var page = try reader.records(
+                let page = try reader.records(
                     of: endpoint, parsed.query, countingAll: counting, maxBytes: Self.maxAnswerBytes)
                 let (body, count) = Self.recordsBody(page, select: parsed.select, endpoint: endpoint)
-                page.rows = []
-                page.raws = []
-                return (page, count, body)
+                // Only the page's validators leave the read thread: its records are in the body.
+                return (
+                    (etag: page.etag, version: page.version, changedAt: page.changedAt, total: page.total), count, body
+                )
             }
             var built = Representation(
                 body: body, contentType: Self.json, etag: page.etag, changedAt: page.changedAt,
@@ -39,7 +40,7 @@ extension ReadModel {
     /// `GET /v1/endpoints/{name}/records/{id}`: a composite key is `a,b`.
     func record(_ name: String, id: String, request: Request) async throws(ReadAPIError) -> Response {
         let (endpoint, served, snapshot) = try await synced(name)
-        guard !endpoint.isDocument else { throw ReadAPIError(StoreError.notCollection(name), parameter: "name") }
+        guard !endpoint.isDocument else { throw .notCollection(name) }
         let key = RepresentationCache.Key(endpoint: name, route: .record, argument: id)
         return try await respond(key, endpoint, served, snapshot, request) { () async throws(ReadAPIError) in
             let parts =
@@ -50,7 +51,7 @@ extension ReadModel {
                 throw .notFound("The endpoint \(name) has no record with the key \(id).")
             }
             return Representation(
-                body: ByteBuffer(string: record.raw), contentType: Self.json, etag: record.etag,
+                body: ByteBuffer(string: record.json), contentType: Self.json, etag: record.etag,
                 changedAt: record.changedAt, instance: snapshot.instance, endpointVersion: record.endpointVersion)
         }
     }
@@ -58,19 +59,19 @@ extension ReadModel {
     /// `GET /v1/endpoints/{name}/changes?since=VERSION`.
     func changes(_ name: String, request: Request) async throws(ReadAPIError) -> Response {
         let (endpoint, served, snapshot) = try await synced(name)
-        guard !endpoint.isDocument else { throw ReadAPIError(StoreError.notCollection(name), parameter: "name") }
+        guard !endpoint.isDocument else { throw .notCollection(name) }
         let feed = try ChangeFeedQuery(parsing: request.uri.query ?? "", maxRows: maxRows)
         let key = RepresentationCache.Key(endpoint: name, route: .changes, argument: feed.cacheArgument)
         return try await respond(key, endpoint, served, snapshot, request) { () async throws(ReadAPIError) in
             let (changes, body) = try await read(parameter: "since") { reader in
-                var changes = try reader.changes(
+                let changes = try reader.changes(
                     of: endpoint, since: feed.since, after: feed.after, limit: feed.limit,
                     maxBytes: Self.maxAnswerBytes)
                 let body = Self.changesBody(changes, next: changes.next.map { feed.link(endpoint: name, after: $0) })
-                changes.changed = []
-                changes.changedKeys = []
-                changes.deleted = []
-                return (changes, body)
+                // Only the part's validators leave the read thread: its changes are in the body.
+                return (
+                    (etag: changes.etag, changedAt: changes.changedAt, endpointVersion: changes.endpointVersion), body
+                )
             }
             return Representation(
                 body: body, contentType: Self.json, etag: changes.etag, changedAt: changes.changedAt,
@@ -81,7 +82,7 @@ extension ReadModel {
     /// `GET /v1/endpoints/{name}/document`.
     func document(_ name: String, request: Request) async throws(ReadAPIError) -> Response {
         let (endpoint, served, snapshot) = try await synced(name)
-        guard endpoint.isDocument else { throw ReadAPIError(StoreError.notDocument(name), parameter: "name") }
+        guard endpoint.isDocument else { throw .notDocument(name) }
         let key = RepresentationCache.Key(endpoint: name, route: .document, argument: "")
         return try await respond(key, endpoint, served, snapshot, request) { () async throws(ReadAPIError) in
             let document = try await read { reader in try reader.document(of: endpoint) }
@@ -196,28 +197,28 @@ extension ReadModel {
     /// records it holds. A selection stops once it holds `maxBytes` (at least one record), counted as written: its
     /// objects repeat the column names and need not be smaller than the records the reader budgeted.
     static func recordsBody(
-        _ page: RecordPage, select: [String]?, endpoint: EndpointConfiguration, maxBytes: Int = maxAnswerBytes
+        _ page: SyncCache.RecordList, select: [String]?, endpoint: EndpointConfiguration, maxBytes: Int = maxAnswerBytes
     ) -> (body: ByteBuffer, count: Int) {
         var buffer: ByteBuffer
         var count = 0
         if let select {
             let indices = select.compactMap { name in endpoint.columns.firstIndex { $0.name == name } }
-            let columns = indices.map { endpoint.columns[$0] }
             buffer = ByteBuffer()
             buffer.writeStaticString("[")
-            for row in page.rows {
+            for index in page.json.indices {
                 if count > 0 {
                     guard buffer.readableBytes < maxBytes else { break }
                     buffer.writeStaticString(",")
                 }
-                buffer.writeString(ColumnJSON.object(columns, indices.map { row[$0] }))
+                buffer.writeString(page.object(at: index, columns: indices))
                 count += 1
             }
         } else {
-            buffer = ByteBufferAllocator().buffer(capacity: page.raws.reduce(2) { $0 + $1.utf8.count + 1 })
+            let records = page.json
+            buffer = ByteBufferAllocator().buffer(capacity: records.reduce(2) { $0 + $1.utf8.count + 1 })
             buffer.writeStaticString("[")
             // The reader stopped once the records reached the budget: they are what is written.
-            for raw in page.raws {
+            for raw in records {
                 if count > 0 { buffer.writeStaticString(",") }
                 buffer.writeString(raw)
                 count += 1
@@ -228,7 +229,7 @@ extension ReadModel {
     }
 
     /// `{"version":N,"changed":[record,…],"deleted":[key,…]}`, and `"next":"…"` when the feed goes on.
-    static func changesBody(_ changes: ChangeBatch, next: String? = nil) -> ByteBuffer {
+    static func changesBody(_ changes: SyncCache.ChangeList, next: String? = nil) -> ByteBuffer {
         var buffer = ByteBuffer()
         buffer.writeString("{\"version\":\(changes.version),\"changed\":[")
         for (number, raw) in changes.changed.enumerated() {
@@ -243,7 +244,7 @@ extension ReadModel {
         buffer.writeStaticString("]")
         if let next {
             buffer.writeStaticString(",\"next\":")
-            buffer.writeString(ColumnValue.text(next).jsonLiteral)
+            buffer.writeString(SyncCache.SQLValue.text(next).json)
         }
         buffer.writeStaticString("}")
         return buffer

@@ -37,7 +37,7 @@ extension ReadModel {
         let listed = Array(all.prefix(StatusPage.maxEndpoints))
         let names = listed.map(\.name.name)
         let runs = try await read { reader in
-            try reader.recentRuns(of: names, limit: StatusPage.runsPerChart)
+            try reader.runs(of: names, limit: StatusPage.runsPerChart)
         }
         let runsByName = Dictionary(grouping: runs, by: \.endpoint)
         let rows = listed.map { endpoint in
@@ -46,7 +46,7 @@ extension ReadModel {
             guard let served = snapshot.states[name] else {
                 return StatusPage.Row(
                     name: name, kind: kind, freshness: .stale,
-                    reason: CacheFreshness.StaleReason.neverSynced.rawValue, lastStatus: nil, lastError: nil,
+                    reason: SyncCache.Freshness.StaleReason.neverSynced.description, lastStatus: nil, lastError: nil,
                     consecutiveFailures: 0, records: 0, version: 0, lastSuccess: nil, age: 0, nextPoll: nil,
                     runs: runsByName[name] ?? [])
             }
@@ -56,7 +56,7 @@ extension ReadModel {
             let state = StatusPage.Freshness(freshness, lastPollFailed: served.schedule.lastPollFailed)
             return StatusPage.Row(
                 name: name, kind: kind, freshness: state,
-                reason: freshness.staleReason?.rawValue, lastStatus: stored.lastStatus, lastError: stored.lastError,
+                reason: freshness.staleReason?.description, lastStatus: stored.lastStatus, lastError: stored.lastError,
                 consecutiveFailures: stored.consecutiveFailures, records: stored.recordCount, version: stored.version,
                 lastSuccess: stored.lastSuccessAt, age: freshness.age, nextPoll: scheduled ? freshness.ttl : nil,
                 runs: runsByName[name] ?? [])

@@ -3,9 +3,9 @@ package import SyncCore
 import SyncSupport
 internal import Synchronization
 
-/// What the read API serves, read through SyncCore's ``ReadStorage`` and kept while it holds.
+/// What the read API serves, read through ``SyncCache/read(_:)`` and kept while it holds.
 ///
-/// Every request first asks the storage's generation whether anything committed since the last request (for
+/// Every request first asks the cache's generation whether anything committed since the last request (for
 /// SQLite, `data_version`: a shared-memory read). While nothing did, the endpoints' states come from memory, and a representation built
 /// earlier — a record, a page of records, a document — is sent again as it is: no SQL, no JSON encoding. A
 /// commit (a sync in this process or another) makes the next request re-read the states; a representation is
@@ -28,22 +28,23 @@ package final class ReadModel: Sendable {
 
     /// An endpoint's state with what every request derives from it, computed once per snapshot.
     package struct Served: Sendable {
-        package var state: EndpointState
-        package var schedule: CacheFreshness.Schedule
+        package var state: SyncCache.EndpointStatus
+        package var schedule: SyncCache.Freshness.Schedule
         /// The tag of the endpoint's lists, changes and document: its version.
         package var etag: String
         /// When its data last changed, as an IMF-fixdate.
         package var lastModified: String?
 
-        init(_ state: EndpointState, instance: String) {
+        init(_ state: SyncCache.EndpointStatus, instance: String) {
             self.state = state
-            schedule = CacheFreshness.Schedule(state: state)
-            etag = ReadTags(instance: instance).tag(state)
+            schedule = SyncCache.Freshness.Schedule(state)
+            etag = SyncCache.etag(instance: instance, version: state.version)
             lastModified = state.changedAt.flatMap(Timestamp.parse).map { HTTPDate.format(seconds: $0) }
         }
     }
 
-    let storage: any ReadStorage
+    /// Where the data is read: the cache, or the replica it is read from (`[server] read_database`).
+    let source: SyncCache
     let now: @Sendable () -> Double
     /// The most records one list or change-feed answer holds (`[server] max_rows`; a change needs a restart).
     let maxRows: Int
@@ -84,7 +85,7 @@ package final class ReadModel: Sendable {
         now: @escaping @Sendable () -> Double, stateDirectory: String? = nil
     ) {
         let configuration = cache.configuration
-        self.storage = (replica ?? cache).readStorage
+        self.source = replica ?? cache
         self.now = now
         self.stateDirectory = stateDirectory
         self.maxRows = configuration.server.maxRows
@@ -117,7 +118,7 @@ package final class ReadModel: Sendable {
     package func currentSnapshot() async throws(ReadAPIError) -> Snapshot {
         let generation: Int64
         do {
-            generation = try storage.generation()
+            generation = try source.generation()
         } catch {
             throw ReadAPIError.databaseFailed(error)
         }
@@ -125,7 +126,7 @@ package final class ReadModel: Sendable {
         if let previous, previous.generation == generation { return previous }
         let fresh = try await read { reader in
             let instance = try reader.instance()
-            let states = try reader.states()
+            let states = try reader.statuses()
             // An endpoint whose state did not change keeps what was derived from it (its schedule's parsed times,
             // its tags): with 10,000 endpoints, a commit changes a few, and deriving them all again for each was most
             // of the cost of a /healthz.
@@ -161,29 +162,26 @@ package final class ReadModel: Sendable {
     func syncedInMemory(_ name: String) -> (EndpointConfiguration, Served, Snapshot)? {
         guard let endpoint = endpoints.withLock({ $0.byName[name] }), !endpoint.isDocument,
             let snapshot = snapshot.withLock({ $0 }),
-            let generation = try? storage.generation(), snapshot.generation == generation,
+            let generation = try? source.generation(), snapshot.generation == generation,
             let served = snapshot.synced(name)
         else { return nil }
         return (endpoint, served, snapshot)
     }
 
     /// How fresh an endpoint's data is now.
-    func freshness(_ endpoint: EndpointConfiguration, _ served: Served) -> CacheFreshness {
-        CacheFreshness(schedule: served.schedule, interval: endpoint.interval, timeout: endpoint.timeout, now: now())
+    func freshness(_ endpoint: EndpointConfiguration, _ served: Served) -> SyncCache.Freshness {
+        SyncCache.Freshness(
+            schedule: served.schedule, interval: endpoint.interval, timeout: endpoint.timeout, now: now())
     }
 
-    /// Runs a read where the storage reads, turning store errors into what a reader is told.
+    /// Runs a read where the cache reads, turning its errors into what a reader is told.
     func read<T: Sendable>(
-        parameter: String = "query", _ body: @escaping @Sendable (any StorageReader) throws -> T
+        parameter: String = "query", _ body: @escaping @Sendable (SyncCache.Reader) throws -> T
     ) async throws(ReadAPIError) -> T {
         do {
-            return try await storage.read(body)
-        } catch let error as StoreError {
-            throw ReadAPIError(error, parameter: parameter)
-        } catch let error as ReadAPIError {
-            throw error
+            return try await source.read(body)
         } catch {
-            throw ReadAPIError.databaseFailed(error)
+            throw ReadAPIError(error, parameter: parameter)
         }
     }
 }

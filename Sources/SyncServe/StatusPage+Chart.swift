@@ -2,14 +2,14 @@ internal import SyncCore
 import SyncSupport
 
 /// Each endpoint's chart of its last runs, as inline SVG: a bar per run for how long it took (red when it failed
-/// or was refused), and a line through the records each answer held. Drawn from ``RecentRun``s only, to scale with
+/// or was refused), and a line through the records each answer held. Drawn from ``SyncCache/Run``s only, to scale with
 /// the largest of each, the newest run on the right.
 extension StatusPage {
     /// The drawing's size in SVG user units; CSS may scale it.
     static let chartWidth = 150
     static let chartHeight = 36
 
-    static func chart(_ runs: [RecentRun], name: String) -> String {
+    static func chart(_ runs: [SyncCache.Run], name: String) -> String {
         guard !runs.isEmpty else { return "<span class=\"none\">no runs yet</span>" }
         let runs = runs.suffix(runsPerChart)
         let slot = Double(chartWidth) / Double(runsPerChart)
@@ -50,7 +50,7 @@ extension StatusPage {
     }
 
     /// `users: last 12 runs, 4ms to 1s120ms, 300 records in the last answer`.
-    private static func label(_ runs: ArraySlice<RecentRun>, name: String) -> String {
+    private static func label(_ runs: ArraySlice<SyncCache.Run>, name: String) -> String {
         let durations = runs.map(\.durationMilliseconds)
         let shortest = DurationText.format(.milliseconds(durations.min() ?? 0))
         let longest = DurationText.format(.milliseconds(durations.max() ?? 0))
@@ -62,7 +62,7 @@ extension StatusPage {
     }
 
     /// A bar's tooltip: `2026-11-28T09:41:02.120Z: changed, 120ms, 300 records`.
-    private static func describe(_ run: RecentRun) -> String {
+    private static func describe(_ run: SyncCache.Run) -> String {
         let duration = DurationText.format(.milliseconds(run.durationMilliseconds))
         return HTMLText.escape(
             "\(run.startedAt): \(run.outcome.rawValue), \(duration), \(grouped(run.records)) records")

@@ -3,7 +3,7 @@ import SyncSupport
 
 /// The status page at `GET /`, for people: every endpoint's freshness, last status and error, records, version,
 /// last success and next poll, with a small chart of its recent runs. Built from what `/v1/endpoints` serves (the
-/// model's snapshot and ``CacheFreshness``) and the runs `syncd_runs` keeps; rendered as one HTML document with its
+/// model's snapshot and ``SyncCache/Freshness``) and the runs `syncd_runs` keeps; rendered as one HTML document with its
 /// CSS inline and nothing fetched from elsewhere, so that it works offline, on a phone, and under a CSP that allows
 /// no script at all.
 struct StatusPage: Sendable {
@@ -17,14 +17,13 @@ struct StatusPage: Sendable {
         case failing
 
         /// - Parameter lastPollFailed: Whether the last poll failed: an endpoint whose every poll failed is failing,
-        ///   though ``CacheFreshness`` calls it never synced.
-        init(_ freshness: CacheFreshness, lastPollFailed: Bool) {
-            switch freshness.staleReason {
-            case nil: self = .fresh
-            case _ where lastPollFailed: self = .failing
-            case .lastPollFailed: self = .failing
-            case .neverSynced, .pollOverdue: self = .stale
+        ///   though ``SyncCache/Freshness`` calls it never synced.
+        init(_ freshness: SyncCache.Freshness, lastPollFailed: Bool) {
+            guard let reason = freshness.staleReason else {
+                self = .fresh
+                return
             }
+            self = lastPollFailed || reason == .lastPollFailed ? .failing : .stale
         }
     }
 
@@ -49,7 +48,7 @@ struct StatusPage: Sendable {
         /// Seconds until the next poll (negative: overdue); nil when nothing is scheduled.
         var nextPoll: Int?
         /// The endpoint's last runs, oldest first.
-        var runs: [RecentRun]
+        var runs: [SyncCache.Run]
     }
 
     /// The most endpoints one page lists: past it, the page says how many more there are and points at

@@ -27,11 +27,11 @@ enum QueryTarget {
             do {
                 // A tiny byte budget for some inputs, so that the answer's byte cap is taken too.
                 let page = try reader.records(
-                    parsed.query, countingAll: input.count % 2 == 0, maxBytes: input.count % 3 == 0 ? 64 : 8 << 20)
+                    parsed.query.base, countingAll: input.count % 2 == 0, maxBytes: input.count % 3 == 0 ? 64 : 8 << 20)
                 try require(page.rows.count == page.raws.count, "\(page.rows.count) rows, \(page.raws.count) raws")
                 try require(page.rows.count <= QueryFixture.maxRows, "\(page.rows.count) rows, max_rows 3")
             } catch let error as StoreError {
-                try expectBadRequest(ReadAPIError(error, parameter: parameter), text)
+                try expectBadRequest(ReadAPIError(SyncError(error), parameter: parameter), text)
             } catch let failure as FuzzFailure {
                 throw failure
             } catch {
@@ -88,10 +88,10 @@ enum QueryTarget {
     static func changes(_ text: String, _ reader: RecordReader) throws(FuzzFailure) {
         do {
             let feed = try ChangeFeedQuery(parsing: text, maxRows: QueryFixture.maxRows)
-            let changes = try reader.changes(since: feed.since, after: feed.after, limit: feed.limit)
+            let changes = try reader.changes(since: feed.since, after: feed.after?.base, limit: feed.limit)
             let count = changes.changed.count + changes.deleted.count
             try require(count <= feed.limit, "\(count) changes, limit \(feed.limit)")
-            guard let next = changes.next else { return }
+            guard let next = changes.next.map(SyncCache.FeedPosition.init) else { return }
             let link = feed.link(endpoint: "users", after: next)
             let again = try ChangeFeedQuery(
                 parsing: String(link.drop { $0 != "?" }.dropFirst()), maxRows: QueryFixture.maxRows)

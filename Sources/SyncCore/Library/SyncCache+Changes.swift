@@ -41,7 +41,7 @@ extension SyncCache {
 extension SyncCache {
     /// The records changed and the keys deleted after `version` (0 is everything).
     public func changes(_ endpoint: String, since version: Int64) async throws(SyncError) -> ChangeSet {
-        let changes = try await read { reader in
+        let changes = try await readStored { reader in
             try reader.changes(of: try self.endpoint(endpoint, reader), since: version)
         }
         return ChangeSet(

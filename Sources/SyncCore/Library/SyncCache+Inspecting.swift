@@ -1,7 +1,8 @@
 /// What an operator's tools read of a cache besides its records: each endpoint's health, and read-only SQL — what
 /// `syncd status` and `syncd sql` print, for any program.
 extension SyncCache {
-    /// One endpoint's health after its last run, as `syncd status` prints it.
+    /// One endpoint's health after its last run, as `syncd status` prints it and the read API's `/v1/endpoints`
+    /// serves it. The times are RFC 3339 texts in UTC, as stored.
     public struct EndpointStatus: Sendable, Hashable {
         /// The endpoint's name.
         public var name: String
@@ -9,8 +10,12 @@ extension SyncCache {
         public var kind: String
         /// The records stored (a document: 1 once stored).
         public var recordCount: Int
-        /// The version of its data: it moves with every sync that changed something.
+        /// The version of its data: it moves with every sync that changed something, never backwards, and a
+        /// version once handed out is never given to other data of the same database. With ``Reader/instance()``,
+        /// it makes the entity tag of the endpoint's lists, change feed and document (``etag(instance:version:)``).
         public var version: Int64
+        /// When a sync last changed the endpoint's data, nil before the first.
+        public var changedAt: String?
         /// When a run last succeeded (RFC 3339), nil before the first.
         public var lastSuccessAt: String?
         /// When a run last started (RFC 3339).
@@ -23,18 +28,22 @@ extension SyncCache {
         public var lastError: String?
         /// The `syncd run` node that ran it last, where nodes share the store.
         public var lastNode: String?
+        /// When the scheduler of a `syncd run` (or ``run(onSync:)``) polls it next; nil when none has scheduled it.
+        public var nextDueAt: String?
 
         init(_ state: EndpointState) {
             name = state.name
             kind = state.kind
             recordCount = state.recordCount
             version = state.version
+            changedAt = state.changedAt
             lastSuccessAt = state.lastSuccessAt
             lastAttemptAt = state.lastAttemptAt
             lastStatus = state.lastStatus
             consecutiveFailures = state.consecutiveFailures
             lastError = state.lastError
             lastNode = state.lastNode
+            nextDueAt = state.nextDueAt
         }
     }
 
@@ -46,7 +55,7 @@ extension SyncCache {
     /// }
     /// ```
     public func statuses() async throws(SyncError) -> [EndpointStatus] {
-        try await read { reader in try reader.states().map(EndpointStatus.init) }
+        try await readStored { reader in try reader.states().map(EndpointStatus.init) }
     }
 
     /// One value SQL returned.

@@ -20,7 +20,7 @@ extension SyncCache {
     ) async throws(SyncError) -> Records<T> {
         let query = RecordQuery(
             filters: filters, order: order, limit: limit, offset: max(0, offset))
-        let page = try await read { reader in try reader.records(of: try self.endpoint(endpoint, reader), query) }
+        let page = try await readStored { reader in try reader.records(of: try self.endpoint(endpoint, reader), query) }
         var values: [T] = []
         var failures: [DecodingFailure] = []
         values.reserveCapacity(page.raws.count)
@@ -41,7 +41,9 @@ extension SyncCache {
     public func record<T: Decodable>(
         _ type: T.Type, from endpoint: String, key: String..., decoder: JSONDecoder = JSONDecoder()
     ) async throws(SyncError) -> Cached<T>? {
-        let record = try await read { reader in try reader.record(of: try self.endpoint(endpoint, reader), key: key) }
+        let record = try await readStored { reader in
+            try reader.record(of: try self.endpoint(endpoint, reader), key: key)
+        }
         guard let record else { return nil }
         return Cached(
             value: try Self.decode(T.self, Data(record.raw.utf8), decoder: decoder, what: "\(endpoint) \(key)"),
@@ -53,7 +55,7 @@ extension SyncCache {
     public func document<T: Decodable>(
         _ type: T.Type, from endpoint: String, decoder: JSONDecoder = JSONDecoder()
     ) async throws(SyncError) -> Cached<T>? {
-        let document = try await read { reader in try reader.document(of: try self.endpoint(endpoint, reader)) }
+        let document = try await readStored { reader in try reader.document(of: try self.endpoint(endpoint, reader)) }
         guard let document else { return nil }
         return Cached(
             value: try Self.decode(T.self, Data(document.body), decoder: decoder, what: endpoint),
@@ -64,7 +66,7 @@ extension SyncCache {
     /// Whether an endpoint's data changed since the answer that carried `etag` (a list's, a document's or a
     /// ``Records``' tag): one small query, no records read. A tag from another database is always modified.
     public func isModified(_ endpoint: String, since etag: String) async throws(SyncError) -> Bool {
-        let current = try await read { reader -> String in
+        let current = try await readStored { reader -> String in
             guard let state = try reader.state(of: endpoint) else { throw StoreError.unknownEndpoint(endpoint) }
             return try reader.tags().tag(state)
         }
@@ -73,7 +75,7 @@ extension SyncCache {
 
     /// The endpoint's current version: what a ``changes(_:since:)`` reader starts from.
     public func version(of endpoint: String) async throws(SyncError) -> Int64 {
-        try await read { reader in
+        try await readStored { reader in
             guard let state = try reader.state(of: endpoint) else { throw StoreError.unknownEndpoint(endpoint) }
             return state.version
         }
@@ -90,24 +92,20 @@ extension SyncCache {
     ///
     /// - Throws: ``SyncError/unknownEndpoint`` for an endpoint never synced.
     public func drift(_ endpoint: String? = nil) async throws(SyncError) -> [SchemaDrift] {
-        try await read { reader in
+        try await readStored { reader in
             if let endpoint, try reader.state(of: endpoint) == nil { throw StoreError.unknownEndpoint(endpoint) }
             return try reader.drift(endpoint: endpoint)
         }
     }
 
     /// Runs a read where the storage reads, with errors as ``SyncError``.
-    func read<Result: Sendable>(
+    func readStored<Result: Sendable>(
         _ body: @escaping @Sendable (any StorageReader) throws -> Result
     ) async throws(SyncError) -> Result {
         do {
             return try await storage.read(body)
-        } catch let error as StoreError {
-            throw SyncError(error)
-        } catch let error as SyncError {
-            throw error
         } catch {
-            throw .readFailed("\(error)")
+            throw SyncError(reading: error)
         }
     }
 

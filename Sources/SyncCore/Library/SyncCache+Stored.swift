@@ -33,7 +33,7 @@ extension SyncCache {
         offset: Int = 0
     ) async throws(SyncError) -> Table {
         let query = RecordQuery(filters: filters, order: order, limit: limit, offset: max(0, offset))
-        let page = try await read { reader in try reader.records(of: try self.endpoint(endpoint, reader), query) }
+        let page = try await readStored { reader in try reader.records(of: try self.endpoint(endpoint, reader), query) }
         return Table(
             columns: page.columns, rows: page.rows.map { $0.map(SQLValue.init) }, json: page.raws, etag: page.etag,
             version: page.version, changedAt: Self.date(page.changedAt))
@@ -43,7 +43,9 @@ extension SyncCache {
     ///
     /// - Throws: ``SyncError``: an unknown endpoint, a key of the wrong form, a document endpoint, a read failure.
     public func recordJSON(from endpoint: String, key: [String]) async throws(SyncError) -> Cached<String>? {
-        let record = try await read { reader in try reader.record(of: try self.endpoint(endpoint, reader), key: key) }
+        let record = try await readStored { reader in
+            try reader.record(of: try self.endpoint(endpoint, reader), key: key)
+        }
         return record.map { record in
             Cached(
                 value: record.raw, etag: record.etag, version: record.version,
@@ -55,7 +57,7 @@ extension SyncCache {
     ///
     /// - Throws: ``SyncError``: an unknown endpoint, a collection endpoint, a read failure.
     public func documentBody(from endpoint: String) async throws(SyncError) -> Cached<Data>? {
-        let document = try await read { reader in try reader.document(of: try self.endpoint(endpoint, reader)) }
+        let document = try await readStored { reader in try reader.document(of: try self.endpoint(endpoint, reader)) }
         return document.map { document in
             Cached(
                 value: Data(document.body), etag: document.etag, version: document.version,

@@ -24,7 +24,8 @@ internal import Synchronization
 ///   ``changeSets(_:every:)``, ``values(_:from:where:order:every:decoder:)``.
 /// - **Read as stored** — what the CLI and the read API serve: ``table(from:where:order:limit:offset:)``,
 ///   ``recordJSON(from:key:)``, ``documentBody(from:)``, ``statuses()``, ``drift(_:)`` and read-only
-///   ``sql(_:)``.
+///   ``sql(_:)``; several reads of one committed state in ``read(_:)``, kept while ``generation()`` holds still,
+///   with ``Freshness`` and ``etag(instance:version:)`` for the headers.
 /// - **Fetch any URL offline-first** into the same database: ``fetch(_:headers:maxAge:timeout:decode:)``; and any
 ///   typed request through ``client``, the HTTP client the cache syncs with (one pool of connections a process).
 ///

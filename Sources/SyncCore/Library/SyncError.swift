@@ -23,6 +23,7 @@ public struct SyncError: Error, Sendable, Hashable, CustomStringConvertible {
             case unavailable
             case alreadyRunning = "already_running"
             case refused
+            case busy
         }
 
         private let base: Base
@@ -51,6 +52,10 @@ public struct SyncError: Error, Sendable, Hashable, CustomStringConvertible {
         /// SQL given to ``SyncCache/sql(_:)`` would write, change the connection or call a function the store does
         /// not allow: nothing of it ran.
         public static let refused = Code(base: .refused)
+        /// Too many reads wait for the database already: the read was refused at once rather than queued without
+        /// end. Nothing is wrong with the data; try again in a moment (the read API answers 503 with
+        /// `Retry-After: 1`).
+        public static let busy = Code(base: .busy)
 
         /// A fixed name, such as `not_synced`: for metrics and logs.
         public var description: String { base.rawValue }
@@ -101,6 +106,8 @@ public struct SyncError: Error, Sendable, Hashable, CustomStringConvertible {
     public static let alreadyRunning = SyncError(.alreadyRunning, "the cache is already kept fresh")
     /// Any ``Code/refused`` error.
     public static let refused = SyncError(.refused, "the SQL was refused: it does not only read")
+    /// Any ``Code/busy`` error.
+    public static let busy = SyncError(.busy, "too many reads are waiting for the database; try again in a moment")
 
     static func invalidConfiguration(_ sentences: String) -> SyncError {
         SyncError(.invalidConfiguration, sentences, problems: sentences.split(separator: "\n").map(String.init))
@@ -127,8 +134,22 @@ public struct SyncError: Error, Sendable, Hashable, CustomStringConvertible {
 
     static func alreadyRunning(_ sentence: String) -> SyncError { SyncError(.alreadyRunning, sentence) }
 
-    init(_ error: StoreError) {
-        if error == .unknownEndpoint, let name = error.endpoint {
+    /// What an error thrown by a read means to a program: a store's error by its kind; anything else (the
+    /// database's own failure) as ``Code/readFailed``, its text in the sentence.
+    init(reading error: any Error) {
+        switch error {
+        case let error as SyncError: self = error
+        case let error as StoreError: self.init(error)
+        default: self = .readFailed("\(error)")
+        }
+    }
+
+    /// What a store error means to a program: its sentence, under the code a program matches. (The fuzz target of
+    /// the read API's queries makes it from the store's own errors.)
+    package init(_ error: StoreError) {
+        if error == .busy {
+            self = SyncError(.busy, error.description)
+        } else if error == .unknownEndpoint, let name = error.endpoint {
             self = .unknownEndpoint(name)
         } else if error == .notSynced {
             self = SyncError(.notSynced, error.description, endpoint: error.endpoint)

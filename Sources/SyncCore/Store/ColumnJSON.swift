@@ -15,10 +15,19 @@ package enum ColumnJSON {
 
     /// `{"a":1,"b":"x"}` for the given columns of a row, in their order.
     package static func object(_ columns: [ColumnSpec], _ values: [ColumnValue]) -> String {
+        object(selecting: 0..<min(columns.count, values.count), of: columns, values)
+    }
+
+    /// `{"a":1,"b":"x"}` for some of a row's columns: `indices` index both `columns` and `values`, in the order the
+    /// object lists them.
+    package static func object(
+        selecting indices: some Sequence<Int>, of columns: [ColumnSpec], _ values: [ColumnValue]
+    ) -> String {
         var text = "{"
-        for (index, (column, value)) in zip(columns, values).enumerated() {
-            if index > 0 { text += "," }
-            text += ColumnValue.jsonString(column.name) + ":" + literal(value, type: column.type)
+        for index in indices {
+            if text != "{" { text += "," }
+            text +=
+                ColumnValue.jsonString(columns[index].name) + ":" + literal(values[index], type: columns[index].type)
         }
         return text + "}"
     }

@@ -34,12 +34,41 @@ public struct RecordFilter: Sendable, Hashable {
         }
     }
 
-    package var column: String
+    /// The configured column the filter reads.
+    public package(set) var column: String
     package var op: Operator
     /// The operand as written: converted to the column's type when the query runs. For `in`, the list;
     /// for `is`, `null`, `true` or `false`.
-    package var values: [String]
-    package var negated: Bool
+    public package(set) var values: [String]
+    /// Whether the filter holds where the condition does not (PostgREST's `not.`).
+    public package(set) var negated: Bool
+
+    /// PostgREST's name of the filter's operator: `eq`, `neq`, `gt`, `gte`, `lt`, `lte`, `like`, `ilike`, `in` or
+    /// `is` (``operatorNames``).
+    public var operatorName: String { op.rawValue }
+
+    /// Whether the operator compares the column's values with the operands, read as the column's type (`eq`, `neq`,
+    /// `gt`, `gte`, `lt`, `lte`, `in`), rather than matching a pattern (`like`, `ilike`) or testing `is`.
+    public var isComparison: Bool {
+        switch op {
+        case .eq, .neq, .gt, .gte, .lt, .lte, .in: true
+        case .like, .ilike, .is: false
+        }
+    }
+
+    /// The operators a filter takes, by PostgREST's names, in the order a message lists them.
+    public static let operatorNames: [String] = Operator.allCases.map(\.rawValue)
+
+    /// A filter as PostgREST writes it, `column=[not.]OPERATOR.VALUE`: the operator by its name (``operatorNames``),
+    /// the operand as written. Nil for an operator of another name.
+    ///
+    /// - Parameters:
+    ///   - values: One value, or for `in` the list; for `is`, `null`, `true` or `false`.
+    ///   - negated: PostgREST's `not.`: the filter holds where the condition does not.
+    public init?(column: String, operatorName: String, values: [String], negated: Bool = false) {
+        guard let op = Operator(rawValue: operatorName) else { return nil }
+        self.init(column: column, op: op, values: values, negated: negated)
+    }
 
     package init(column: String, op: Operator, values: [String], negated: Bool = false) {
         self.column = column
@@ -86,13 +115,20 @@ public struct RecordFilter: Sendable, Hashable {
 
 /// A sort on a configured column.
 public struct RecordOrder: Sendable, Hashable {
-    package var column: String
-    package var descending: Bool
+    /// The configured column sorted by.
+    public var column: String
+    /// Largest first rather than smallest first.
+    public var descending: Bool
     /// Where NULLs sort: `nil` is PostgreSQL's default, which PostgREST clients expect (last ascending, first
     /// descending).
-    package var nullsFirst: Bool?
+    public var nullsFirst: Bool?
 
-    package init(column: String, descending: Bool = false, nullsFirst: Bool? = nil) {
+    /// A sort on `column`, as PostgREST's `order=col[.asc|.desc][.nullsfirst|.nullslast]` says it.
+    ///
+    /// - Parameters:
+    ///   - descending: Largest first. The default is smallest first.
+    ///   - nullsFirst: Whether NULLs sort first; nil (the default) sorts them last ascending and first descending.
+    public init(column: String, descending: Bool = false, nullsFirst: Bool? = nil) {
         self.column = column
         self.descending = descending
         self.nullsFirst = nullsFirst

@@ -52,22 +52,20 @@ struct TokenTimes {
     var directory: String
 
     init(_ configuration: SyncConfiguration, store: SyncStore) {
-        isShown = configuration.endpoints.contains { $0.credential?.oauth2 != nil }
+        isShown = configuration.endpoints.contains { $0.credential?.isOAuth2 == true }
         directory = Self.directory(store)
     }
 
     /// The state folder of a process that syncs into `store`: `$STATE_DIRECTORY`, else the database's folder.
     static func directory(_ store: SyncStore) -> String {
-        let folder = store.file.map { ($0 as NSString).deletingLastPathComponent } ?? ""
-        return OAuth2TokenFiles.stateDirectory(
-            environment: ProcessInfo.processInfo.environment, fallback: folder.isEmpty ? "." : folder)
+        SyncCache.stateDirectory(of: store)
     }
 
     /// The two cells of `endpoint`, when the columns are shown.
     func cells(_ endpoint: SyncEndpoint) -> [SyncCache.SQLValue] {
         guard isShown else { return [] }
-        guard let client = endpoint.credential?.oauth2,
-            let times = OAuth2TokenFiles(directory: directory, identity: client.identity).times()
+        guard let credential = endpoint.credential,
+            let times = SyncCache.tokenTimes(of: credential, stateDirectory: directory)
         else { return [.null, .null] }
         return [.text(times.renewedAt), .text(times.expiresAt)]
     }

@@ -80,6 +80,7 @@ struct QueryLimitsTests {
         #expect(try Self.changes("after=0.d.0").after == nil)
         #expect(try Self.changes("since=5&after=5.r.9").after == nil)
         #expect(
-            try Self.changes("since=1&after=2.r.3").after == ChangePosition(version: 2, isDeletion: false, rowid: 3))
+            try Self.changes("since=1&after=2.r.3").after
+                == SyncCache.FeedPosition(ChangePosition(version: 2, isDeletion: false, rowid: 3)))
     }
 }

@@ -165,10 +165,12 @@ struct ReadAPIAnswerBytesTests {
                 """)
         let endpoint = try #require(fixture.configuration.plans.first)
         let rows: [[ColumnValue]] = (100...199).map { [.integer(Int64($0)), .text("x")] }
-        let page = RecordPage(
-            columns: ["id", "a_column_whose_name_is_longer_than_the_value_it_holds"], rows: rows,
-            raws: rows.indices.map { _ in #"{"id":1,"n":"x"}"# }, etag: "\"e\"", version: 1, changedAt: nil,
-            total: nil)
+        let page = SyncCache.RecordList(
+            base: RecordPage(
+                columns: ["id", "a_column_whose_name_is_longer_than_the_value_it_holds"], rows: rows,
+                raws: rows.indices.map { _ in #"{"id":1,"n":"x"}"# }, etag: "\"e\"", version: 1, changedAt: nil,
+                total: nil),
+            columns: endpoint.columns)
         let select = ["id", "a_column_whose_name_is_longer_than_the_value_it_holds"]
         let whole = ReadModel.recordsBody(page, select: select, endpoint: endpoint, maxBytes: 1 << 20)
         #expect(whole.count == 100)

@@ -26,6 +26,26 @@ struct ReadAPIUnavailableTests {
         }
     }
 
+    @Test("a read session beyond the pool's waiting bound is SyncError.busy, with the sentence the 503 says")
+    func sessionBusy() async throws {
+        let (fixture, files) = try await ReadAPITests.fixture()
+        defer { _ = files }
+        let path = fixture.directory.file("cache.db")
+        let pool = try ReadConnectionPool(path: path, maxWaiting: 0)
+        let cache = SyncCache(
+            reading: SQLiteReadStorage(pool: pool), of: .sqlite(path: path), configuration: fixture.configuration)
+        try await ReadConnectionPoolLoadTests.whileReadsHold(ReadConnectionPool.defaultCount, of: pool) {
+            let busy = await #expect(throws: SyncError.busy) { try await cache.read { try $0.instance() } }
+            #expect(busy?.description == "too many reads are waiting for the database; try again in a moment")
+            let answer = busy.map { ReadAPIError($0, parameter: "query") }
+            #expect(answer?.status == 503 && answer?.code == "unavailable")
+        }
+        #expect(try await cache.read { try $0.statuses() }.count == 3)
+        #expect(
+            ReadAPIError(SyncError.readFailed("disk I/O error at /var/lib"), parameter: "q").detail
+                == "The database cannot be read right now; the daemon's log says why.")
+    }
+
     @Test("a read beyond the pool's waiting bound is a 503 with Retry-After, and reads are answered once it drains")
     func queueFull() async throws {
         let (fixture, files) = try await ReadAPITests.fixture()

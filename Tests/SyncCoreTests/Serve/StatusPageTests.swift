@@ -170,8 +170,8 @@ struct StatusPageTests {
 
     @Test("the chart: the newest run on the right, failed runs red, no runs no chart; past 500 endpoints a pointer")
     func chart() {
-        func run(_ ms: Int64, _ outcome: SyncSummary.Outcome, _ records: Int64) -> RecentRun {
-            RecentRun(
+        func run(_ ms: Int64, _ outcome: SyncSummary.Outcome, _ records: Int64) -> SyncCache.Run {
+            SyncCache.Run(
                 endpoint: "e", startedAt: "2026-01-01T00:00:00.000Z", durationMilliseconds: ms, outcome: outcome,
                 records: records)
         }

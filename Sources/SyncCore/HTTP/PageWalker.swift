@@ -124,8 +124,9 @@ package struct PageWalker {
         let more = Self.announcesMore(page, pagination: pagination)?.more
         if more == false { return .done }
         // The count reached ends the walk, no page asked past it (an upstream may refuse one), unless the page's own
-        // flag says more.
-        if more == nil, let total = announcedTotal, recordCount >= total { return .done }
+        // flag says more. Only an exact match: a count gone past the total (the collection changed during the walk,
+        // or the path counts something else, such as pages) leaves the end to the other rules, as it did before.
+        if more == nil, let total = announcedTotal, recordCount == total { return .done }
         if let size = pagination.pageSize, page.records < size { return .done }
         let nextURL: String
         var bodyCursor: CapturedValue?

@@ -39,9 +39,10 @@ extension SyncEndpoint {
         /// `true` there means the page is the last, and a walk that ends while it says `false` fails the run. At
         /// most one of the two may be set. The default is none.
         public var lastPagePath: String?
-        /// A JSON path to the exact number of records in the collection: the walk ends once the records reach it,
-        /// asking for no page past it, and fails the run if it ends short of it. Not for a capped or estimated
-        /// count. The default is none.
+        /// A JSON path to the exact number of records in the collection: the walk ends at the page whose records
+        /// bring the count to it, asking for no page past it, and fails the run if it ends short of it (a count
+        /// gone past it leaves the end to the other rules). Not for a capped or estimated count. The default is
+        /// none.
         public var totalPath: String?
 
         init(kind: Kind, maxPages: Int, hasMorePath: String?, lastPagePath: String?, totalPath: String?) {

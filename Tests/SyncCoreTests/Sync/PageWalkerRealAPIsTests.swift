@@ -99,6 +99,17 @@ struct PageWalkerRealAPIsTests {
         #expect(none.next(after: Self.page(none.firstURL, records: 0, captured: [total: .number("0")])) == .done)
     }
 
+    @Test("a count that goes past the total, never equal to it, leaves the end to the other rules")
+    func pastTheTotal() throws {
+        var (walker, total) = try Self.jira()
+        let second = "https://jira.example/rest/api/2/search?startAt=3&maxResults=3"
+        let third = "https://jira.example/rest/api/2/search?startAt=6&maxResults=3"
+        // Counted pages, not records: 3 records on page 1 never equal 2.
+        #expect(walker.next(after: Self.page(walker.firstURL, captured: [total: .number("2")])) == .next(second))
+        #expect(walker.next(after: Self.page(second, captured: [total: .number("2")])) == .next(third))
+        #expect(walker.next(after: Self.page(third, records: 1, captured: [total: .number("2")])) == .done)
+    }
+
     @Test("a walk that ends short of the total is still refused")
     func shortOfTotal() throws {
         var (walker, total) = try Self.jira()

@@ -27,7 +27,6 @@ struct READMEPagingShapesTests {
         return lines.joined(separator: "\n")
     }
 
-    static let scroll = "DnF1ZXJ5VGhlbkZldGNo+/1="
     static let jiraAuthorization = "Basic " + Data("me@example.com:jira-t0ken".utf8).base64EncodedString()
 
     /// The three upstreams on one server, each refusing a request without its credentials.
@@ -66,15 +65,26 @@ struct READMEPagingShapesTests {
         try await server.shutdown()
         #expect(sync.status == 0, "\(sync.standardError)")
         let requests = received.withLock { $0 }
-        func asked(_ path: String) -> [UpstreamRequest] { requests.filter { $0.path == path } }
-
-        let scroll = asked("/works").map { $0.query["cursor"] ?? "" }
-        #expect(scroll == ["*", Self.scroll, Self.scroll, Self.scroll], "1000, 1000 and 500 works, then none")
-        #expect(asked("/works").first?.uri.hasSuffix("&rows=1000&cursor=*&mailto=ops@example.com") == true)
-        let startAt = asked("/rest/api/2/search").map { $0.query["startAt"] ?? "" }
-        #expect(startAt == ["0", "100"], "two full pages reach the total of 200: no startAt=200, which gets a 400")
-        let start = asked("/rest/api/1.0/projects/PRJ/repos").map { $0.query["start"] }
-        #expect(start == [nil, "100", "200"], "the third page says isLastPage")
+        // A request retried under load (a timeout, a dropped connection) is the same request again: only the pages
+        // asked count. A retried cursor=* starts a new scroll; the last one is the walk that was stored.
+        func asked(_ path: String, _ name: String) -> [String?] {
+            requests.filter { $0.path == path }.map { $0.query[name] }.reduce(into: []) { pages, value in
+                if pages.last != value { pages.append(value) }
+            }
+        }
+        let scrolls = requests.filter { $0.path == "/works" }
+        let walk = scrolls[(scrolls.lastIndex { $0.query["cursor"] == "*" } ?? scrolls.startIndex)...].map {
+            $0.query
+        }
+        #expect(walk.map { $0["cursor"] } == ["*"] + Array(repeating: walk.last?["cursor"], count: 3))
+        #expect(
+            walk.last?["cursor"]?.hasPrefix("DnF1ZXJ5VGhlbkZldGNo+/") == true, "1000, 1000 and 500 works, then none")
+        #expect(scrolls.first?.uri.hasSuffix("&rows=1000&cursor=*&mailto=ops@example.com") == true)
+        #expect(
+            asked("/rest/api/2/search", "startAt") == ["0", "100"],
+            "two full pages reach the total of 200: no startAt=200, which gets a 400")
+        #expect(
+            asked("/rest/api/1.0/projects/PRJ/repos", "start") == [nil, "100", "200"], "the third page says isLastPage")
 
         let stored = try await workspace.run([
             "sql",

@@ -17,7 +17,8 @@ extension PaginationProposal {
                 "Bitbucket Server's pages: each sends \(quoted(start.path)) back as start, until "
                     + "\(quoted(last.path)) is true."
             ],
-            follow: PaginationConfiguration(kind: .cursor(path: start.path, from: .body, to: .query("start"))))
+            follow: PaginationConfiguration(
+                kind: .cursor(path: start.path, from: .body, to: .query("start")), lastPagePath: last.path))
     }
 
     /// A cursor at `next_cursor`, `meta.next_cursor`, `nextPageToken`…: sent back in a query parameter, sure for
@@ -62,8 +63,8 @@ extension PaginationProposal {
                 "Crossref's cursor: the url asks cursor=* and each page sends \(quoted(found.path)) back as cursor; "
                     + "it may stay the same (repeat_cursor), and the walk ends at an empty page."
             ],
-            follow: PaginationConfiguration(kind: .cursor(path: found.path, from: .body, to: .query("cursor"))),
-            cursorMayRepeat: true)
+            follow: PaginationConfiguration(
+                kind: .cursor(path: found.path, from: .body, to: .query("cursor"), repeats: true)))
     }
 
     /// Google's `{"items": [...], "nextPageToken": "…"}`: the token goes back as `pageToken`. Not when an `isLast`

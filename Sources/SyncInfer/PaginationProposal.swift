@@ -12,13 +12,10 @@ package struct PaginationProposal: Sendable, Equatable {
     /// Endpoint keys the pagination needs besides, printed commented above it (a GraphQL query's `method` and
     /// `body`).
     package var otherKeys: [String] = []
-    /// How `syncd infer --pages` follows the pages before it decides the columns: the proposal as a configuration
-    /// (without the keys this build does not have, `repeat_cursor` and `last_page_path`); nil when it is not sure
-    /// enough to follow, since a guessed parameter could fetch the first page again and double its records.
+    /// How `syncd infer --pages` follows the pages before it decides the columns: the proposal as a configuration,
+    /// walked by the rules a sync walks by; nil when it is not sure enough to follow, since a guessed parameter could
+    /// fetch the first page again and double its records.
     package var follow: PaginationConfiguration? = nil
-    /// Whether the cursor may stay the same from page to page (`repeat_cursor = true`, Crossref): following it, each
-    /// page is judged on its own, not against the cursors before it.
-    package var cursorMayRepeat = false
 
     /// Proposes pagination for records at `records`, the first rule that matches: a `Link` header with
     /// `rel="next"`; a Stripe list; a GraphQL connection; a next URL; a next cursor (Crossref's `next-cursor`,

@@ -7,8 +7,6 @@ import SyncCore
 struct SampleWalk {
     /// The pagination proposed, as followed.
     let follow: PaginationConfiguration
-    /// Whether the cursor may stay the same from page to page (Crossref's `repeat_cursor`).
-    let cursorMayRepeat: Bool
     /// The most pages read.
     let pages: Int
     /// The bytes read so far, and how many more may be.
@@ -29,7 +27,6 @@ struct SampleWalk {
         firstHash: Int
     ) {
         self.follow = follow
-        self.cursorMayRepeat = proposal.cursorMayRepeat
         self.pages = pages
         self.budget = budget
         self.walker = PageWalker(pagination: follow, url: url)
@@ -41,7 +38,7 @@ struct SampleWalk {
     /// - Parameter pagesRead: the pages whose records were read.
     mutating func next(after facts: PageWalker.Page, pagesRead: Int) -> String? {
         guard !hasStopped else { return nil }
-        switch decision(after: facts) {
+        switch walker.next(after: facts) {
         case .done:
             morePages = false
             return nil
@@ -59,16 +56,6 @@ struct SampleWalk {
             }
             return url
         }
-    }
-
-    /// Where the walk goes after a page: ``PageWalker``'s decision, except for a cursor that may repeat, which it
-    /// would take for a loop: such a walk goes on while the page has records and a cursor.
-    private mutating func decision(after facts: PageWalker.Page) -> PageWalker.Decision {
-        guard cursorMayRepeat else { return walker.next(after: facts) }
-        guard facts.records > 0, case .cursor(let path, .body, .query(let param)) = follow.kind,
-            let cursor = facts.captured[path]?.text
-        else { return .done }
-        return .next(PageURL.setting([(name: param, value: cursor)], in: facts.url))
     }
 
     /// Takes a page just fetched into the count of bytes read; false, with the walk stopped, when its bytes are

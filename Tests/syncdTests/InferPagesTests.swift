@@ -168,6 +168,26 @@ struct InferPagesTests {
 }
 
 extension InferPagesTests {
+    @Test("Crossref's repeating cursor and Bitbucket Server's isLastPage: the stanzas proposed sync every row")
+    func newKeysSync() async throws {
+        let crossref = InferCrossref()
+        let works = try await Self.inferAndSync("/works?cursor=*", table: "works", arguments: ["--pages", "4"]) {
+            request in crossref.answer(request)
+        }
+        #expect(works.inferred.status == 0, "\(works.inferred.standardError)")
+        #expect(works.inferred.standardOutput.contains("repeat_cursor = true"))
+        #expect(works.syncError.isEmpty, "\(works.syncError)")
+        #expect(works.rows == InferCrossref.count && works.rejected == 0)
+
+        let repositories = try await Self.inferAndSync("/rest/api/1.0/repos", table: "repos") { request in
+            InferBitbucketServer.answer(request)
+        }
+        #expect(repositories.inferred.status == 0, "\(repositories.inferred.standardError)")
+        #expect(repositories.inferred.standardOutput.contains(#"last_page_path = "isLastPage""#))
+        #expect(repositories.syncError.isEmpty, "\(repositories.syncError)")
+        #expect(repositories.rows == InferBitbucketServer.count && repositories.rejected == 0)
+    }
+
     @Test("--pages outside 1…20 is refused in one sentence before anything is fetched", arguments: ["0", "21", "-3"])
     func pagesOutOfRange(pages: String) async throws {
         let result = try await SyncdProcess.run(["infer", "http://127.0.0.1:9/items", "--pages=\(pages)"])

@@ -6,7 +6,9 @@ import Testing
 ///
 /// A block is a whole file unless an HTML comment on the line before its fence says otherwise:
 /// `<!-- readme-test: in an endpoint -->` checks it as the last keys of an endpoint, and
-/// `<!-- readme-test: each line in an endpoint -->` checks each of its statements alone in one (alternatives).
+/// `<!-- readme-test: each line in an endpoint -->` checks each of its statements alone in one (alternatives), and
+/// `<!-- readme-test: a whole file, synced against a loopback shape -->` is a whole file that
+/// ``READMEPagingShapesTests`` also syncs.
 @Suite("README examples")
 struct READMEExampleTests {
     struct Block {
@@ -53,7 +55,7 @@ struct READMEExampleTests {
     /// The files to check for one block.
     static func files(_ block: Block, scratch: String) throws -> [String] {
         switch block.marker {
-        case nil:
+        case nil, READMEPagingShapesTests.marker:
             // The example's token file is the operator's; check-config reads it, so one stands in for it.
             // So are the TLS examples' certificates: the test's own (PrivateCA, made in `scratch`).
             try "example-token\n".write(toFile: scratch + "/read.token", atomically: true, encoding: .utf8)

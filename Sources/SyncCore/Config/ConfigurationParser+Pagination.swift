@@ -1,12 +1,14 @@
 extension ConfigurationParser {
     private static let paginationKinds = ["link", "cursor", "next_url", "page", "offset"]
     /// Keys every kind takes besides `type`.
-    private static let sharedPaginationKeys: Set<String> = ["max_pages", "has_more_path", "total_path"]
+    private static let sharedPaginationKeys: Set<String> = [
+        "max_pages", "has_more_path", "last_page_path", "total_path",
+    ]
 
     /// The keys each kind takes besides `type` and the shared ones: (required, optional).
     private static func paginationKeys(for kind: String) -> (required: [String], optional: [String]) {
         switch kind {
-        case "cursor": (["cursor_path"], ["param", "body_path", "from"])
+        case "cursor": (["cursor_path"], ["param", "body_path", "from", "repeat_cursor"])
         case "next_url": (["path"], [])
         case "page": (["param"], ["start", "size_param", "size"])
         case "offset": (["param", "limit"], ["limit_param"])
@@ -55,7 +57,8 @@ extension ConfigurationParser {
             case "cursor":
                 .cursor(
                     path: values.texts["cursor_path"] ?? "x", param: values.texts["param"],
-                    bodyPath: values.texts["body_path"], from: values.cursorSource)
+                    bodyPath: values.texts["body_path"], from: values.cursorSource,
+                    repeatCursor: values.repeatCursor)
             case "next_url": .nextURL(path: values.texts["path"] ?? "x")
             case "page":
                 .page(
@@ -66,6 +69,7 @@ extension ConfigurationParser {
             }
         pagination.maxPages = values.numbers["max_pages"] ?? pagination.maxPages
         pagination.hasMorePath = values.texts["has_more_path"]
+        pagination.lastPagePath = values.texts["last_page_path"]
         pagination.totalPath = values.texts["total_path"]
         var found: [OptionProblem] = []
         _ = pagination.compile(problems: &found)
@@ -101,7 +105,15 @@ extension ConfigurationParser {
                     "pagination: from must be \"body\" (a value outside the records) or \"last_record\" (a value "
                         + "of each page's last record)", at: option)
             }
-        case "cursor_path", "path", "has_more_path", "total_path", "body_path":
+        case "repeat_cursor":
+            guard let flag = option.value.bool else {
+                report(
+                    "pagination: repeat_cursor must be true (the cursor may stay the same from page to page) or false",
+                    at: option)
+                return
+            }
+            values.repeatCursor = flag
+        case "cursor_path", "path", "has_more_path", "last_page_path", "total_path", "body_path":
             guard let text = option.value.string else {
                 report(
                     "pagination: \(option.key) must be a JSON path such as \"data.items\" (\"$\" is the root)",
@@ -124,4 +136,5 @@ private struct PaginationValues {
     var texts: [String: String] = [:]
     var numbers: [String: Int] = [:]
     var cursorSource = SyncEndpoint.Pagination.CursorSource.body
+    var repeatCursor = false
 }

@@ -122,22 +122,11 @@ package enum PageURL {
     /// Values are percent-encoded but for RFC 3986's unreserved characters, so `+`, `/`, `=` and `&` in a cursor
     /// reach the upstream as they were.
     package static func setting(_ parameters: [(name: String, value: String)], in url: String) -> String {
-        var base = Substring(url)
-        var fragment = Substring()
-        if let hash = base.firstIndex(of: "#") {
-            fragment = base[hash...]
-            base = base[..<hash]
-        }
-        var items: [Substring] = []
-        if let question = base.firstIndex(of: "?") {
-            items = base[base.index(after: question)...].split(separator: "&")
-            base = base[..<question]
-        }
+        let (base, items, fragment) = parts(of: url)
         var query: [String] = []
         var pending = parameters
-        for item in items {
-            let rawName = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-            let name = PercentDecoding.decode(rawName)
+        for item in items ?? [] {
+            let name = decoded(item).name
             guard parameters.contains(where: { $0.name == name }) else {
                 query.append(String(item))
                 continue
@@ -156,19 +145,47 @@ package enum PageURL {
 
     /// `url` without the query parameters of these names (compared after percent-decoding); the rest stays as it was.
     package static func removing(_ names: Set<String>, from url: String) -> String {
+        let (stem, items, fragment) = parts(of: url)
+        guard let items else { return url }
+        let kept = items.filter { !names.contains(decoded($0).name) }
+        return kept.isEmpty ? String(stem + fragment) : stem + "?" + kept.joined(separator: "&") + fragment
+    }
+
+    /// Whether `url` is the page `first`, with its page number spelled out: `first` but for query parameters it lacks,
+    /// each set to 1, or the same parameters in another order. GitHub's `Link` names the last page of a one-page
+    /// collection `?page=1`, while its first page was fetched as the bare URL. Parameters compare after
+    /// percent-decoding; the fragment is not compared.
+    package static func isFirstPageSpelledOut(_ url: String, first: String) -> Bool {
+        let (stem, items, _) = parts(of: url)
+        let (firstStem, firstQuery, _) = parts(of: first)
+        guard stem == firstStem else { return false }
+        var unmatched = (items ?? []).map(decoded)
+        let firstItems = (firstQuery ?? []).map(decoded)
+        for item in firstItems {
+            guard let index = unmatched.firstIndex(where: { $0 == item }) else { return false }
+            unmatched.remove(at: index)
+        }
+        let firstNames = Set(firstItems.map(\.name))
+        return unmatched.allSatisfy { $0.value == "1" && !firstNames.contains($0.name) }
+    }
+
+    /// A URL's parts: what comes before the query, the query's `&`-separated items (empty ones dropped; nil without
+    /// a `?`), and the fragment from its `#`.
+    private static func parts(of url: String) -> (stem: Substring, items: [Substring]?, fragment: Substring) {
         var base = Substring(url)
         var fragment = Substring()
         if let hash = base.firstIndex(of: "#") {
             fragment = base[hash...]
             base = base[..<hash]
         }
-        guard let question = base.firstIndex(of: "?") else { return url }
-        let kept = base[base.index(after: question)...].split(separator: "&").filter { item in
-            let rawName = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-            return !names.contains(PercentDecoding.decode(rawName))
-        }
-        let stem = base[..<question]
-        return kept.isEmpty ? String(stem + fragment) : stem + "?" + kept.joined(separator: "&") + fragment
+        guard let question = base.firstIndex(of: "?") else { return (base, nil, fragment) }
+        return (base[..<question], base[base.index(after: question)...].split(separator: "&"), fragment)
+    }
+
+    /// A query item's name and value, percent-decoded; the value is empty when there is no `=`.
+    private static func decoded(_ item: Substring) -> (name: String, value: String) {
+        let pair = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        return (PercentDecoding.decode(pair.first ?? ""), pair.count > 1 ? PercentDecoding.decode(pair[1]) : "")
     }
 
     /// Whether two absolute URLs have the same scheme, host and port (RFC 6454), default ports included.

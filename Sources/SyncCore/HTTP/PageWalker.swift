@@ -121,7 +121,12 @@ package struct PageWalker {
     {
         let number = pageCount
         if page.records == 0 { return .done }
-        if let path = pagination.hasMorePath, page.captured[path] == .bool(false) { return .done }
+        let more = Self.announcesMore(page, pagination: pagination)?.more
+        if more == false { return .done }
+        // The count reached ends the walk, no page asked past it (an upstream may refuse one), unless the page's own
+        // flag says more. Only an exact match: a count gone past the total (the collection changed during the walk,
+        // or the path counts something else, such as pages) leaves the end to the other rules, as it did before.
+        if more == nil, let total = announcedTotal, recordCount == total { return .done }
         if let size = pagination.pageSize, page.records < size { return .done }
         let nextURL: String
         var bodyCursor: CapturedValue?
@@ -132,13 +137,13 @@ package struct PageWalker {
                 return .failure("page \(number)'s Link rel=\"next\" is not an http or https URL")
             }
             nextURL = resolved
-        case .cursor(let path, .body, let target):
+        case .cursor(let path, .body, let target, let repeats):
             guard let value = page.captured[path], let cursor = value.text else { return .done }
-            guard seenCursors.insert(cursor).inserted else {
+            guard repeats || seenCursors.insert(cursor).inserted else {
                 return .failure("page \(number) repeats an earlier cursor at \(path): the pagination loops")
             }
             (nextURL, bodyCursor) = Self.request(for: value, cursor: cursor, to: target, after: page)
-        case .cursor(let path, .lastRecord, let target):
+        case .cursor(let path, .lastRecord, let target, _):
             guard let value = page.lastRecordCursor, let cursor = value.text else {
                 return .failure(
                     "page \(number)'s last record has no string or number at cursor_path (\(path)) to ask for the "
@@ -165,8 +170,9 @@ package struct PageWalker {
             guard !overflow else { return .failure("page \(number): the next offset is too large") }
             nextURL = PageURL.setting([(name: param, value: String(offset))], in: page.url)
         }
-        // A cursor sent in the body asks the same URL again: its cursors tell the pages apart.
-        if bodyCursor == nil, seenURLs.contains(nextURL) {
+        // A cursor sent in the body asks the same URL again: its cursors tell the pages apart. A cursor that may
+        // repeat asks the same URL again too: the byte-identical page and max_pages still end a runaway walk.
+        if bodyCursor == nil, !pagination.repeatsCursor, seenURLs.contains(nextURL) {
             return .failure("page \(number) leads back to a page already fetched: the pagination loops")
         }
         if number >= pagination.maxPages {
@@ -190,12 +196,13 @@ package struct PageWalker {
     /// The failure of a walk that ends while the upstream still announces more, if it does.
     private func unfinished(after page: Page, pagination: PaginationConfiguration) -> Decision? {
         let number = pageCount
-        if let path = pagination.hasMorePath, page.captured[path] == .bool(true) {
+        if let flag = Self.announcesMore(page, pagination: pagination), flag.more {
             return .failure(
-                "the pages ended at page \(number) while has_more_path (\(path)) says true: the upstream announces more"
-            )
+                "the pages ended at page \(number) while \(flag.key) (\(flag.path)) says \(flag.value): the "
+                    + "upstream announces more")
         }
-        if let last = announcedLast, !seenURLs.contains(last) {
+        // GitHub names the last page of a one-page collection `?page=1`: the first page, fetched as the bare URL.
+        if let last = announcedLast, !seenURLs.contains(last), !PageURL.isFirstPageSpelledOut(last, first: firstURL) {
             return .failure(
                 "the pages ended at page \(number) before the page that Link rel=\"last\" announced was reached")
         }
@@ -203,6 +210,20 @@ package struct PageWalker {
             return .failure(
                 "the pages ended at page \(number) with \(recordCount) records while total_path (\(path)) announces "
                     + "\(total)")
+        }
+        return nil
+    }
+
+    /// What the page's flag says about the pages after it: the boolean `value` at `has_more_path` or
+    /// `last_page_path`, and whether it announces `more` pages; nil when neither is set or holds a boolean.
+    private static func announcesMore(_ page: Page, pagination: PaginationConfiguration)
+        -> (key: String, path: JSONPath, value: Bool, more: Bool)?
+    {
+        if let path = pagination.hasMorePath, case .bool(let value)? = page.captured[path] {
+            return ("has_more_path", path, value, value)
+        }
+        if let path = pagination.lastPagePath, case .bool(let value)? = page.captured[path] {
+            return ("last_page_path", path, value, !value)
         }
         return nil
     }

@@ -43,6 +43,25 @@ struct ConfigurationPaginationTests {
                 #"{ type = "offset", param = "offset", limit_param = "limit", limit = 100 }"#,
                 PaginationConfiguration(kind: .offset(param: "offset", limitParam: "limit", limit: 100))
             ),
+            (
+                #"{ type = "cursor", cursor_path = "message.next-cursor", param = "cursor", repeat_cursor = true }"#,
+                PaginationConfiguration(
+                    kind: .cursor(
+                        path: try JSONPath(parsing: "message.next-cursor"), from: .body, to: .query("cursor"),
+                        repeats: true))
+            ),
+            (
+                #"{ type = "cursor", cursor_path = "c", param = "c", repeat_cursor = false, last_page_path = "end" }"#,
+                PaginationConfiguration(
+                    kind: .cursor(path: try JSONPath(parsing: "c"), from: .body, to: .query("c")),
+                    lastPagePath: try JSONPath(parsing: "end"))
+            ),
+            (
+                #"{ type = "offset", param = "start", limit = 25, last_page_path = "isLastPage" }"#,
+                PaginationConfiguration(
+                    kind: .offset(param: "start", limitParam: nil, limit: 25),
+                    lastPagePath: try JSONPath(parsing: "isLastPage"))
+            ),
         ]
         for (text, expected) in cases {
             let configuration = try SyncConfiguration.parse(
@@ -83,6 +102,27 @@ struct ConfigurationPaginationTests {
             (
                 #"{ type = "cursor", cursor_path = "a", param = "" }"#,
                 "pagination: param must be the name of a query parameter"
+            ),
+            (
+                #"{ type = "link", has_more_path = "more", last_page_path = "last" }"#,
+                "pagination: set has_more_path (true while more pages follow) or last_page_path (true on the last "
+                    + "page), not both"
+            ),
+            (
+                #"{ type = "link", last_page_path = "$" }"#,
+                #"pagination: last_page_path must name a value inside the body, not "$""#
+            ),
+            (
+                #"{ type = "cursor", cursor_path = "a", param = "c", repeat_cursor = "yes" }"#,
+                "pagination: repeat_cursor must be true (the cursor may stay the same from page to page) or false"
+            ),
+            (
+                #"{ type = "cursor", from = "last_record", cursor_path = "id", param = "c", repeat_cursor = true }"#,
+                "pagination: repeat_cursor is for a cursor read from the body, not from each page's last record"
+            ),
+            (
+                #"{ type = "page", param = "p", repeat_cursor = true }"#,
+                #"pagination: unknown key "repeat_cursor" for type "page""#
             ),
         ]
         for (pagination, message) in cases {

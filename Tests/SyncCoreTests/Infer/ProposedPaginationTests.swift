@@ -51,10 +51,10 @@ struct ProposedPaginationTests: InferringFromSamples {
         #expect(proposal.value == value)
         #expect(proposal.isConfident)
         #expect(proposal.notes.allSatisfy { !$0.hasPrefix("TODO") })
-        #expect(proposal.cursorMayRepeat == (upstream == "crossref"))
+        #expect(proposal.follow?.repeatsCursor == (upstream == "crossref"))
     }
 
-    @Test("what --pages follows: the proposal as a configuration, without the keys this build does not have")
+    @Test("what --pages follows: the proposal as a configuration, repeat_cursor and last_page_path included")
     func followed() throws {
         func follow(_ upstream: String, _ uri: String) throws -> PaginationConfiguration? {
             try infer(Self.firstPage(upstream, uri)).pagination?.follow
@@ -67,11 +67,14 @@ struct ProposedPaginationTests: InferringFromSamples {
                 == .page(param: "page", start: 1, sizeParam: "per_page", size: 30))
         #expect(
             try follow("crossref", "/works?cursor=*")?.kind
-                == .cursor(path: try JSONPath(parsing: "message.next-cursor"), from: .body, to: .query("cursor")))
+                == .cursor(
+                    path: try JSONPath(parsing: "message.next-cursor"), from: .body, to: .query("cursor"),
+                    repeats: true))
         #expect(
             try follow("bitbucket", "/repos")?.kind
                 == .cursor(path: try JSONPath(parsing: "nextPageStart"), from: .body, to: .query("start")))
         #expect(try follow("bitbucket", "/repos")?.hasMorePath == nil)
+        #expect(try follow("bitbucket", "/repos")?.lastPagePath?.description == "isLastPage")
     }
 
     @Test("a zero-based page starts at 0; Jira's nextPageToken beside isLast stays a guess, not followed")

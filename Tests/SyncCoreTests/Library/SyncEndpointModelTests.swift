@@ -87,6 +87,44 @@ struct SyncEndpointModelTests {
         #expect(APIClient.Configuration().timeout == EndpointConfiguration.defaultTimeout)
     }
 
+    @Test("repeat_cursor, last_page_path and total_path set in Swift give the endpoints TOML gives")
+    func pagingOptions() throws {
+        let toml = """
+            [[endpoint]]
+            name = "works"
+            url = "https://api.crossref.org/works?rows=100&cursor=*"
+            records = "message.items"
+            primary_key = "doi"
+            pagination = { type = "cursor", cursor_path = "message.next-cursor", param = "cursor", repeat_cursor = true, total_path = "message.total-results" }
+            columns = { doi = "DOI" }
+            [[endpoint]]
+            name = "repos"
+            url = "https://bitbucket.example/rest/api/1.0/projects/PRJ/repos"
+            records = "values"
+            primary_key = "slug"
+            pagination = { type = "offset", param = "start", limit_param = "limit", limit = 25, last_page_path = "isLastPage" }
+            columns = { slug = "slug" }
+            """
+        let fromTOML = try SyncConfiguration(toml: toml).plans.map {
+            var endpoint = $0
+            endpoint.line = 0
+            return endpoint
+        }
+        var works = SyncEndpoint(
+            name: "works", url: "https://api.crossref.org/works?rows=100&cursor=*", records: "message.items",
+            primaryKey: ["doi"], columns: [.init("doi", path: "DOI")])
+        works.pagination = .cursor(
+            path: "message.next-cursor", param: "cursor", repeatCursor: true, totalPath: "message.total-results")
+        var repos = SyncEndpoint(
+            name: "repos", url: "https://bitbucket.example/rest/api/1.0/projects/PRJ/repos", records: "values",
+            primaryKey: ["slug"], columns: [.init("slug")])
+        repos.pagination = .offset(param: "start", limit: 25, limitParam: "limit", lastPagePath: "isLastPage")
+        let fromSwift = try SyncConfiguration(endpoints: [works, repos]).plans
+        #expect(fromSwift == fromTOML)
+        #expect(fromSwift.first?.pagination?.repeatsCursor == true)
+        #expect(fromSwift.last?.pagination?.lastPagePath?.description == "isLastPage")
+    }
+
     /// A problem written both ways, and the sentence both give.
     static let problems: [(swift: @Sendable (inout SyncEndpoint) -> Void, toml: String, sentence: String)] = [
         (
@@ -108,6 +146,17 @@ struct SyncEndpointModelTests {
             { $0.pagination = .offset(param: "", limit: 0) },
             #"pagination = { type = "offset", param = "", limit = 0 }"#,
             "pagination: param must be the name of a query parameter"
+        ),
+        (
+            { $0.pagination = .link(hasMorePath: "more", lastPagePath: "last") },
+            #"pagination = { type = "link", has_more_path = "more", last_page_path = "last" }"#,
+            "pagination: set has_more_path (true while more pages follow) or last_page_path (true on the last page), "
+                + "not both"
+        ),
+        (
+            { $0.pagination = .cursor(path: "id", param: "after", from: .lastRecord, repeatCursor: true) },
+            #"pagination = { type = "cursor", from = "last_record", cursor_path = "id", param = "after", repeat_cursor = true }"#,
+            "pagination: repeat_cursor is for a cursor read from the body, not from each page's last record"
         ),
         (
             { $0.incremental = .init(param: "since", column: "id") },

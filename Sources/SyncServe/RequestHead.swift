@@ -1,5 +1,5 @@
 package import HTTPTypes
-internal import SyncCore
+internal import SyncSupport
 
 /// A request head read off the wire by the read API's fast path: one that NIO's HTTP/1 decoder would frame exactly
 /// as it is, or nothing.

@@ -1,3 +1,5 @@
+import SyncSupport
+
 /// How requests authenticate: syncd's kinds of `auth` — four with a fixed ``Secret``, and OAuth2, whose access tokens
 /// syncd obtains and renews. The same value serves an ``APIRequest`` of ``APIClient`` and a ``SyncEndpoint`` (the
 /// TOML file's `auth = { type = … }` reads into it).

@@ -1,3 +1,5 @@
+import SyncSupport
+
 extension SyncEndpoint {
     /// How an upsert-only endpoint asks only for what changed
     /// (`incremental = { param = "updated_since", column = "updated_at" }` in syncd.toml).

@@ -1,3 +1,5 @@
+import SyncSupport
+
 extension SyncEndpoint {
     /// How a collection is split over several responses, and when the last one has arrived
     /// (`pagination = { type = … }` in syncd.toml).

@@ -2,7 +2,7 @@
 /// read API's requests.
 package enum HTTPHeaderSyntax {
     /// Whether `name` is a token: one or more of `!#$%&'*+-.^_`|~`, digits and letters.
-    static func isToken(_ name: String) -> Bool {
+    package static func isToken(_ name: String) -> Bool {
         !name.isEmpty && name.utf8.allSatisfy(isTokenCharacter)
     }
 
@@ -18,7 +18,7 @@ package enum HTTPHeaderSyntax {
     }
 
     /// Whether a value holds CR, LF or NUL, which would end or split the header.
-    static func hasForbiddenByte(_ value: String) -> Bool {
+    package static func hasForbiddenByte(_ value: String) -> Bool {
         value.utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }
     }
 }

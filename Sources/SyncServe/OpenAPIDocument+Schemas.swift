@@ -72,34 +72,36 @@ extension OpenAPIDocument {
     static let nullableString: JSONValue = .object(["type": .array(["string", "null"])])
 
     /// A record as received: its configured columns where their paths put them, anything else besides.
-    static func recordSchema(_ endpoint: EndpointConfiguration) -> JSONValue {
+    static func recordSchema(_ endpoint: SyncCache.Endpoint) -> JSONValue {
         var root = SchemaNode()
-        for (index, spec) in endpoint.columns.enumerated() {
+        for spec in endpoint.columns {
             // A primary-key column is required whatever its `required` says.
-            let required = spec.required || endpoint.primaryKey.contains(index)
+            let required = spec.required || endpoint.primaryKey.contains(spec.name)
+            // A compiled column's path was parsed once already: it parses again.
+            let path = (try? JSONPath(parsing: spec.path ?? spec.name))?.components ?? [.key(spec.name)]
             root.insert(
-                spec.path.components[...], schema: receivedSchema(spec, required: required, strict: endpoint.strict),
+                path[...], schema: receivedSchema(spec, required: required, strict: endpoint.strict),
                 required: required)
         }
-        return root.schema(description: "A record of \(endpoint.name.name), as the upstream sent it.")
+        return root.schema(description: "A record of \(endpoint.name), as the upstream sent it.")
     }
 
     /// An object of selected columns (`select=a,b`), typed as stored.
-    static func rowSchema(_ endpoint: EndpointConfiguration) -> JSONValue {
+    static func rowSchema(_ endpoint: SyncCache.Endpoint) -> JSONValue {
         var properties: [String: JSONValue] = [:]
         for spec in endpoint.columns {
             properties[spec.name] = storedSchema(spec)
         }
         return .object([
             "type": "object",
-            "description": .string("The selected columns of a record of \(endpoint.name.name), typed as stored."),
+            "description": .string("The selected columns of a record of \(endpoint.name), typed as stored."),
             "properties": .object(properties),
             "additionalProperties": false,
         ])
     }
 
-    static func changesSchema(_ endpoint: EndpointConfiguration) -> JSONValue {
-        let name = endpoint.name.name
+    static func changesSchema(_ endpoint: SyncCache.Endpoint) -> JSONValue {
+        let name = endpoint.name
         let keyPart: JSONValue = .object(["type": .array(["string", "integer", "number", "boolean"])])
         let key: JSONValue =
             endpoint.primaryKey.count == 1 ? keyPart : .object(["type": "array", "items": keyPart])
@@ -119,7 +121,7 @@ extension OpenAPIDocument {
 
     /// How a column's value may look in a record as received: what the decoder accepts for a required column (it
     /// rejects the record otherwise); anything for an optional one, whose mistyped value is kept as received.
-    static func receivedSchema(_ spec: ColumnSpec, required: Bool, strict: Bool) -> JSONValue {
+    static func receivedSchema(_ spec: SyncColumn, required: Bool, strict: Bool) -> JSONValue {
         let description: JSONValue = .string(
             "The \(required ? "required" : "optional") \(spec.type.rawValue) column \(spec.name).")
         guard required else { return .object(["description": description]) }
@@ -142,7 +144,7 @@ extension OpenAPIDocument {
     }
 
     /// A column's value as stored and selected: its JSON type, or null.
-    static func storedSchema(_ spec: ColumnSpec) -> JSONValue {
+    static func storedSchema(_ spec: SyncColumn) -> JSONValue {
         let type: String? =
             switch spec.type {
             case .integer: "integer"

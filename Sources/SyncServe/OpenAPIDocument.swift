@@ -15,7 +15,7 @@ import SyncSupport
 package enum OpenAPIDocument {
     /// The document for `endpoints`; with `bearer`, every operation needs the token and may answer 401; without it,
     /// a TCP listen may answer 421 to a request whose `Host` does not name it.
-    package static func make(endpoints: [EndpointConfiguration], bearer: Bool) -> JSONValue {
+    package static func make(endpoints: [SyncCache.Endpoint], bearer: Bool) -> JSONValue {
         var paths: [String: JSONValue] = [:]
         var schemas = Self.sharedSchemas
         var parameters = Self.sharedParameters
@@ -62,7 +62,7 @@ package enum OpenAPIDocument {
                 "503": response("Unavailable"),
             ])
         for endpoint in endpoints {
-            let name = endpoint.name.name
+            let name = endpoint.name
             let base = "/v1/endpoints/\(name)"
             if endpoint.isDocument {
                 paths[base + "/document"] = get(
@@ -157,8 +157,8 @@ package enum OpenAPIDocument {
 
     /// The records list of a collection, as `/v1/endpoints/{name}/records` and `/rest/{name}` both answer it, with the
     /// keys of its own parameters in `components` (``listParameterComponents(_:)``).
-    static func listOperation(_ endpoint: EndpointConfiguration, parameters own: [String]) -> [String: JSONValue] {
-        let name = endpoint.name.name
+    static func listOperation(_ endpoint: SyncCache.Endpoint, parameters own: [String]) -> [String: JSONValue] {
+        let name = endpoint.name
         let item: JSONValue = .object(["anyOf": .array([ref("\(name)_record"), ref("\(name)_row")])])
         var headers = cacheHeaders
         headers["Content-Range"] = .object(["$ref": "#/components/headers/Content-Range"])
@@ -251,8 +251,8 @@ package enum OpenAPIDocument {
     /// A collection's list parameters, written once in `components.parameters` under `NAME.PARAMETER` (names are
     /// SQL identifiers, so the key is one OpenAPI allows) for its two list routes to refer to: `select`, `order`,
     /// and a filter per configured column. The filter dialect is described once, in `info`.
-    static func listParameterComponents(_ endpoint: EndpointConfiguration) -> [(String, JSONValue)] {
-        let name = endpoint.name.name
+    static func listParameterComponents(_ endpoint: SyncCache.Endpoint) -> [(String, JSONValue)] {
+        let name = endpoint.name
         let names = endpoint.columns.map(\.name)
         var parameters: [(String, JSONValue)] = [
             (
@@ -298,8 +298,8 @@ package enum OpenAPIDocument {
         }
     }
 
-    static func idParameter(_ endpoint: EndpointConfiguration) -> JSONValue {
-        let keys = endpoint.primaryKey.compactMap { endpoint.columns.indices.contains($0) ? endpoint.columns[$0] : nil }
+    static func idParameter(_ endpoint: SyncCache.Endpoint) -> JSONValue {
+        let keys = endpoint.primaryKey.compactMap { name in endpoint.columns.first { $0.name == name } }
         let description =
             keys.count == 1
             ? "The record's \(keys[0].name)."

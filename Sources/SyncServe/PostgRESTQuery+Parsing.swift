@@ -7,19 +7,19 @@ extension PostgRESTQuery {
     ///
     /// - Throws: ``ReadAPIError/badParameter(_:_:)`` naming the parameter that is malformed or names a column the
     ///   endpoint does not have.
-    package init(parsing queryText: String, for endpoint: EndpointConfiguration, maxRows: Int) throws(ReadAPIError) {
+    package init(parsing queryText: String, for endpoint: SyncCache.Endpoint, maxRows: Int) throws(ReadAPIError) {
         try self.init(QueryString(Substring(queryText)))
         try validate(for: endpoint)
         query.limit = min(query.limit ?? maxRows, maxRows)
     }
 
     /// Only configured columns can be filtered, ordered or selected: the parameter that names another is a 400.
-    private func validate(for endpoint: EndpointConfiguration) throws(ReadAPIError) {
+    private func validate(for endpoint: SyncCache.Endpoint) throws(ReadAPIError) {
         let known = Set(endpoint.columns.map(\.name))
         func check(_ column: String, parameter: String) throws(ReadAPIError) {
             guard known.contains(column) else {
                 throw .unknownColumn(
-                    column, parameter: parameter, endpoint: endpoint.name.name, known: endpoint.columns.map(\.name))
+                    column, parameter: parameter, endpoint: endpoint.name, known: endpoint.columns.map(\.name))
             }
         }
         for filter in query.filters {
@@ -32,7 +32,7 @@ extension PostgRESTQuery {
 
     /// A real column's value is a decimal number, as the OpenAPI document says: `Double(_:)` alone would also read
     /// `inf`, `nan` and hexadecimal.
-    private func checkNumbers(_ filter: RecordFilter, _ endpoint: EndpointConfiguration) throws(ReadAPIError) {
+    private func checkNumbers(_ filter: RecordFilter, _ endpoint: SyncCache.Endpoint) throws(ReadAPIError) {
         guard endpoint.columns.first(where: { $0.name == filter.column })?.type == .real,
             filter.isComparison
         else { return }

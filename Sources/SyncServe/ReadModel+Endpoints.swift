@@ -20,7 +20,7 @@ extension ReadModel {
         let snapshot = try await currentSnapshot()
         var objects: [String] = []
         for endpoint in allEndpoints() {
-            let name = endpoint.name.name
+            let name = endpoint.name
             let served = snapshot.states[name]
             let state = served?.state
             var fields: [(String, String)] = [
@@ -53,7 +53,7 @@ extension ReadModel {
                     ("stale_reason", string(SyncCache.Freshness.StaleReason.neverSynced.description)),
                 ]
             }
-            if let auth = endpoint.auth, auth.isOAuth2, let stateDirectory {
+            if let auth = endpoint.credential, auth.isOAuth2, let stateDirectory {
                 let times = SyncCache.tokenTimes(of: auth, stateDirectory: stateDirectory)
                 fields += [
                     ("token_renewed_at", optional(times?.renewedAt)), ("token_expires_at", optional(times?.expiresAt)),
@@ -98,7 +98,7 @@ extension ReadModel {
         let snapshot = try await currentSnapshot()
         let endpoints = allEndpoints()
         let stale = endpoints.filter { endpoint in
-            snapshot.states[endpoint.name.name].map { !freshness(endpoint, $0).isFresh } ?? true
+            snapshot.states[endpoint.name].map { !freshness(endpoint, $0).isFresh } ?? true
         }.count
         var headers = HTTPFields()
         headers[.contentType] = Self.json

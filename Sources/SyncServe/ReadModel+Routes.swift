@@ -99,7 +99,7 @@ extension ReadModel {
     /// The answer from the representation kept for `key` while its endpoint's version holds; else from `build`,
     /// which is then kept.
     private func respond(
-        _ key: RepresentationCache.Key, _ endpoint: EndpointConfiguration, _ served: Served, _ snapshot: Snapshot,
+        _ key: RepresentationCache.Key, _ endpoint: SyncCache.Endpoint, _ served: Served, _ snapshot: Snapshot,
         _ request: Request, build: () async throws(ReadAPIError) -> Representation
     ) async throws(ReadAPIError) -> Response {
         if let kept = kept(key, endpoint, served, snapshot, request: request.headers) { return kept.answer.response }
@@ -117,14 +117,14 @@ extension ReadModel {
     /// A list answered from memory: a revalidation of the endpoint's tag (a list's tag is the endpoint's version,
     /// so no row is read), or a page kept from an earlier request with the same query.
     func keptRecords(
-        _ endpoint: EndpointConfiguration, _ served: Served, _ snapshot: Snapshot, query: String, request: HTTPFields
+        _ endpoint: SyncCache.Endpoint, _ served: Served, _ snapshot: Snapshot, query: String, request: HTTPFields
     ) -> Answer? {
         recordsFromMemory(endpoint, served, snapshot, query: query, request: request)?.answer
     }
 
     /// ``keptRecords(_:_:_:query:request:)`` before it is made an answer, for the fast path.
     func recordsFromMemory(
-        _ endpoint: EndpointConfiguration, _ served: Served, _ snapshot: Snapshot, query: String, request: HTTPFields
+        _ endpoint: SyncCache.Endpoint, _ served: Served, _ snapshot: Snapshot, query: String, request: HTTPFields
     ) -> MemoryAnswer? {
         // A 304 answers only what would otherwise be a 200 (RFC 9110 §13.2.1): a malformed query is the router's 400
         // whatever If-None-Match says. Parsing it reads no row.
@@ -139,17 +139,17 @@ extension ReadModel {
                         etag: served.etag, lastModified: served.lastModified, freshness: freshness(endpoint, served)),
                     body: nil))
         }
-        let key = Self.recordsKey(endpoint.name.name, query: query, counting: Self.isCounting(request))
+        let key = Self.recordsKey(endpoint.name, query: query, counting: Self.isCounting(request))
         return kept(key, endpoint, served, snapshot, request: request).map(MemoryAnswer.kept)
     }
 
     /// One record answered from memory, when its representation is kept (the fast path's; the router's route
     /// looks the same representation up in ``respond(_:_:_:_:_:build:)``).
     func recordFromMemory(
-        _ endpoint: EndpointConfiguration, _ served: Served, _ snapshot: Snapshot, id: String, request: HTTPFields
+        _ endpoint: SyncCache.Endpoint, _ served: Served, _ snapshot: Snapshot, id: String, request: HTTPFields
     ) -> MemoryAnswer? {
         kept(
-            RepresentationCache.Key(endpoint: endpoint.name.name, route: .record, argument: id), endpoint, served,
+            RepresentationCache.Key(endpoint: endpoint.name, route: .record, argument: id), endpoint, served,
             snapshot, request: request
         ).map(MemoryAnswer.kept)
     }
@@ -157,7 +157,7 @@ extension ReadModel {
     /// The representation kept for `key`, if it was built at the snapshot's endpoint version, with what its answer
     /// to `request` depends on besides it.
     private func kept(
-        _ key: RepresentationCache.Key, _ endpoint: EndpointConfiguration, _ served: Served, _ snapshot: Snapshot,
+        _ key: RepresentationCache.Key, _ endpoint: SyncCache.Endpoint, _ served: Served, _ snapshot: Snapshot,
         request: HTTPFields
     ) -> KeptAnswer? {
         guard let representation = cache.lookup(key, instance: snapshot.instance, endpointVersion: served.state.version)
@@ -197,7 +197,7 @@ extension ReadModel {
     /// records it holds. A selection stops once it holds `maxBytes` (at least one record), counted as written: its
     /// objects repeat the column names and need not be smaller than the records the reader budgeted.
     static func recordsBody(
-        _ page: SyncCache.RecordList, select: [String]?, endpoint: EndpointConfiguration, maxBytes: Int = maxAnswerBytes
+        _ page: SyncCache.RecordList, select: [String]?, endpoint: SyncCache.Endpoint, maxBytes: Int = maxAnswerBytes
     ) -> (body: ByteBuffer, count: Int) {
         var buffer: ByteBuffer
         var count = 0

@@ -35,13 +35,13 @@ extension ReadModel {
         let snapshot = try await currentSnapshot()
         let all = allEndpoints()
         let listed = Array(all.prefix(StatusPage.maxEndpoints))
-        let names = listed.map(\.name.name)
+        let names = listed.map(\.name)
         let runs = try await read { reader in
             try reader.runs(of: names, limit: StatusPage.runsPerChart)
         }
         let runsByName = Dictionary(grouping: runs, by: \.endpoint)
         let rows = listed.map { endpoint in
-            let name = endpoint.name.name
+            let name = endpoint.name
             let kind = endpoint.isDocument ? "document" : "collection"
             guard let served = snapshot.states[name] else {
                 return StatusPage.Row(

@@ -54,12 +54,12 @@ package final class ReadModel: Sendable {
     private let endpoints: Mutex<Endpoints>
 
     private struct Endpoints {
-        var all: [EndpointConfiguration]
-        var byName: [String: EndpointConfiguration]
+        var all: [SyncCache.Endpoint]
+        var byName: [String: SyncCache.Endpoint]
 
         init(_ configuration: SyncConfiguration) {
-            all = configuration.plans
-            byName = Dictionary(all.map { ($0.name.name, $0) }, uniquingKeysWith: { first, _ in first })
+            all = configuration.compiledEndpoints
+            byName = Dictionary(all.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         }
     }
     private let snapshot = Mutex<Snapshot?>(nil)
@@ -102,7 +102,7 @@ package final class ReadModel: Sendable {
     }
 
     /// The configured endpoint of that name.
-    func endpoint(_ name: String) throws(ReadAPIError) -> EndpointConfiguration {
+    func endpoint(_ name: String) throws(ReadAPIError) -> SyncCache.Endpoint {
         guard let endpoint = endpoints.withLock({ $0.byName[name] }) else {
             throw .notFound("There is no endpoint \"\(name)\" in the configuration.")
         }
@@ -110,7 +110,7 @@ package final class ReadModel: Sendable {
     }
 
     /// Every configured endpoint, in the configuration's order.
-    func allEndpoints() -> [EndpointConfiguration] {
+    func allEndpoints() -> [SyncCache.Endpoint] {
         endpoints.withLock { $0.all }
     }
 
@@ -147,7 +147,7 @@ package final class ReadModel: Sendable {
     }
 
     /// An endpoint's configuration and state, or 404 when it is unknown or was never synced.
-    func synced(_ name: String) async throws(ReadAPIError) -> (EndpointConfiguration, Served, Snapshot) {
+    func synced(_ name: String) async throws(ReadAPIError) -> (SyncCache.Endpoint, Served, Snapshot) {
         let endpoint = try endpoint(name)
         let snapshot = try await currentSnapshot()
         guard let served = snapshot.synced(name) else {
@@ -159,7 +159,7 @@ package final class ReadModel: Sendable {
     /// A synced collection endpoint's configuration, state and snapshot, when nothing committed since the snapshot
     /// was taken: what an answer from memory needs. `nil` leaves the request to the router, which reads the states
     /// again or says what is wrong.
-    func syncedInMemory(_ name: String) -> (EndpointConfiguration, Served, Snapshot)? {
+    func syncedInMemory(_ name: String) -> (SyncCache.Endpoint, Served, Snapshot)? {
         guard let endpoint = endpoints.withLock({ $0.byName[name] }), !endpoint.isDocument,
             let snapshot = snapshot.withLock({ $0 }),
             let generation = try? source.generation(), snapshot.generation == generation,
@@ -169,7 +169,7 @@ package final class ReadModel: Sendable {
     }
 
     /// How fresh an endpoint's data is now.
-    func freshness(_ endpoint: EndpointConfiguration, _ served: Served) -> SyncCache.Freshness {
+    func freshness(_ endpoint: SyncCache.Endpoint, _ served: Served) -> SyncCache.Freshness {
         SyncCache.Freshness(
             schedule: served.schedule, interval: endpoint.interval, timeout: endpoint.timeout, now: now())
     }

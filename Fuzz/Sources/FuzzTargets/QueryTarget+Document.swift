@@ -36,7 +36,9 @@ extension QueryTarget {
     }
 
     static func takesRecords(_ query: String, _ reader: RecordReader, _ fixture: QueryFixture) -> Bool {
-        guard let parsed = try? PostgRESTQuery(parsing: query, for: fixture.endpoint, maxRows: QueryFixture.maxRows)
+        guard
+            let parsed = try? PostgRESTQuery(
+                parsing: query, for: SyncCache.Endpoint(fixture.endpoint), maxRows: QueryFixture.maxRows)
         else { return false }
         return (try? reader.records(parsed.query.base)) != nil
     }
@@ -59,7 +61,7 @@ final class DocumentPatterns {
 
     private init() {
         var patterns: [String: Regex<AnyRegexOutput>] = [:]
-        let endpoints = (try? QueryFixture.shared.get()).map { [$0.endpoint] } ?? []
+        let endpoints = (try? QueryFixture.shared.get()).map { [SyncCache.Endpoint($0.endpoint)] } ?? []
         let document = OpenAPIDocument.make(endpoints: endpoints, bearer: false)
         guard case .object(let root) = document, case .object(let components)? = root["components"],
             case .object(let parameters)? = components["parameters"]

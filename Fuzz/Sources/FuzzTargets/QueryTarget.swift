@@ -21,7 +21,8 @@ enum QueryTarget {
         }
         let reader = RecordReader(database: fixture.database, endpoint: fixture.endpoint)
         do {
-            let parsed = try PostgRESTQuery(parsing: text, for: fixture.endpoint, maxRows: QueryFixture.maxRows)
+            let parsed = try PostgRESTQuery(
+                parsing: text, for: SyncCache.Endpoint(fixture.endpoint), maxRows: QueryFixture.maxRows)
             let parameter = parsed.query.filters.first?.column ?? "query"
             try bounded(parsed, text)
             do {

@@ -25,6 +25,10 @@ extension SyncCache {
     /// - ``record(from:key:)``
     /// - ``document(from:)``
     /// - ``changes(from:since:after:limit:maxBytes:)``
+    /// - ``records(of:_:countingAll:maxBytes:)``
+    /// - ``record(of:key:)``
+    /// - ``document(of:)``
+    /// - ``changes(of:since:after:limit:maxBytes:)``
     /// - ``drift(_:)``
     /// - ``runs(of:limit:)``
     public struct Reader {
@@ -130,11 +134,35 @@ extension SyncCache {
             try mapped { try cache.endpoint(name, base) }
         }
 
-        // The reads below take the endpoint as the program that serves them holds it (the read API's, which may
-        // read a replica with its own configuration): they become public with the configuration's public form.
+        // The reads below take the endpoint as the program that serves them holds it, compiled: the read API's,
+        // which may read a replica opened without the configuration.
 
         /// The records a query selects (``records(from:_:countingAll:maxBytes:)``), of `endpoint` as given.
-        package func records(
+        public func records(
+            of endpoint: Endpoint, _ query: Query, countingAll: Bool = false, maxBytes: Int = .max
+        ) throws(SyncError) -> RecordList {
+            try records(of: endpoint.plan, query, countingAll: countingAll, maxBytes: maxBytes)
+        }
+
+        /// One record by its key (``record(from:key:)``), of `endpoint` as given.
+        public func record(of endpoint: Endpoint, key: [String]) throws(SyncError) -> RecordJSON? {
+            try record(of: endpoint.plan, key: key)
+        }
+
+        /// A document endpoint's body (``document(from:)``), of `endpoint` as given.
+        public func document(of endpoint: Endpoint) throws(SyncError) -> Document? {
+            try document(of: endpoint.plan)
+        }
+
+        /// The changes after version `since` (``changes(from:since:after:limit:maxBytes:)``), of `endpoint` as given.
+        public func changes(
+            of endpoint: Endpoint, since: Int64, after: FeedPosition? = nil, limit: Int? = nil, maxBytes: Int = .max
+        ) throws(SyncError) -> ChangeList {
+            try changes(of: endpoint.plan, since: since, after: after, limit: limit, maxBytes: maxBytes)
+        }
+
+        /// The records a query selects, of a compiled plan.
+        func records(
             of endpoint: EndpointConfiguration, _ query: Query, countingAll: Bool, maxBytes: Int
         ) throws(SyncError) -> RecordList {
             try mapped {
@@ -144,18 +172,18 @@ extension SyncCache {
             }
         }
 
-        /// One record by its key (``record(from:key:)``), of `endpoint` as given.
-        package func record(of endpoint: EndpointConfiguration, key: [String]) throws(SyncError) -> RecordJSON? {
+        /// One record by its key, of a compiled plan.
+        func record(of endpoint: EndpointConfiguration, key: [String]) throws(SyncError) -> RecordJSON? {
             try mapped { try base.record(of: endpoint, key: key).map(RecordJSON.init) }
         }
 
-        /// A document endpoint's body (``document(from:)``), of `endpoint` as given.
-        package func document(of endpoint: EndpointConfiguration) throws(SyncError) -> Document? {
+        /// A document endpoint's body, of a compiled plan.
+        func document(of endpoint: EndpointConfiguration) throws(SyncError) -> Document? {
             try mapped { try base.document(of: endpoint).map(Document.init) }
         }
 
-        /// The changes after version `since` (``changes(from:since:after:limit:maxBytes:)``), of `endpoint` as given.
-        package func changes(
+        /// The changes after version `since`, of a compiled plan.
+        func changes(
             of endpoint: EndpointConfiguration, since: Int64, after: FeedPosition?, limit: Int?, maxBytes: Int
         ) throws(SyncError) -> ChangeList {
             try mapped {

@@ -172,15 +172,18 @@ struct ReadAPIAnswerBytesTests {
                 total: nil),
             columns: endpoint.columns)
         let select = ["id", "a_column_whose_name_is_longer_than_the_value_it_holds"]
-        let whole = ReadModel.recordsBody(page, select: select, endpoint: endpoint, maxBytes: 1 << 20)
+        let whole = ReadModel.recordsBody(
+            page, select: select, endpoint: SyncCache.Endpoint(endpoint), maxBytes: 1 << 20)
         #expect(whole.count == 100)
         let objectBytes = (whole.body.readableBytes - 2) / 100
-        let capped = ReadModel.recordsBody(page, select: select, endpoint: endpoint, maxBytes: 10 * objectBytes)
+        let capped = ReadModel.recordsBody(
+            page, select: select, endpoint: SyncCache.Endpoint(endpoint), maxBytes: 10 * objectBytes)
         #expect(capped.count == 10)
         #expect(capped.body.readableBytes <= 10 * objectBytes + objectBytes)
-        let one = ReadModel.recordsBody(page, select: select, endpoint: endpoint, maxBytes: 1)
+        let one = ReadModel.recordsBody(page, select: select, endpoint: SyncCache.Endpoint(endpoint), maxBytes: 1)
         #expect(one.count == 1)
         // The records themselves, as stored, are not cut again: the reader stopped at the budget.
-        #expect(ReadModel.recordsBody(page, select: nil, endpoint: endpoint, maxBytes: 1).count == 100)
+        #expect(
+            ReadModel.recordsBody(page, select: nil, endpoint: SyncCache.Endpoint(endpoint), maxBytes: 1).count == 100)
     }
 }

@@ -61,11 +61,11 @@ package enum InferenceSource {
             Result { () throws(InferenceError) in try inference.sample(bytes) }
         }
         var sample = try first.get()
-        guard !isFile, pages > 1, let proposal = sample.pagination, let follow = proposal.follow else {
+        guard !isFile, pages > 1, let follow = sample.pagination?.follow else {
             return sample.result(morePages: sample.mayContinueAfterFirst)
         }
         var walk = SampleWalk(
-            proposal: proposal, follow: follow, url: url, pages: pages,
+            follow: follow, url: url, pages: pages,
             budget: SampleBudget(
                 maxBody: maxBody, maxSampleBytes: maxSampleBytes, firstPage: response.body.readableBytes),
             firstHash: hash(response.body))

@@ -23,7 +23,7 @@ struct SampleWalk {
     private var previousHash: Int
 
     init(
-        proposal: PaginationProposal, follow: PaginationConfiguration, url: String, pages: Int, budget: SampleBudget,
+        follow: PaginationConfiguration, url: String, pages: Int, budget: SampleBudget,
         firstHash: Int
     ) {
         self.follow = follow

@@ -2,7 +2,11 @@
 # The read API benchmark (issue 4): wrk -t2 -c64 for DURATION (default 10s) against `syncd run`'s read API and
 # against nginx serving the same bytes as static files with ETags, in the same run:
 #   one record (200), the same record revalidated (If-None-Match → 304), a list of 100 records (200).
-# Prints requests/s and p99 latency for both, and the ratio syncd/nginx (target ≥ 0.25 on each).
+# Prints requests/s and p99 latency for both, and the ratio syncd/nginx.
+#
+# The anchor is nginx at its best on this machine: two nginx run side by side, one with `worker_processes 1` and one
+# with `auto` (on two cores, two workers beside wrk's two threads), and each case takes the faster of the two in the
+# same run (the report says which). On 2 cores one worker served the 304 at 120–136k req/s where `auto` gave 80–83k.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 DURATION=${DURATION:-10s}
@@ -16,7 +20,9 @@ build_release
 WORK=$(mktemp -d /tmp/syncd-read-bench-XXXXXX)
 cleanup() {
     [ -n "${SYNCD_PID:-}" ] && kill -TERM "$SYNCD_PID" 2>/dev/null && wait "$SYNCD_PID" 2>/dev/null
-    [ -f "$WORK/nginx.pid" ] && kill -QUIT "$(cat "$WORK/nginx.pid")" 2>/dev/null
+    for nginx in "$WORK"/nginx-*; do
+        [ -f "$nginx/nginx.pid" ] && kill -QUIT "$(cat "$nginx/nginx.pid")" 2>/dev/null
+    done
     rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -52,9 +58,18 @@ curl -sf "$SYNCD$RECORD" > "$WORK/www/record.json"
 curl -sf "$SYNCD$LIST" > "$WORK/www/list.json"
 SYNCD_ETAG=$(curl -sfI "$SYNCD$RECORD" | awk -F': ' 'tolower($1) == "etag" { print $2 }' | tr -d '\r')
 
-start_nginx "$WORK" "$NGINX_PORT" auto
-NGINX="http://127.0.0.1:$NGINX_PORT"
-until curl -sf "$NGINX/record.json" >/dev/null 2>&1; do sleep 0.1; done
+# One nginx per worker setting, each serving the same files (WORK/www) on a port of its own.
+NGINX_WORKERS=(1 auto)
+NGINX_URLS=()
+chmod -R a+rX "$WORK"  # nginx workers run as nobody, and find the files through the links below
+for index in "${!NGINX_WORKERS[@]}"; do
+    mkdir -p "$WORK/nginx-$index"
+    ln -s "$WORK/www" "$WORK/nginx-$index/www"
+    start_nginx "$WORK/nginx-$index" $((NGINX_PORT + index)) "${NGINX_WORKERS[$index]}"
+    NGINX_URLS+=("http://127.0.0.1:$((NGINX_PORT + index))")
+    until curl -sf "${NGINX_URLS[$index]}/record.json" >/dev/null 2>&1; do sleep 0.1; done
+done
+NGINX=${NGINX_URLS[0]}
 NGINX_ETAG=$(curl -sfI "$NGINX/record.json" | awk -F': ' 'tolower($1) == "etag" { print $2 }' | tr -d '\r')
 
 # wrk's requests/s and p99 latency (in ms) for one URL, with optional extra header.
@@ -79,22 +94,31 @@ check_status() {  # the 304 case must really be a 304 on both sides
     [ "$code" = 304 ] || { echo "expected 304 from $1, got $code" >&2; exit 1; }
 }
 check_status "$SYNCD$RECORD" "$SYNCD_ETAG"
-check_status "$NGINX/record.json" "$NGINX_ETAG"
+for url in "${NGINX_URLS[@]}"; do check_status "$url/record.json" "$NGINX_ETAG"; done
 
 printf '\nread API benchmark: wrk -t2 -c64 -d%s, loopback, %s (%s cores)\n' "$DURATION" "$(date -u +%Y-%m-%d)" "$(nproc)"
-printf '  %-28s %14s %10s   %14s %10s   %s\n' case "syncd req/s" "p99 ms" "nginx req/s" "p99 ms" "ratio"
+printf '  %-28s %14s %10s   %14s %10s %8s   %s\n' case "syncd req/s" "p99 ms" "nginx req/s" "p99 ms" workers \
+    "ratio"
 row() {
     local name=$1; shift
     read -r s_rps s_p99 <<<"$(measure "$SYNCD$1" "${3:-}")"
-    read -r n_rps n_p99 <<<"$(measure "$NGINX$2" "${4:-}")"
-    printf '  %-28s %14.0f %10.2f   %14.0f %10.2f   %.2f\n' "$name" "$s_rps" "$s_p99" "$n_rps" "$n_p99" \
-        "$(awk -v a="$s_rps" -v b="$n_rps" 'BEGIN { print a / b }')"
+    # nginx at its best: the faster of its worker settings for this case.
+    local n_rps=0 n_p99=0 n_workers="" index rps p99
+    for index in "${!NGINX_URLS[@]}"; do
+        read -r rps p99 <<<"$(measure "${NGINX_URLS[$index]}$2" "${4:-}")"
+        if awk -v a="$rps" -v b="$n_rps" 'BEGIN { exit !(a > b) }'; then
+            n_rps=$rps n_p99=$p99 n_workers=${NGINX_WORKERS[$index]}
+        fi
+    done
+    printf '  %-28s %14.0f %10.2f   %14.0f %10.2f %8s   %.2f\n' "$name" "$s_rps" "$s_p99" "$n_rps" "$n_p99" \
+        "$n_workers" "$(awk -v a="$s_rps" -v b="$n_rps" 'BEGIN { print a / b }')"
     result "read API: $name, req/s vs nginx" "$(printf '%.0f/s' "$s_rps")" "$(printf '%.0f/s' "$n_rps")" \
         "$(awk -v a="$s_rps" -v b="$n_rps" 'BEGIN { printf "%.2f", a / b }')" "$TARGET"
 }
 . "$(pwd)/Benchmarks/lib/result.sh"
-TARGET=">= 0.70" row "one record, 200 ($(wc -c < "$WORK/www/record.json") B)" "$RECORD" /record.json
-TARGET=">= 0.80" row "one record, 304" "$RECORD" /record.json "If-None-Match: $SYNCD_ETAG" "If-None-Match: $NGINX_ETAG"
-TARGET=">= 0.80" row "100 records, 200 ($(($(wc -c < "$WORK/www/list.json") / 1024)) KiB)" "$LIST" /list.json
+# Issue 45's targets: at least nginx at its best.
+TARGET=">= 1.00" row "one record, 200 ($(wc -c < "$WORK/www/record.json") B)" "$RECORD" /record.json
+TARGET=">= 1.00" row "one record, 304" "$RECORD" /record.json "If-None-Match: $SYNCD_ETAG" "If-None-Match: $NGINX_ETAG"
+TARGET=">= 1.00" row "100 records, 200 ($(($(wc -c < "$WORK/www/list.json") / 1024)) KiB)" "$LIST" /list.json
 printf '  syncd peak RSS: %d MB\n' $(($(awk '/VmHWM/ { print $2 }' "/proc/$SYNCD_PID/status") / 1024))
 exec {SERVER[1]}>&-

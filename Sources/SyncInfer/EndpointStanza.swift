@@ -26,7 +26,8 @@ package enum EndpointStanza {
         }
         lines.append("[[endpoint]]")
         lines.append("name = \(quoted(endpoint.name))")
-        lines += urlLines(URLSecrets(url: endpoint.url, endpoint: endpoint.name))
+        lines += parentLines(endpoint)
+        lines += urlLines(URLSecrets(url: endpoint.url, endpoint: endpoint.name), parent: endpoint.parent)
         guard let recordsPath = endpoint.recordsPath else { return text(lines) }
         lines.append("records = \(quoted(recordsPath.description))")
         if let key = endpoint.primaryKey {
@@ -36,6 +37,12 @@ package enum EndpointStanza {
                         + "no two records can share it.")
             }
             lines.append("primary_key = [\(quoted(key))]")
+            if let carried = carriedColumn(endpoint) {
+                lines += comment(
+                    "The key must be unique across every parent's records: when it is unique only within one parent's "
+                        + "(a number per repository), add the parent's, e.g. primary_key = [\(quoted(carried)), "
+                        + "\(quoted(key))].")
+            }
         } else {
             lines.append(
                 "# TODO: no key was found (an id-like column, unique and non-null in every record), and syncd needs "
@@ -96,8 +103,8 @@ package enum EndpointStanza {
 
     /// The `url` line without the URL's secrets, and the `auth` line that sends its secret query parameter instead,
     /// with comments saying what to set and what was left out.
-    private static func urlLines(_ secrets: URLSecrets) -> [String] {
-        var lines = ["url = \(quoted(secrets.url))"]
+    private static func urlLines(_ secrets: URLSecrets, parent: ParentProposal?) -> [String] {
+        var lines = ["url = \(quoted(parent?.template(of: secrets.url) ?? secrets.url))"]
         if secrets.isRedacted {
             lines += comment(
                 "TODO: url holds a secret shown as \(URLRedaction.marker) (user information, or a parameter after \";\" "
@@ -116,6 +123,31 @@ package enum EndpointStanza {
                 "auth = { type = \"query\", name = \(quoted(auth.name)), value_env = \(quoted(auth.environment)) }")
         }
         return lines
+    }
+
+    /// The `parent` and `parent_columns` lines of a child endpoint (`--parent`), or the TODO saying that the URL holds
+    /// no value of the parent's rows.
+    private static func parentLines(_ endpoint: InferredEndpoint) -> [String] {
+        if let (name, rows) = endpoint.unmatchedParent {
+            return comment(
+                "TODO: none of the \(Counting.counted(rows, "row")) of \(quoted(name)) read has a value that is a whole "
+                    + "part of the URL (a path segment, segments, or a query value): write the URL with "
+                    + "{parent.COLUMN} where the parent's value goes.") + ["parent = \(quoted(name))"]
+        }
+        guard let parent = endpoint.parent else { return [] }
+        var lines = comment(
+            "One walk per row of \(quoted(parent.parent)): the URL held \(quoted(parent.value)), the value of its "
+                + "column \(quoted(parent.column)) in one of the \(Counting.counted(parent.rowsRead, "row")) read.")
+        lines.append("parent = \(quoted(parent.parent))")
+        if let key = parent.keyColumn, let carried = carriedColumn(endpoint) {
+            lines.append("parent_columns = { \(carried) = \(quoted(key)) }")
+        }
+        return lines
+    }
+
+    /// The child's column that carries its parent's key (`parent_columns`), when the parent has a one-column key.
+    private static func carriedColumn(_ endpoint: InferredEndpoint) -> String? {
+        endpoint.parent?.carriedColumn(avoiding: Set(endpoint.columns.map(\.name)))
     }
 
     /// A note as comment lines of at most ``commentWidth`` characters, broken between words.

@@ -29,6 +29,12 @@ package struct InferredEndpoint: Sendable {
     /// The `pagination` line proposed from the envelope or the `Link` header; nil when nothing suggested one.
     package var pagination: PaginationProposal? = nil
 
+    /// The parent whose rows the URL's value comes from (`--parent`), when one of them matched.
+    package var parent: ParentProposal? = nil
+    /// The parent endpoint named by `--parent` when none of its rows' values is a whole part of the URL: the stanza
+    /// says so in a TODO.
+    package var unmatchedParent: (name: String, rows: Int)? = nil
+
     /// The pages whose records were read.
     package var pagesRead = 1
     /// Whether pages may follow the last one read: the walk stopped at `--pages` or at a page it could not read, or

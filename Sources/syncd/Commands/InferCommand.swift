@@ -27,6 +27,12 @@ struct InferCommand: AsyncParsableCommand {
             strings too) gives a document endpoint. A secret query parameter of the URL (api_key, \
             access_token…) is left out of url and sent with a query auth read from an environment variable.
 
+            With --parent NAME, the URL is one child of the endpoint NAME of the configuration (a repository's \
+            issues): the stanza is a child endpoint, one walk per row of NAME, whose url takes \
+            {parent.COLUMN} where the URL holds a value of one of NAME's stored rows (a whole path segment or \
+            segments, or a query value; the longest value wins), and whose rows carry the parent's key \
+            (parent_columns). NAME must have been synced.
+
             Exits 1 when the input cannot be read, is not JSON (naming the byte), or is an empty array or \
             --records names no array of objects.
             """
@@ -48,6 +54,14 @@ struct InferCommand: AsyncParsableCommand {
 
     @Flag(help: "Print Codable Swift models instead of a stanza.")
     var swift = false
+
+    @Option(
+        help: ArgumentHelp(
+            "The parent endpoint whose rows the URL holds a value of: propose a child endpoint.", valueName: "name"))
+    var parent: String?
+
+    /// `--config` and `--database`: where `--parent`'s endpoint and its rows are.
+    @OptionGroup var options: GlobalOptions
 
     func validate() throws {
         if let name,
@@ -77,7 +91,7 @@ struct InferCommand: AsyncParsableCommand {
             let url = source == "-" ? "https://example.com/TODO" : Self.url(of: source)
             let inference = try EndpointInference(
                 name: name ?? EndpointInference.defaultName(for: source == "-" ? "" : url), url: url, records: records)
-            let endpoint: InferredEndpoint
+            var endpoint: InferredEndpoint
             let shapes: InferredShapes
             do {
                 if source == "-" {
@@ -99,6 +113,7 @@ struct InferCommand: AsyncParsableCommand {
             } catch let error as InferenceError {
                 throw CLIError(error.description)
             }
+            if let parent { try await Self.link(&endpoint, toParent: parent, options: options) }
             Terminal.standardError.write(Self.summary(endpoint))
             if source == "-" { Terminal.standardError.write("syncd: read from standard input: replace the url\n") }
             if swift {
@@ -131,6 +146,11 @@ struct InferCommand: AsyncParsableCommand {
         }
         if endpoint.primaryKey == nil { line += "; no primary key found: see the TODO" }
         if endpoint.withholdsRequired { line += "; required is left in comments" }
+        if let parent = endpoint.parent {
+            line += "; a child of \"\(parent.parent)\", one walk per row, by its column \"\(parent.column)\""
+        } else if let (name, _) = endpoint.unmatchedParent {
+            line += "; no value of \"\(name)\"'s rows is a whole part of the URL: see the TODO"
+        }
         var text = TerminalText.escapedNames(line) + "\n"
         if let reason = endpoint.stopReason { text += "syncd: " + TerminalText.escapedNames(reason) + "\n" }
         return text

@@ -17,6 +17,9 @@ package enum InferenceSource {
     /// The most bytes read over all pages: past it, the walk stops (the first page may be as large as `maxBody`).
     /// The summary of the records grows with them, so this bounds the memory a walk takes.
     package static let maximumSampleBytes = 128 << 20
+    /// The most time the whole walk takes, the first page included: a page asked for after it is not, and a page
+    /// is given what is left of it as its timeout, so that 20 slow pages do not keep a terminal waiting 10 minutes.
+    package static let walkLimit = Duration.seconds(120)
 
     /// Fetches a 2xx body and infers the endpoint from it, reading the body where it was received; over HTTP, the
     /// response's `Link` fields go to the inference, so that a `rel="next"` link proposes link pagination, and the
@@ -30,6 +33,8 @@ package enum InferenceSource {
     ///   - timeout: the time each request may take; syncd's default is 30 s.
     ///   - maxBody: the largest body accepted; syncd's default is 64 MiB.
     ///   - maxSampleBytes: the most bytes read over all pages; the default is ``maximumSampleBytes``.
+    ///   - walkLimit: the most time the walk takes; the default is ``walkLimit``.
+    ///   - now: the time, injected so that tests control it.
     /// - Throws: ``InferenceError``: ``InferenceError/unreadable`` when no answer came or the status is not 2xx
     ///   (never quoting the URL, which may carry a secret in its query), another code when the body gives no
     ///   endpoint. A later page that cannot be read ends the walk instead, with ``InferredEndpoint/stopReason``
@@ -37,23 +42,43 @@ package enum InferenceSource {
     package static func infer(
         url: String, _ inference: EndpointInference, client: APIClient, pages: Int = defaultPages,
         timeout: Duration = EndpointConfiguration.defaultTimeout, maxBody: Int = EndpointConfiguration.defaultMaxBody,
-        maxSampleBytes: Int = maximumSampleBytes
+        maxSampleBytes: Int = maximumSampleBytes, walkLimit: Duration = InferenceSource.walkLimit,
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
     ) async throws -> (endpoint: InferredEndpoint, shapes: InferredShapes) {
         do {
-            return try await walk(
-                url: url, inference, client: client, pages: pages, timeout: timeout, maxBody: maxBody,
-                maxSampleBytes: maxSampleBytes)
+            let limits = WalkLimits(
+                timeout: timeout, maxBody: maxBody, maxSampleBytes: maxSampleBytes, time: walkLimit,
+                deadline: now() + walkLimit, now: now)
+            return try await walk(url: url, inference, client: client, pages: pages, limits: limits)
         } catch let error as FetchError {
             throw InferenceError.unreadable(error)
         }
     }
 
-    /// ``infer(url:_:client:pages:timeout:maxBody:maxSampleBytes:)``, its fetch's failure still a ``FetchError``.
+    /// What bounds a walk: each request's, each body's and all bodies' limits, and the time of it all.
+    private struct WalkLimits {
+        var timeout: Duration
+        var maxBody: Int
+        var maxSampleBytes: Int
+        var time: Duration
+        var deadline: ContinuousClock.Instant
+        var now: @Sendable () -> ContinuousClock.Instant
+
+        /// The time a request may take now: its own timeout, or what is left of the walk's when that is less; nil
+        /// once the walk's time is up.
+        var requestTimeout: Duration? {
+            let left = now().duration(to: deadline)
+            return left > .zero ? min(timeout, left) : nil
+        }
+    }
+
+    /// ``infer(url:_:client:pages:timeout:maxBody:maxSampleBytes:walkLimit:now:)``, its fetch's failure still a
+    /// ``FetchError``.
     private static func walk(
-        url: String, _ inference: EndpointInference, client: APIClient, pages: Int, timeout: Duration, maxBody: Int,
-        maxSampleBytes: Int
+        url: String, _ inference: EndpointInference, client: APIClient, pages: Int, limits: WalkLimits
     ) async throws -> (endpoint: InferredEndpoint, shapes: InferredShapes) {
         let isFile = url.lowercased().hasPrefix("file:")
+        let (timeout, maxBody) = (limits.timeout, limits.maxBody)
         let response = try await fetch(url, client: client, timeout: timeout, maxBody: maxBody)
         var inference = inference
         if !isFile { inference.links = response.links }
@@ -67,11 +92,15 @@ package enum InferenceSource {
         var walk = SampleWalk(
             follow: follow, url: url, pages: pages,
             budget: SampleBudget(
-                maxBody: maxBody, maxSampleBytes: maxSampleBytes, firstPage: response.body.readableBytes),
+                maxBody: maxBody, maxSampleBytes: limits.maxSampleBytes, firstPage: response.body.readableBytes),
             firstHash: hash(response.body))
         var facts = sample.firstFacts
         while let next = walk.next(after: facts, pagesRead: sample.pagesRead) {
-            guard let page = await fetchPage(next, client: client, timeout: timeout, walk: &walk) else { break }
+            guard let pageTimeout = limits.requestTimeout else {
+                walk.stop(because: "the walk took the \(limits.time.components.seconds) s it may take")
+                break
+            }
+            guard let page = await fetchPage(next, client: client, timeout: pageTimeout, walk: &walk) else { break }
             let added = page.body.withUnsafeReadableBytes { bytes in
                 Result { () throws(InferenceError) in try sample.add(bytes) }
             }

@@ -21,7 +21,7 @@ struct InferCommand: AsyncParsableCommand {
             GraphQL connection, a next URL or cursor, Crossref's next-cursor, Google's nextPageToken, Bitbucket \
             Server's nextPageStart, Jira's startAt and total, page and per_page beside a total), commented when \
             unsure. Over http(s), a pagination that is sure is followed for up to --pages pages (3 by default, \
-            at most 20, each at most 64 MiB and 128 MiB over all pages) before the columns, types, required \
+            at most 20, each at most 64 MiB and 128 MiB over all pages, 2 minutes in all) before the columns, types, required \
             columns and key are decided from every record read; when a single page was read and more follow, \
             required is left in comments. A response without an array of objects (an array of numbers or \
             strings too) gives a document endpoint. A secret query parameter of the URL (api_key, \

@@ -11,6 +11,7 @@ struct InferenceWalkTests {
     /// The endpoint inferred from `path` of an upstream answered by `handler`.
     func infer(
         _ path: String, pages: Int = 3, maxSampleBytes: Int = InferenceSource.maximumSampleBytes,
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { .now },
         handler: @escaping @Sendable (UpstreamRequest) async -> UpstreamResponse
     ) async throws -> InferredEndpoint {
         let server = try await LoopbackHTTPServer.start(handler: handler)
@@ -20,7 +21,8 @@ struct InferenceWalkTests {
         do {
             result = .success(
                 try await InferenceSource.infer(
-                    url: server.baseURL + path, inference, client: client, pages: pages, maxSampleBytes: maxSampleBytes
+                    url: server.baseURL + path, inference, client: client, pages: pages,
+                    maxSampleBytes: maxSampleBytes, now: now
                 ).endpoint)
         } catch {
             result = .failure(error)
@@ -38,6 +40,24 @@ struct InferenceWalkTests {
         #expect(two.stopReason == nil)
         let all = try await infer("/releases", pages: 20) { InferDiscogs.answer($0) }
         #expect(all.pagesRead == 3 && !all.morePages && all.recordCount == InferDiscogs.count)
+    }
+
+    @Test("the walk takes at most its time: a page asked for once the 120 s are up is not read, and stderr says so")
+    func walkTime() async throws {
+        // Each look at the clock finds 50 s gone: the walk starts at 0 s, asks page 2 at 50 s and page 3 at 100 s,
+        // and finds its time up before page 4.
+        let start = ContinuousClock.now
+        let looks = TestClock()
+        let endpoint = try await infer(
+            "/v1/customers?limit=2", pages: 20,
+            now: {
+                let seconds = looks.now - 1_700_000_000
+                looks.advance(by: 50)
+                return start + .seconds(seconds)
+            }
+        ) { StripeList.answer($0, count: 10) }
+        #expect(endpoint.pagesRead == 3 && endpoint.morePages && endpoint.recordCount == 6)
+        #expect(endpoint.stopReason == "stopped at page 4: the walk took the 120 s it may take")
     }
 
     @Test("a Stripe list is followed by its last record's id, as starting_after, until has_more is false")

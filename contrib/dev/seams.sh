@@ -4,18 +4,34 @@
 #   - SyncCore's public top-level types;
 #   - the SQLite-store internals SyncPostgres names;
 #   - the places that mint read ETags, and the HTTP clients the sources construct.
-# Names are matched as whole words in the sources, so a package type's name that is also a common word counts where
-# the word stands: compare two checkouts with the same script, not with another count.
+# Top-level names are matched as whole words in the sources, so one that is also a common word counts where the word
+# stands (EndpointState in the OpenAPI document's strings): compare two checkouts with the same script, not with
+# another count.
 set -euo pipefail
 cd "${1:-$(dirname "$0")/../..}"
 types=$(mktemp)
 trap 'rm -f "$types"' EXIT
-grep -rhoE "^\s*package (final )?(struct|enum|class|actor|protocol|typealias) [A-Za-z]+" Sources/SyncCore \
-    | awk '{print $NF}' | sort -u > "$types"
+# A top-level type by its name; a nested one as it must be written outside its type, Outer.Inner (the enclosing type
+# or extension at the file's top level), so that a common word such as Kind or Row counts only where it names the
+# type.
+find Sources/SyncCore -name '*.swift' -exec awk '
+    /^(public |package |internal |private |fileprivate )?(final )?(struct|enum|class|actor|protocol|extension) [A-Za-z.]+/ {
+        for (i = 1; i <= NF; i++) if ($i ~ /^(struct|enum|class|actor|protocol|extension)$/) { outer = $(i + 1); break }
+        sub(/[^A-Za-z.].*/, "", outer)
+    }
+    /^[ \t]*package (final )?(struct|enum|class|actor|protocol|typealias) [A-Za-z]+/ {
+        for (i = 1; i <= NF; i++) if ($i ~ /^(struct|enum|class|actor|protocol|typealias)$/) { name = $(i + 1); break }
+        sub(/[^A-Za-z].*/, "", name)
+        print (/^[ \t]/ ? outer "." name : name)
+    }' {} + | sort -u > "$types"
 named() {
     local n=0
     while read -r type; do
-        if grep -rqw --include=*.swift "$type" "$1"; then n=$((n + 1)); fi
+        if [[ $type == *.* ]]; then
+            grep -rqF --include=*.swift "$type" "$1" && n=$((n + 1))
+        elif grep -rqw --include=*.swift "$type" "$1"; then
+            n=$((n + 1))
+        fi
     done < "$types"
     echo "$n"
 }

@@ -13,7 +13,7 @@ package import SyncCore
 /// let proposal = ParentProposal.propose(
 ///     url: "https://api.github.com/repos/acme/widgets/issues", parent: "repos", columns: ["id", "full_name"],
 ///     key: ["id"], rows: [[.integer(1), .text("acme/widgets")]])
-/// proposal?.template   // "https://api.github.com/repos/{parent.full_name}/issues"
+/// proposal?.template   // "https://api.github.com/repos/{parent.full_name:path}/issues"
 /// ```
 package struct ParentProposal: Sendable, Hashable {
     /// The parent endpoint's name.
@@ -56,7 +56,7 @@ package struct ParentProposal: Sendable, Hashable {
         let column = columns[best.column]
         return ParentProposal(
             parent: parent, column: column, value: best.value,
-            template: parts.replacing(best.match, with: "{parent.\(column)}"),
+            template: parts.replacing(best.match, with: placeholder(column, value: best.value, match: best.match)),
             keyColumn: key.count == 1 ? key[0] : nil, rowsRead: min(rows.count, rowLimit))
     }
 
@@ -64,7 +64,14 @@ package struct ParentProposal: Sendable, Hashable {
     /// `{parent.COLUMN}`; `url` itself when it no longer holds the value.
     package func template(of url: String) -> String {
         guard let parts = URLParts(url), let match = parts.match(value) else { return url }
-        return parts.replacing(match, with: "{parent.\(column)}")
+        return parts.replacing(match, with: Self.placeholder(column, value: value, match: match))
+    }
+
+    /// `{parent.COLUMN}`, or `{parent.COLUMN:path}` for a value that spans path segments: the child's request then
+    /// keeps its `/` between them (a plain path placeholder sends `/` as `%2F`, one segment).
+    private static func placeholder(_ column: String, value: String, match: URLParts.Match) -> String {
+        guard case .segments = match, value.contains("/") else { return "{parent.\(column)}" }
+        return "{parent.\(column):path}"
     }
 
     /// The name the child's column of the parent's key takes: the parent's name made singular, then the key's

@@ -66,7 +66,7 @@ struct InferParentTests {
                 # read.
                 parent = "repos"
                 parent_columns = { parent_id = "id" }
-                url = "\(server.baseURL)/repos/{parent.full_name}/issues"
+                url = "\(server.baseURL)/repos/{parent.full_name:path}/issues"
                 records = "$"
                 primary_key = ["id"]
                 # The key must be unique across every parent's records: when it is unique only within one parent's (a number per

@@ -23,7 +23,7 @@ struct ParentProposalTests {
         let proposal = try #require(Self.propose("https://api.github.com/repos/acme/widgets/issues?state=all"))
         #expect(proposal.column == "full_name")
         #expect(proposal.value == "acme/widgets")
-        #expect(proposal.template == "https://api.github.com/repos/{parent.full_name}/issues?state=all")
+        #expect(proposal.template == "https://api.github.com/repos/{parent.full_name:path}/issues?state=all")
         #expect(proposal.keyColumn == "id")
         #expect(proposal.rowsRead == 2)
     }
@@ -80,7 +80,7 @@ struct ParentProposalTests {
         let proposal = try #require(Self.propose("https://example.com/repos/acme/widgets/issues?api_key=s3cret"))
         #expect(
             proposal.template(of: "https://example.com/repos/acme/widgets/issues")
-                == "https://example.com/repos/{parent.full_name}/issues")
+                == "https://example.com/repos/{parent.full_name:path}/issues")
         #expect(proposal.template(of: "https://example.com/other") == "https://example.com/other")
     }
 }

@@ -8,23 +8,6 @@ import Testing
 /// show with their status; the built binary against a loopback upstream.
 @Suite("syncd: on_status")
 struct OnStatusCLITests {
-    static func toml(_ base: String) -> String {
-        """
-        database = "cache.db"
-
-        [[endpoint]]
-        name = "repos"
-        url = "\(base)/repos"
-        records = "$"
-        primary_key = ["id"]
-        allow_empty = true
-        on_status = { 404 = "empty", 403 = "skip" }
-
-        [endpoint.columns]
-        id = { path = "id", type = "integer" }
-        """
-    }
-
     @Test("check-config shows on_status; a 403 is skipped keeping the rows, a 404 empties the table, both exit 0")
     func sync() async throws {
         let status = Mutex(200)
@@ -33,7 +16,19 @@ struct OnStatusCLITests {
             return current == 200
                 ? .json(Array(#"[{"id": 1}, {"id": 2}]"#.utf8)) : .json(Array("{}".utf8), status: current)
         }
-        let workspace = try CLITests.Workspace(toml: Self.toml(server.baseURL))
+        let workspace = try CLITests.Workspace(
+            toml: """
+                database = "cache.db"
+
+                [[endpoint]]
+                name = "repos"
+                allow_empty = true
+                on_status = { 404 = "empty", 403 = "skip" }
+                url = "\(server.baseURL)/repos"
+                records = "$"
+                primary_key = ["id"]
+                columns = { id = { path = "id", type = "integer" } }
+                """)
         defer { workspace.remove() }
         let check = try await workspace.run(["check-config"])
         #expect(check.status == 0, "\(check.standardError)")

@@ -9,20 +9,10 @@ import Testing
 /// as before. Against a loopback upstream and a real SQLite file.
 @Suite("sync: on_status")
 struct OnStatusTests {
+    /// HTTP behaviour's endpoint (users, `data`, id and name), with statuses mapped.
     static func toml(_ url: String, extra: String = "") -> String {
-        """
-        [[endpoint]]
-        name = "users"
-        url = "\(url)"
-        records = "data"
-        primary_key = ["id"]
-        on_status = { 404 = "empty", 410 = "empty", 403 = "skip" }
-        \(extra)
-
-        [endpoint.columns]
-        id = { path = "id", type = "integer" }
-        name = "name"
-        """
+        HTTPBehaviourTests.toml(
+            url, extra: #"on_status = { 404 = "empty", 410 = "empty", 403 = "skip" }"# + "\n" + extra)
     }
 
     static func gone(_ status: Int) -> UpstreamResponse {
@@ -156,15 +146,9 @@ struct OnStatusTests {
     @Test("a document endpoint's skip keeps the stored document")
     func documentSkip() async throws {
         try await withTestUpstream { upstream in
+            let toml = #"[[endpoint]]\#nname = "config"\#non_status = { 503 = "skip" }\#nretries = 0\#n"#
+            let fixture = try SyncFixture(toml: toml + "url = \"\(upstream.url("/config"))\"\n")
             upstream.setJSON("/config", #"{"a": 1}"#)
-            let fixture = try SyncFixture(
-                toml: """
-                    [[endpoint]]
-                    name = "config"
-                    url = "\(upstream.url("/config"))"
-                    on_status = { 503 = "skip" }
-                    retries = 0
-                    """)
             _ = try await fixture.sync("config")
             upstream.set("/config", Self.gone(503))
             let report = try await fixture.sync("config")

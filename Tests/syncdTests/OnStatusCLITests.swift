@@ -40,6 +40,13 @@ struct OnStatusCLITests {
         status.withLock { $0 = 403 }
         let skipped = try await workspace.run(["sync"])
         #expect(skipped.status == 0 && skipped.standardError.isEmpty, "\(skipped.standardError)")
+        // On a terminal the line says what happened.
+        let command = "\(SyncdProcess.binary.path) sync --config \(workspace.config)"
+        let onTerminal = try await SyncdProcess.shell("script -qec '\(command)' /dev/null")
+        #expect(onTerminal.status == 0)
+        #expect(
+            onTerminal.standardOutput.contains("repos: 403 skipped (on_status), kept 2 records, version 1"),
+            "\(onTerminal.standardOutput)")
         let health = try await workspace.run(["status", "--format", "csv"])
         // records 2, version 1, last status 403, no failure, no error.
         #expect(health.standardOutput.contains("repos,collection,2,1,"), "\(health.standardOutput)")
@@ -53,6 +60,7 @@ struct OnStatusCLITests {
         ])
         #expect(
             runs.standardOutput
-                == "outcome,http_status,records\r\nchanged,200,2\r\nnot_modified,403,0\r\nchanged,404,0\r\n")
+                == "outcome,http_status,records\r\nchanged,200,2\r\nnot_modified,403,0\r\nnot_modified,403,0\r\n"
+                + "changed,404,0\r\n")
     }
 }

@@ -5,6 +5,11 @@ extension SyncEndpoint {
     /// ```swift
     /// endpoint.onStatus = [404: .empty, 410: .empty, 403: .skip]
     /// ```
+    ///
+    /// ## Topics
+    ///
+    /// - ``empty``
+    /// - ``skip``
     public struct StatusAction: Sendable, Hashable, CustomStringConvertible {
         /// The word syncd.toml writes: `empty` or `skip`.
         public let description: String

@@ -21,6 +21,8 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     case oauth2Token = "oauth2-token"
     /// Proxy URLs, `NO_PROXY` lists and the choice between them: ``ProxyTarget``.
     case proxy
+    /// `{parent.NAME}` templates read and rendered for a URL, a header value and a body: ``ParentTemplateTarget``.
+    case parentTemplate = "parent-template"
 
     /// Runs the target on one input.
     ///
@@ -37,6 +39,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         case .requestHead: try RequestHeadTarget.run(bytes)
         case .oauth2Token: try OAuth2TokenTarget.run(bytes)
         case .proxy: try ProxyTarget.run(bytes)
+        case .parentTemplate: try ParentTemplateTarget.run(bytes)
         }
     }
 

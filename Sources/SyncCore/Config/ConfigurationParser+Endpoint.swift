@@ -62,6 +62,7 @@ extension ConfigurationParser {
             for field in documentOnlyViolations {
                 report("a document endpoint (no \"records\") takes no \"\(field.key)\"", at: field)
             }
+            checkDocumentStatuses(of: &declared, in: table, scope: scope)
         } else {
             if let columnsField {
                 let read = self.columns(columnsField, endpoint: rawName ?? "#\(position + 1)")

@@ -38,6 +38,8 @@ extension ConfigurationParser {
             endpoint.retries = field.value.int ?? Int.min
         case "retry_max_delay":
             endpoint.set(\.retryMaxDelay, duration(field))
+        case "on_status":
+            endpoint.set(\.onStatus, onStatus(field))
         case "pagination":
             if let value = pagination(field) { endpoint.pagination = value }
         case "incremental":

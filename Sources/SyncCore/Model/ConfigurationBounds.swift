@@ -41,6 +41,11 @@ package enum ConfigurationBounds {
     package static let lease: ClosedRange<Duration> = .seconds(2) ... .seconds(3600)
     /// `pagination.max_pages`.
     package static let maxPages: ClosedRange<Int> = 1...1_000_000
+    /// The longest URL a `{parent.NAME}` template may make, in bytes: 8 KiB, the request line most servers take
+    /// (nginx's `large_client_header_buffers`, Apache's `LimitRequestLine`).
+    package static let renderedURLBytes = 8 << 10
+    /// The longest header value a `{parent.NAME}` template may make, in bytes: 8 KiB, a header line most servers take.
+    package static let renderedHeaderBytes = 8 << 10
 
     /// `between 100ms and 30d`, in the configuration's own units.
     package static func describe(_ range: ClosedRange<Duration>) -> String {

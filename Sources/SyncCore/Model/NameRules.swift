@@ -1,11 +1,11 @@
 /// The rules for the names a configuration gives, one place for the TOML file and for endpoints built in Swift
 /// (`SyncEndpoint`), so the two cannot drift. Each returns why a name cannot be used, as a clause, or `nil`.
-enum NameRules {
+package enum NameRules {
     /// An endpoint's or a column's name, which is an SQL identifier: `^[a-z][a-z0-9_]{0,62}$`, not starting with `_`
     /// (syncd's own columns do).
     ///
     /// - Parameter kind: What the name names, for the clause: `endpoint name`, `column name`.
-    static func identifierProblem(_ text: String, kind: String) -> String? {
+    package static func identifierProblem(_ text: String, kind: String) -> String? {
         guard (try? SQLIdentifier(validating: text)) == nil else { return nil }
         let rule =
             text.hasPrefix("_")

@@ -85,6 +85,11 @@ public struct SyncEndpoint: Sendable, Hashable {
     /// The HTTP proxy requests go through (`proxy`, `proxy_auth`). The default is the environment's
     /// (`HTTPS_PROXY`, `NO_PROXY`, …), as curl reads it.
     public var proxy: HTTPProxy = .environment
+    /// What an error status of the first page means instead of a failed run (`on_status`): `[404: .empty]` makes
+    /// a 404 an empty collection, `[403: .skip]` keeps the stored data. Statuses 400...599 but 401; a document
+    /// endpoint takes ``StatusAction/skip`` only. A status the run retries (429, 5xx) is retried first. The default
+    /// is none: every error status fails the run.
+    public var onStatus: [Int: StatusAction] = [:]
     /// The trust roots and client certificate of HTTPS requests (`ca_file`, `ca_only`, `client_certificate_file`,
     /// `client_key_file`). The default is the system's roots, and no client certificate.
     public var tls = TLSSettings()
@@ -163,6 +168,7 @@ public struct SyncEndpoint: Sendable, Hashable {
         problems += boundProblems.map(\.sentence)
         if let problem = maxDelete.problem { problems.append(problem) }
         if let problem = rateLimit?.problem { problems.append(problem) }
+        problems += StatusPolicy.problems(onStatus, isDocument: records == nil)
         for header in headerFields {
             if let problem = EndpointRules.header(name: header.name, value: header.value) { problems.append(problem) }
         }

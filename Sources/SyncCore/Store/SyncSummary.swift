@@ -70,6 +70,13 @@ public struct SyncSummary: Sendable, Hashable, CustomStringConvertible {
         self.outcome = outcome
     }
 
+    /// The error status that `on_status` made a `skip` (the stored data kept, as after a 304): a
+    /// ``Outcome/notModified`` run whose status is not 304. Nil for every other run.
+    public var skippedStatus: Int? {
+        guard outcome == .notModified, let httpStatus, httpStatus != 304, httpStatus >= 400 else { return nil }
+        return httpStatus
+    }
+
     /// Each rejected or repaired record, as syncd reports it: `users[id=8] > address.geo.lat (real): found string "x"`.
     public var problems: [String] { recordProblems.map { "\($0)" } }
 

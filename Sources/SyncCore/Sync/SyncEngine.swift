@@ -269,8 +269,9 @@ package struct SyncEngine: Sendable {
         return request
     }
 
-    /// What a 304 or a non-2xx answer does, for collections and documents alike: the report of a 304, a thrown
-    /// failure for any other non-2xx, and `nil` for a 2xx, whose body the caller applies.
+    /// What a 304 or a non-2xx answer does, for collections and documents alike: the report of a 304 or of a status
+    /// `on_status` maps (``applyMappedStatus(_:endpoint:run:facts:)``), a thrown failure for any other non-2xx, and
+    /// `nil` for a 2xx, whose body the caller applies.
     func applyUnlessSuccess(
         _ response: FetchResponse, endpoint: EndpointConfiguration, run: SyncRun,
         facts: @escaping @Sendable () -> RunFacts
@@ -284,6 +285,9 @@ package struct SyncEngine: Sendable {
             }
         }
         guard response.isSuccess else {
+            if let mapped = try await applyMappedStatus(response, endpoint: endpoint, run: run, facts: facts) {
+                return mapped
+            }
             let sentence = Self.statusSentence(response.status, auth: endpoint.auth)
             throw SyncFailure(
                 message: "\(endpoint.name.name): \(sentence); kept the stored data", status: response.status,

@@ -37,7 +37,12 @@ struct CheckConfigCommand: AsyncParsableCommand {
                 let method = endpoint.method == .get ? "" : endpoint.method.rawValue + " "
                 text +=
                     "  \(endpoint.name): \(kind), every \(DurationText.format(endpoint.interval)), "
-                    + "\(method)\(endpoint.redactedURL)\n"
+                    + "\(method)\(endpoint.redactedURL)"
+                if !endpoint.onStatus.isEmpty {
+                    let statuses = endpoint.onStatus.keys.sorted().map { "\($0) \(endpoint.onStatus[$0] ?? .skip)" }
+                    text += ", on status " + statuses.joined(separator: ", ")
+                }
+                text += "\n"
             }
             Terminal.standardOutput.write(text)
             for note in check.notes {

@@ -83,6 +83,11 @@ enum ReportText {
             var error = report.error ?? "unknown error"
             if error.hasPrefix("\(report.endpoint): ") { error.removeFirst(report.endpoint.count + 2) }
             return "\(report.endpoint): failed: \(TerminalText.escaped(error))\n"
+        case .notModified where report.skippedStatus != nil:
+            let kept = report.isDocument ? "the document" : counted(report.records, "record")
+            text =
+                "\(report.endpoint): \(report.skippedStatus ?? 0) skipped (on_status), kept \(kept), "
+                + "version \(report.version)"
         case .notModified where report.isDocument:
             text = "\(report.endpoint): 304 not modified, version \(report.version)"
         case .notModified:

@@ -24,6 +24,13 @@ struct RunningSyncsDaemonTests {
                 #expect(running["total_records"] as? Int == 4 && (running["bytes"] as? Int ?? 0) > 0, "\(running)")
                 #expect(running["parents_done"] is NSNull && running["total_pages"] is NSNull, "\(running)")
                 #expect((running["since"] as? String)?.hasSuffix("Z") == true, "\(running)")
+                // The OpenAPI document describes exactly these fields.
+                let document = try await SyncdProcess.shell("curl -sS http://\(address)/openapi.json")
+                let openAPI = try JSONSerialization.jsonObject(with: Data(document.standardOutput.utf8))
+                let schemas = (openAPI as? [String: Any])?["components"] as? [String: Any]
+                let schema = (schemas?["schemas"] as? [String: Any])?["RunningSync"] as? [String: Any]
+                let required = try #require(schema?["required"] as? [String], "\(document.standardOutput.prefix(500))")
+                #expect(Set(required) == Set(running.keys))
                 let page = try await SyncdProcess.shell("curl -sS -H 'Accept: text/html' http://\(address)/")
                 #expect(page.standardOutput.contains("<tr class=\"running-row\">"), "\(page.standardOutput)")
                 #expect(page.standardOutput.contains(": 1 page, 2 of 4 records, "), "\(page.standardOutput)")
@@ -86,20 +93,21 @@ struct RunningSyncsDaemonTests {
         let workspace = try CLITests.Workspace(toml: CLITests.toml("http://127.0.0.1:9"))
         defer { workspace.remove() }
         #expect(try await workspace.run(["migrate"]).status == 0)
-        let now = Date().timeIntervalSince1970
-        for (pid, writtenAt) in [(Int32.max - 1, now), (getpid(), now - 60)] {
+        // Written just before each status: `age` seconds old for status, whatever time the test took so far.
+        func publish(pid: Int32, age: Double) throws {
+            let now = Date().timeIntervalSince1970
             let json =
-                #"{"pid":\#(pid),"written_at":\#(writtenAt),"running":[{"endpoint":"users","#
-                + #""started_at":\#(now),"pages":3,"bytes":10}]}"#
+                #"{"pid":\#(pid),"written_at":\#(now - age),"running":[{"endpoint":"users","started_at":\#(now),"#
+                + #""pages":3,"bytes":10,"parents_done":2,"parents_total":7}]}"#
             try json.write(toFile: workspace.path + "/syncd-running.json", atomically: true, encoding: .utf8)
+        }
+        for (pid, age) in [(Int32.max - 1, 0.0), (getpid(), 60)] {
+            try publish(pid: pid, age: age)
             let status = try await workspace.run(["status", "--format", "csv"])
             #expect(status.status == 0 && !status.standardOutput.contains("running_"), "\(status.standardOutput)")
         }
         // The same file, fresh and naming a live process (this one), is shown.
-        let json =
-            #"{"pid":\#(getpid()),"written_at":\#(now),"running":[{"endpoint":"users","#
-            + #""started_at":\#(now),"pages":3,"bytes":10,"parents_done":2,"parents_total":7}]}"#
-        try json.write(toFile: workspace.path + "/syncd-running.json", atomically: true, encoding: .utf8)
+        try publish(pid: getpid(), age: 0)
         let status = try await workspace.run(["status", "--format", "csv"])
         #expect(status.standardOutput.contains(",3,,10,2/7\r\n"), "\(status.standardOutput)")
     }

@@ -45,6 +45,36 @@ extension OpenAPIDocument {
                     "type": .array(["string", "null"]),
                     "description": "When the endpoint's OAuth2 token expires (OAuth2 auth only).",
                 ]),
+                "running": .object(["$ref": "#/components/schemas/RunningSync"]),
+            ]),
+        ]),
+        "RunningSync": .object([
+            "type": "object",
+            "description": "How far the daemon's sync of the endpoint has come; present only while it runs.",
+            "required": .array([
+                "since", "pages", "records", "bytes", "total_records", "total_pages", "parents_done", "parents_total",
+            ]),
+            "properties": .object([
+                "since": .object(["type": "string", "description": "When the run started (RFC 3339, UTC)."]),
+                "pages": .object(["type": "integer", "minimum": 0]),
+                "records": .object([
+                    "type": .array(["integer", "null"]), "minimum": 0,
+                    "description": "Records on the pages fetched; null when the walk does not count them.",
+                ]),
+                "bytes": .object(["type": "integer", "minimum": 0]),
+                "total_records": .object([
+                    "type": .array(["integer", "null"]), "minimum": 0,
+                    "description": "The records the upstream announces at total_path.",
+                ]),
+                "total_pages": .object([
+                    "type": .array(["integer", "null"]), "minimum": 0,
+                    "description": "The pages a Link rel=\"last\" announces.",
+                ]),
+                "parents_done": .object([
+                    "type": .array(["integer", "null"]), "minimum": 0,
+                    "description": "Parent rows whose children were walked, for an endpoint with a parent.",
+                ]),
+                "parents_total": .object(["type": .array(["integer", "null"]), "minimum": 0]),
             ]),
         ]),
         "Drift": .object([

@@ -2,6 +2,7 @@ internal import HTTPTypes
 internal import Hummingbird
 internal import NIOCore
 internal import SyncCore
+import SyncSupport
 
 /// `GET /v1/endpoints` and `GET /healthz`: the state of every endpoint, for people and monitors.
 extension ReadModel {
@@ -15,9 +16,11 @@ extension ReadModel {
     /// ```
     ///
     /// An endpoint with OAuth2 auth also says when its token was last renewed and when it expires
-    /// (`token_renewed_at`, `token_expires_at`), never the token.
+    /// (`token_renewed_at`, `token_expires_at`), never the token; one that the daemon is syncing now has a `running`
+    /// object (``runningObject(_:)``).
     func endpointsList() async throws(ReadAPIError) -> Response {
         let snapshot = try await currentSnapshot()
+        let running = runningByName()
         var objects: [String] = []
         for endpoint in allEndpoints() {
             let name = endpoint.name
@@ -59,6 +62,7 @@ extension ReadModel {
                     ("token_renewed_at", optional(times?.renewedAt)), ("token_expires_at", optional(times?.expiresAt)),
                 ]
             }
+            if let progress = running[name] { fields.append(("running", runningObject(progress))) }
             objects.append("{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}")
         }
         var headers = HTTPFields()
@@ -67,6 +71,30 @@ extension ReadModel {
         return Response(
             status: .ok, headers: headers,
             body: ResponseBody(byteBuffer: ByteBuffer(string: "[" + objects.joined(separator: ",") + "]")))
+    }
+
+    /// The daemon's running syncs by endpoint name.
+    func runningByName() -> [String: SyncProgress] {
+        Dictionary(syncing.running.map { ($0.endpoint, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// A running sync as JSON: since when, its pages, records (null when not counted), bytes, the totals the upstream
+    /// announces and the parents walked, each null when unknown.
+    ///
+    /// ```json
+    /// {"since":"2026-12-06T18:40:00.000Z","pages":12,"records":1180,"bytes":2411724,"total_records":4000,
+    ///  "total_pages":null,"parents_done":null,"parents_total":null}
+    /// ```
+    func runningObject(_ progress: SyncProgress) -> String {
+        let counts: [(String, Int?)] = [
+            ("pages", progress.pages), ("records", progress.records), ("bytes", progress.bytes),
+            ("total_records", progress.totalRecords), ("total_pages", progress.totalPages),
+            ("parents_done", progress.parentsDone), ("parents_total", progress.parentsTotal),
+        ]
+        let fields =
+            [("since", string(Timestamp.format(progress.startedAt)))]
+            + counts.map { ($0, $1.map(String.init) ?? "null") }
+        return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
     }
 
     /// `GET /v1/endpoints/{name}/drift`: the endpoint's schema-drift journal, empty before its first sync.

@@ -40,6 +40,7 @@ extension ReadModel {
             try reader.runs(of: names, limit: StatusPage.runsPerChart)
         }
         let runsByName = Dictionary(grouping: runs, by: \.endpoint)
+        let running = runningByName()
         let rows = listed.map { endpoint in
             let name = endpoint.name
             let kind = endpoint.isDocument ? "document" : "collection"
@@ -48,7 +49,7 @@ extension ReadModel {
                     name: name, kind: kind, freshness: .stale,
                     reason: SyncCache.Freshness.StaleReason.neverSynced.description, lastStatus: nil, lastError: nil,
                     consecutiveFailures: 0, records: 0, version: 0, lastSuccess: nil, age: 0, nextPoll: nil,
-                    runs: runsByName[name] ?? [])
+                    runs: runsByName[name] ?? [], running: running[name])
             }
             let stored = served.state
             let freshness = freshness(endpoint, served)
@@ -59,7 +60,7 @@ extension ReadModel {
                 reason: freshness.staleReason?.description, lastStatus: stored.lastStatus, lastError: stored.lastError,
                 consecutiveFailures: stored.consecutiveFailures, records: stored.recordCount, version: stored.version,
                 lastSuccess: stored.lastSuccessAt, age: freshness.age, nextPoll: scheduled ? freshness.ttl : nil,
-                runs: runsByName[name] ?? [])
+                runs: runsByName[name] ?? [], running: running[name])
         }
         return StatusPage(rows: rows, omitted: all.count - listed.count, generatedAt: now())
     }

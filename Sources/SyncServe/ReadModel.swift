@@ -45,6 +45,8 @@ package final class ReadModel: Sendable {
 
     /// Where the data is read: the cache, or the replica it is read from (`[server] read_database`).
     let source: SyncCache
+    /// The cache the daemon syncs with: its running syncs are shown (``SyncCache/running``).
+    let syncing: SyncCache
     let now: @Sendable () -> Double
     /// The most records one list or change-feed answer holds (`[server] max_rows`; a change needs a restart).
     let maxRows: Int
@@ -86,6 +88,7 @@ package final class ReadModel: Sendable {
     ) {
         let configuration = cache.configuration
         self.source = replica ?? cache
+        self.syncing = cache
         self.now = now
         self.stateDirectory = stateDirectory
         self.maxRows = configuration.server.maxRows

@@ -67,12 +67,12 @@ extension StatusPage {
             <th class="num">Version</th><th>Last success</th><th>Next poll</th><th>Recent runs</th></tr></thead>
 
             """
-        for row in rows { html += Self.body(row) }
+        for row in rows { html += Self.body(row, now: generatedAt) }
         return html + "</table>\n"
     }
 
     /// One endpoint: its line, and under it the last error when there is one.
-    private static func body(_ row: Row) -> String {
+    private static func body(_ row: Row, now: Double) -> String {
         let name = HTMLText.escape(row.name)
         var reason = row.reason.map { "<span class=\"reason\">\(HTMLText.escape($0))</span>" } ?? ""
         if row.consecutiveFailures > 1 {
@@ -99,6 +99,13 @@ extension StatusPage {
             </tr>
 
             """
+        if let progress = row.running {
+            // Made of counts and syncd's own words: nothing from the upstream but numbers.
+            let since = HTMLText.escape(Timestamp.format(progress.startedAt))
+            html += "<tr class=\"running-row\"><td colspan=\"8\"><span class=\"running\">syncing, started "
+            html += "<time datetime=\"\(since)\">\(ago(Int(max(0, min(now - progress.startedAt, 1e9)))))</time>: "
+            html += "\(HTMLText.escape(progress.summary(at: now)))</span></td></tr>\n"
+        }
         if let error = row.lastError {
             html +=
                 "<tr class=\"error-row\"><td colspan=\"8\"><span class=\"error\">\(HTMLText.escape(error))</span></td></tr>\n"

@@ -27,7 +27,7 @@ extension StatusPage {
         padding:9px 12px;border-bottom:1px solid var(--line);white-space:nowrap}
         td{padding:10px 12px;vertical-align:middle;white-space:nowrap}
         tbody+tbody td{border-top:1px solid var(--line)}
-        tbody .error-row td{border-top:0;padding-top:0}
+        tbody .error-row td,tbody .running-row td{border-top:0;padding-top:0}
         .num{text-align:right;font-variant-numeric:tabular-nums}
         .name{font-weight:600}
         .kind{color:var(--muted);font-size:12px;margin-left:4px}
@@ -42,6 +42,7 @@ extension StatusPage {
         .late{color:var(--stale)}
         .error{display:block;white-space:normal;overflow-wrap:anywhere;color:var(--failing);background:var(--error-bg);\
         border-left:3px solid var(--failing);border-radius:4px;padding:6px 10px;font-size:13px}
+        .running{display:block;white-space:normal;color:var(--muted);font-size:13px;font-variant-numeric:tabular-nums}
         .chart{display:block;width:150px;height:36px}
         .chart .bar,.key.bar{fill:var(--bar);background:var(--bar)}
         .chart .failed,.key.failed{fill:var(--failing);background:var(--failing)}
@@ -61,8 +62,8 @@ extension StatusPage {
         td{display:flex;justify-content:space-between;align-items:center;gap:12px;padding:5px 14px;white-space:normal}
         td::before{content:attr(data-label);color:var(--muted);font-size:12px}
         td.num{text-align:right}
-        .error-row td{display:block;padding-top:4px}
-        .error-row td::before{content:none}
+        .error-row td,.running-row td{display:block;padding-top:4px}
+        .error-row td::before,.running-row td::before{content:none}
         td:first-child{display:block;font-size:16px;padding:4px 14px 8px;margin-bottom:4px;\
         border-bottom:1px solid var(--line)}
         td:first-child::before{content:none}

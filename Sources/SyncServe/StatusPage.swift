@@ -49,6 +49,8 @@ struct StatusPage: Sendable {
         var nextPoll: Int?
         /// The endpoint's last runs, oldest first.
         var runs: [SyncCache.Run]
+        /// How far the daemon's sync of the endpoint has come, while one runs.
+        var running: SyncProgress? = nil
     }
 
     /// The most endpoints one page lists: past it, the page says how many more there are and points at

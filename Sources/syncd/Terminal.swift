@@ -25,3 +25,12 @@ struct Terminal: Sendable {
         }
     }
 }
+
+extension Terminal {
+    /// The terminal's width in columns; 80 when it does not say (not a terminal, or a width of 0).
+    var columns: Int {
+        var size = winsize()
+        let result = withUnsafeMutablePointer(to: &size) { ioctl(descriptor, UInt(TIOCGWINSZ), $0) }
+        return result == 0 && size.ws_col > 0 ? Int(size.ws_col) : 80
+    }
+}

@@ -169,6 +169,24 @@ package enum PageURL {
         return unmatched.allSatisfy { $0.value == "1" && !firstNames.contains($0.name) }
     }
 
+    /// The pages a `Link` `rel="last"` target announces: the value of the query parameter that numbers the pages,
+    /// the one whose value in the `rel="next"` target is the number of the page after the `fetched` ones (GitHub's
+    /// `page`). Nil when no parameter of both targets does, or the last one's is not a whole number of at least
+    /// `fetched`.
+    package static func announcedPageCount(last: String, next: String, fetched: Int) -> Int? {
+        let (sum, overflow) = fetched.addingReportingOverflow(1)
+        guard !overflow, let nextItems = parts(of: next).items, let lastItems = parts(of: last).items else {
+            return nil
+        }
+        let following = String(sum)
+        for item in nextItems.map(decoded) where item.value == following {
+            guard let count = lastItems.map(decoded).first(where: { $0.name == item.name }).flatMap({ Int($0.value) })
+            else { continue }
+            if count >= fetched { return count }
+        }
+        return nil
+    }
+
     /// A URL's parts: what comes before the query, the query's `&`-separated items (empty ones dropped; nil without
     /// a `?`), and the fragment from its `#`.
     private static func parts(of url: String) -> (stem: Substring, items: [Substring]?, fragment: Substring) {

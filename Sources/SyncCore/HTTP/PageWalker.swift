@@ -62,7 +62,10 @@ package struct PageWalker {
     /// The latest `Link` `rel="last"` target, resolved: the walk must reach it.
     private var announcedLast: String?
     /// The latest count at `total_path`: the walk must reach it.
-    private var announcedTotal: Int?
+    package private(set) var announcedTotal: Int?
+    /// The pages a `Link` `rel="last"` announces, when its target and `rel="next"`'s number the pages in the same
+    /// query parameter (see ``PageURL/announcedPageCount(last:next:fetched:)``).
+    package private(set) var announcedPages: Int?
 
     package init(pagination: PaginationConfiguration?, url: String) {
         self.pagination = pagination
@@ -101,6 +104,9 @@ package struct PageWalker {
             nextTarget = LinkHeader.target(of: "next", among: links)
             if let last = LinkHeader.target(of: "last", among: links) {
                 announcedLast = PageURL.resolve(last, against: page.url)
+            }
+            if let last = announcedLast, let next = nextTarget.flatMap({ PageURL.resolve($0, against: page.url) }) {
+                announcedPages = PageURL.announcedPageCount(last: last, next: next, fetched: number) ?? announcedPages
             }
         }
         if let path = pagination.totalPath, let value = page.captured[path] {

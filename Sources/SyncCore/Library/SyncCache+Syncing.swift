@@ -29,11 +29,20 @@ extension SyncCache {
 
     /// Syncs the named endpoints now, at most `concurrency` at once; the summaries come in the order of `endpoints`.
     ///
-    /// - Parameter onSync: Called as each endpoint finishes, for progress output.
+    /// ```swift
+    /// let sink = SyncProgressSink { print("\($0.endpoint): \($0.pages) pages") }
+    /// let summaries = try await cache.sync(["repos", "issues"], progress: sink) { print($0) }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - progress: Where each running endpoint reports how far it has come, as it goes; nil, the default, counts
+    ///     nothing.
+    ///   - onSync: Called as each endpoint finishes, for progress output.
     /// - Throws: ``SyncError/Code/unknownEndpoint`` for a name that is not configured, before anything is synced.
-    public func sync(_ endpoints: [String], onSync: @escaping @Sendable (SyncSummary) -> Void = { _ in })
-        async throws(SyncError) -> [SyncSummary]
-    {
+    public func sync(
+        _ endpoints: [String], progress: SyncProgressSink? = nil,
+        onSync: @escaping @Sendable (SyncSummary) -> Void = { _ in }
+    ) async throws(SyncError) -> [SyncSummary] {
         let writer = try writable("sync")
         let configuration = self.configuration
         var selected: [EndpointConfiguration] = []
@@ -42,7 +51,9 @@ extension SyncCache {
             selected.append(endpoint)
         }
         await writer.prepareTables(for: selected)
-        let summaries = await writer.engine.sync(selected, concurrency: configuration.concurrency, onReport: onSync)
+        var engine = writer.engine
+        engine.progress = progress
+        let summaries = await engine.sync(selected, concurrency: configuration.concurrency, onReport: onSync)
         signal.changed()
         return summaries
     }
@@ -60,8 +71,10 @@ extension SyncCache {
                 throw SyncError.alreadyRunning(
                     "\(store) is already kept fresh by this cache: run(onSync:) runs once at a time")
             }
+            var engine = writer.engine
+            engine.progress = writer.progress
             let scheduler = SyncScheduler(
-                configuration: live.configuration, engine: writer.engine, clock: ContinuousClock(),
+                configuration: live.configuration, engine: engine, clock: ContinuousClock(),
                 persisted: persisted,
                 leasing: writer.storage.leasing(
                     node: live.configuration.cluster.nodeName,
@@ -100,6 +113,11 @@ extension SyncCache {
         guard let scheduler = live.withLock({ $0.scheduler }) else { return }
         await scheduler.heartbeat()
     }
+
+    /// How far each sync that ``run(onSync:)`` started and that has not ended has come, the earliest started first:
+    /// what `syncd status`, `/v1/endpoints` and the status page show of a daemon's running syncs. Empty while
+    /// nothing runs, and in a cache opened for reading only.
+    public var running: [SyncProgress] { writer?.progress.running ?? [] }
 
     /// The configuration syncs use now (the read API's endpoints).
     package var configuration: SyncConfiguration { live.withLock { $0.configuration } }

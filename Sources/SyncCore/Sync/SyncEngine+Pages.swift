@@ -9,10 +9,12 @@ extension SyncEngine {
     /// conditional; a 304 or another non-2xx answer there comes back for the caller to handle, while a failed later
     /// page fails the run: nothing partial is applied.
     ///
+    /// - Parameter progress: Hears of each chunk's bytes and each page's end (its records, when they are counted:
+    ///   not when a page is read only up to its first record), with the totals the upstream announces.
     /// - Throws: ``SyncFailure`` for an unusable page, a loop, or `max_pages` reached with more announced.
     func fetchPages(
         _ endpoint: EndpointConfiguration, url firstURL: String, validators: (etag: String?, lastModified: String?)?,
-        logger: Logger, feed: SpoolFeed? = nil
+        logger: Logger, feed: SpoolFeed? = nil, progress: SyncProgressSink.Run? = nil
     ) async throws -> PagedFetch {
         let name = endpoint.name.name
         // A paged body is decoded as it arrives, for what decides the next page (its records, a cursor in it), and
@@ -44,7 +46,7 @@ extension SyncEngine {
                         try await fetchPage(
                             request, spool: fetched.spool, from: start, decoder: decoder, capturing: captured,
                             lastRecordPath: endpoint.pagination?.lastRecordPath, readsPastFailure: isGraphQL,
-                            firstRecordOnly: firstRecordOnly, feed: feed)
+                            firstRecordOnly: firstRecordOnly, feed: feed, progress: progress)
                     } response: {
                         $0.response
                     }
@@ -110,7 +112,11 @@ extension SyncEngine {
             fetched.ranges.append(start..<end)
             feed?.pageEnded(start..<end)
             facts.links = page.response.links
-            switch walker.next(after: facts) {
+            let decision = walker.next(after: facts)
+            progress?.pageEnded(
+                records: page.probe != nil && !firstRecordOnly ? facts.records : nil,
+                totalRecords: walker.announcedTotal, totalPages: walker.announcedPages)
+            switch decision {
             case .next(let next, let bodyCursor):
                 url = next
                 if let bodyCursor, let path = endpoint.pagination?.bodyPath {
@@ -139,7 +145,7 @@ extension SyncEngine {
     private func fetchPage(
         _ request: FetchRequest, spool existing: BodySpool?, from start: Int, decoder: RecordDecoder?,
         capturing paths: [JSONPath], lastRecordPath: JSONPath?, readsPastFailure: Bool, firstRecordOnly: Bool,
-        feed: SpoolFeed?
+        feed: SpoolFeed?, progress: SyncProgressSink.Run?
     ) async throws -> PageFetch {
         var spool = existing
         feed?.restarting(at: start)
@@ -157,6 +163,7 @@ extension SyncEngine {
             guard file.count <= spoolLimit - chunk.readableBytes else { throw FetchError.spoolFull(limit: spoolLimit) }
             try file.append(chunk)
             feed?.received(upTo: file.count, in: file)
+            progress?.received(bytes: chunk.readableBytes)
             // The records themselves are the transaction's: here only what the next page's choice needs.
             try chunk.withUnsafeReadableBytes { bytes in try probe?.feed(bytes) }
         }

@@ -23,6 +23,8 @@ package struct SyncEngine: Sendable {
     package var spoolLimit = BodySpool.runLimit
     /// The OAuth2 tokens of the endpoints, shared by those with the same client.
     package var tokens: OAuth2Tokens
+    /// Where runs report how far they have come; nil, the default, counts nothing.
+    package var progress: SyncProgressSink?
 
     /// - Parameter tokens: The OAuth2 tokens of the HTTP client the engine shares (``APIClient``'s); by default, the
     ///   engine's own, asked through `transport`.
@@ -89,21 +91,24 @@ package struct SyncEngine: Sendable {
         fetched: @Sendable () -> Void = {}
     ) async -> SyncSummary {
         let startedAt = now()
+        let counting = progress?.begin(endpoint.name.name)
+        defer { counting?.end() }
         var report = await sync(
             endpoint, run: SyncRun(endpoint: endpoint, dueAt: dueAt, claim: claim), startedAt: startedAt,
-            fetched: fetched)
+            progress: counting, fetched: fetched)
         report.lateSeconds = dueAt.map { max(0, startedAt - $0) }
         return report
     }
 
     private func sync(
-        _ endpoint: EndpointConfiguration, run: SyncRun, startedAt: Double, fetched: @Sendable () -> Void
+        _ endpoint: EndpointConfiguration, run: SyncRun, startedAt: Double, progress: SyncProgressSink.Run?,
+        fetched: @Sendable () -> Void
     ) async -> SyncSummary {
         var logger = self.logger
         logger[metadataKey: LogKey.endpointName] = "\(endpoint.name.name)"
         do {
             let report = try await self.run(
-                endpoint, run: run, startedAt: startedAt, logger: logger, fetched: fetched)
+                endpoint, run: run, startedAt: startedAt, logger: logger, progress: progress, fetched: fetched)
             if !report.newDrift.isEmpty { logger.notice("Schema drift", metadata: Self.driftMetadata(report)) }
             return report
         } catch let failure as SyncFailure {
@@ -148,7 +153,7 @@ package struct SyncEngine: Sendable {
 
     private func run(
         _ endpoint: EndpointConfiguration, run: SyncRun, startedAt: Double, logger: Logger,
-        fetched: @Sendable () -> Void
+        progress: SyncProgressSink.Run?, fetched: @Sendable () -> Void
     ) async throws -> SyncSummary {
         let name = endpoint.name.name
         let state = try await storage.state(of: name)
@@ -156,7 +161,8 @@ package struct SyncEngine: Sendable {
         if endpoint.isDocument {
             let request = try self.request(endpoint.url, endpoint: endpoint, validators: validators)
             logger.debug("Fetching")
-            return try await fetchDocument(endpoint, request: request, run: run, startedAt: startedAt)
+            return try await fetchDocument(
+                endpoint, request: request, run: run, startedAt: startedAt, progress: progress)
         }
         var url = endpoint.url
         if let incremental = endpoint.incremental,
@@ -174,7 +180,8 @@ package struct SyncEngine: Sendable {
         }
         let pages: PagedFetch
         do {
-            pages = try await fetchPages(endpoint, url: url, validators: validators, logger: logger, feed: feed)
+            pages = try await fetchPages(
+                endpoint, url: url, validators: validators, logger: logger, feed: feed, progress: progress)
         } catch {
             fetched()
             feed.fail()
@@ -298,7 +305,8 @@ package struct SyncEngine: Sendable {
 
     /// A document endpoint: the whole body is one resource, read in full.
     private func fetchDocument(
-        _ endpoint: EndpointConfiguration, request: FetchRequest, run: SyncRun, startedAt: Double
+        _ endpoint: EndpointConfiguration, request: FetchRequest, run: SyncRun, startedAt: Double,
+        progress: SyncProgressSink.Run?
     ) async throws -> SyncSummary {
         let response = try await retrying(endpoint) {
             try await waitForTurn(endpoint)
@@ -312,6 +320,8 @@ package struct SyncEngine: Sendable {
         } response: {
             $0
         }
+        progress?.received(bytes: response.body.readableBytes)
+        progress?.pageEnded(records: nil, totalRecords: nil, totalPages: nil)
         let facts = self.facts(response, startedAt: startedAt, bytes: response.body.readableBytes)
         if let answered = try await applyUnlessSuccess(response, endpoint: endpoint, run: run, facts: facts) {
             return answered

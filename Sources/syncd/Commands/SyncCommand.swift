@@ -11,7 +11,8 @@ struct SyncCommand: AsyncParsableCommand {
         discussion: """
             Every endpoint (or those named) is fetched with a conditional request; a 304 changes nothing \
             but freshness. On a terminal, one line per endpoint reports the status, bytes and records; \
-            otherwise only failures are printed. Exits 1 when any endpoint failed; the others still sync.
+            while an endpoint runs, a live line shows its pages, records, bytes and rate (not with NO_COLOR \
+            or TERM=dumb); otherwise only failures are printed. Exits 1 when any endpoint failed; the others still sync.
             """
     )
 
@@ -60,12 +61,46 @@ enum SyncRunner {
             environment: environment, logger: logger)
     }
 
-    static func run(_ endpoints: [String], in cache: SyncCache, progress: Bool) async throws -> [SyncSummary] {
-        try await cache.sync(endpoints) { summary in
+    static func run(
+        _ endpoints: [String], in cache: SyncCache, progress: Bool,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) async throws -> [SyncSummary] {
+        if progress, LiveProgress.isShown(on: .standardError, environment: environment) {
+            return try await runShowingProgress(endpoints, in: cache)
+        }
+        return try await cache.sync(endpoints) { summary in
             if progress {
                 Terminal.standardError.write(ReportText.line(summary))
             } else if let error = summary.error {
                 Terminal.standardError.write("syncd: \(TerminalText.escaped(error))\n")
+            }
+        }
+    }
+
+    /// How often the live lines are redrawn from what the runs reached, besides the updates they send.
+    static let refreshInterval: Duration = .milliseconds(500)
+
+    /// A sync with a live line per running endpoint on standard error, each replaced by its summary line.
+    private static func runShowingProgress(_ endpoints: [String], in cache: SyncCache) async throws
+        -> [SyncSummary]
+    {
+        let now: @Sendable () -> Double = { Date().timeIntervalSince1970 }
+        let lines = LiveProgress(terminal: .standardError, now: now)
+        let progress = SyncProgressSink(now: now) { lines.show($0) }
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            // Redraws while a page is awaited: the rate moves on, and a count the throttle held back shows.
+            group.addTask {
+                while !Task.isCancelled {
+                    try await Task.sleep(for: refreshInterval)
+                    lines.refresh(progress.running)
+                }
+            }
+            defer {
+                group.cancelAll()
+                lines.clear()
+            }
+            return try await cache.sync(endpoints, progress: progress) { summary in
+                lines.ended(summary.endpoint, summary: ReportText.line(summary))
             }
         }
     }

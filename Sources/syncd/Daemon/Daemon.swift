@@ -76,6 +76,9 @@ struct Daemon {
         }
         if let api { services.append(api) }
         services.append(MemoryTrimService())
+        services.append(
+            RunningSyncsService(
+                cache: cache, file: RunningSyncsFile(stateDirectory: TokenTimes.directory(store)), logger: logger))
         if let interval = notifier.watchdogInterval {
             services.append(WatchdogService(interval: interval, cache: cache, notifier: notifier))
         }

@@ -1,0 +1,114 @@
+import Foundation
+import SampleUpstream
+import Testing
+
+/// The daemon's running syncs, shown while they run: `syncd status`' running columns (from the file the daemon
+/// publishes in its state folder), the `running` object of `/v1/endpoints` and the status page's running line.
+@Suite("syncd run: running syncs in status, /v1/endpoints and the status page")
+struct RunningSyncsDaemonTests {
+    @Test("while a sync waits for its second page, every status surface shows its first page; afterwards none does")
+    func running() async throws {
+        try await GatedUpstream.withWorkspace { upstream, workspace in
+            let published = workspace.path + "/syncd-running.json"
+            let result = try await DaemonProcess.run(workspace) { notify, signal in
+                let messages = await notify.waitFor("READY=1")
+                let address = try #require(ReadAPIDaemonTests.address(in: messages), "\(messages)")
+                await upstream.secondPageAsked()
+
+                // The read API reads the running sync from the daemon's memory: page 1 is counted before page 2 is asked.
+                let list = try await SyncdProcess.shell("curl -sS http://\(address)/v1/endpoints")
+                let endpoints = try #require(
+                    try JSONSerialization.jsonObject(with: Data(list.standardOutput.utf8)) as? [[String: Any]])
+                let running = try #require(endpoints.first?["running"] as? [String: Any], "\(list.standardOutput)")
+                #expect(running["pages"] as? Int == 1 && running["records"] as? Int == 2, "\(running)")
+                #expect(running["total_records"] as? Int == 4 && (running["bytes"] as? Int ?? 0) > 0, "\(running)")
+                #expect(running["parents_done"] is NSNull && running["total_pages"] is NSNull, "\(running)")
+                #expect((running["since"] as? String)?.hasSuffix("Z") == true, "\(running)")
+                // The OpenAPI document describes exactly these fields.
+                let document = try await SyncdProcess.shell("curl -sS http://\(address)/openapi.json")
+                let openAPI = try JSONSerialization.jsonObject(with: Data(document.standardOutput.utf8))
+                let schemas = (openAPI as? [String: Any])?["components"] as? [String: Any]
+                let schema = (schemas?["schemas"] as? [String: Any])?["RunningSync"] as? [String: Any]
+                let required = try #require(schema?["required"] as? [String], "\(document.standardOutput.prefix(500))")
+                #expect(Set(required) == Set(running.keys))
+                let page = try await SyncdProcess.shell("curl -sS -H 'Accept: text/html' http://\(address)/")
+                #expect(page.standardOutput.contains("<tr class=\"running-row\">"), "\(page.standardOutput)")
+                #expect(page.standardOutput.contains(": 1 page, 2 of 4 records, "), "\(page.standardOutput)")
+
+                // `syncd status` reads what the daemon publishes once a second while a sync runs: wait for the file.
+                var status = SyncdProcess.Result(status: -1, standardOutput: "", standardError: "")
+                for _ in 0..<1_000 where !status.standardOutput.contains("running_since") {
+                    status = try await workspace.run(["status", "--format", "csv"])
+                }
+                let lines = status.standardOutput.components(separatedBy: "\r\n")
+                #expect(
+                    lines.first?.hasSuffix(",running_since,running_pages,running_records,running_bytes,running_parents")
+                        == true, "\(status.standardOutput)")
+                let row = try #require(lines.dropFirst().first).components(separatedBy: ",")
+                #expect(row.first == "items" && row.suffix(5).dropFirst().first == "1", "\(row)")
+                #expect(row.suffix(3).first == "2" && row.last == "", "\(row)")
+
+                upstream.open()
+                _ = await notify.waitFor("STATUS=items: 200")
+                let after = try await SyncdProcess.shell("curl -sS http://\(address)/v1/endpoints")
+                #expect(!after.standardOutput.contains("\"running\""), "\(after.standardOutput)")
+                signal(SIGTERM)
+            }
+            #expect(result.status == 0, "\(result.standardError)")
+            // Stopped: nothing is left that says a sync runs.
+            #expect(!FileManager.default.fileExists(atPath: published))
+            let status = try await workspace.run(["status", "--format", "csv"])
+            #expect(status.status == 0 && !status.standardOutput.contains("running_"), "\(status.standardOutput)")
+        }
+    }
+
+    @Test(
+        "headless Chromium renders the running line under the endpoint being synced",
+        .enabled(
+            if: StatusPageBrowserTests.hasChromium || ProcessInfo.processInfo.environment["CI"] != nil,
+            "needs Debian's chromium on PATH (apt-get install chromium); CI installs it"))
+    func browser() async throws {
+        try await GatedUpstream.withWorkspace { upstream, workspace in
+            let result = try await DaemonProcess.run(workspace) { notify, signal in
+                let messages = await notify.waitFor("READY=1")
+                let address = try #require(ReadAPIDaemonTests.address(in: messages), "\(messages)")
+                await upstream.secondPageAsked()
+                let dump = try await StatusPageBrowserTests.chromium(
+                    "--dump-dom 'http://\(address)/'", profile: workspace.path + "/chromium-profile")
+                #expect(dump.status == 0, "chromium --dump-dom failed")
+                let dom = dump.standardOutput
+                let row = try #require(
+                    dom.components(separatedBy: #"<tr class="running-row">"#).dropFirst().first, "\(dom.prefix(3000))")
+                #expect(row.contains("syncing, started <time datetime="), "\(row.prefix(500))")
+                #expect(row.contains("1 page, 2 of 4 records, "), "\(row.prefix(500))")
+                upstream.open()  // the daemon stops once the sync ends
+                signal(SIGTERM)
+            }
+            #expect(result.status == 0, "\(result.standardError)")
+        }
+    }
+
+    @Test("a published file whose daemon is gone, or that is stale, shows no running sync")
+    func staleFile() async throws {
+        let workspace = try CLITests.Workspace(toml: CLITests.toml("http://127.0.0.1:9"))
+        defer { workspace.remove() }
+        #expect(try await workspace.run(["migrate"]).status == 0)
+        // Written just before each status: `age` seconds old for status, whatever time the test took so far.
+        func publish(pid: Int32, age: Double) throws {
+            let now = Date().timeIntervalSince1970
+            let json =
+                #"{"pid":\#(pid),"written_at":\#(now - age),"running":[{"endpoint":"users","started_at":\#(now),"#
+                + #""pages":3,"bytes":10,"parents_done":2,"parents_total":7}]}"#
+            try json.write(toFile: workspace.path + "/syncd-running.json", atomically: true, encoding: .utf8)
+        }
+        for (pid, age) in [(Int32.max - 1, 0.0), (getpid(), 60)] {
+            try publish(pid: pid, age: age)
+            let status = try await workspace.run(["status", "--format", "csv"])
+            #expect(status.status == 0 && !status.standardOutput.contains("running_"), "\(status.standardOutput)")
+        }
+        // The same file, fresh and naming a live process (this one), is shown.
+        try publish(pid: getpid(), age: 0)
+        let status = try await workspace.run(["status", "--format", "csv"])
+        #expect(status.standardOutput.contains(",3,,10,2/7\r\n"), "\(status.standardOutput)")
+    }
+}

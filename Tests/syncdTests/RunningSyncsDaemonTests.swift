@@ -3,7 +3,8 @@ import SampleUpstream
 import Testing
 
 /// The daemon's running syncs, shown while they run: `syncd status`' running columns (from the file the daemon
-/// publishes in its state folder), the `running` object of `/v1/endpoints` and the status page's running line.
+/// publishes in its state folder), the `running` object of `/v1/endpoints` and the status page's running line (which
+/// StatusPageBrowserTests also sees rendered in headless Chromium).
 @Suite("syncd run: running syncs in status, /v1/endpoints and the status page")
 struct RunningSyncsDaemonTests {
     @Test("while a sync waits for its second page, every status surface shows its first page; afterwards none does")
@@ -59,32 +60,6 @@ struct RunningSyncsDaemonTests {
             #expect(!FileManager.default.fileExists(atPath: published))
             let status = try await workspace.run(["status", "--format", "csv"])
             #expect(status.status == 0 && !status.standardOutput.contains("running_"), "\(status.standardOutput)")
-        }
-    }
-
-    @Test(
-        "headless Chromium renders the running line under the endpoint being synced",
-        .enabled(
-            if: StatusPageBrowserTests.hasChromium || ProcessInfo.processInfo.environment["CI"] != nil,
-            "needs Debian's chromium on PATH (apt-get install chromium); CI installs it"))
-    func browser() async throws {
-        try await GatedUpstream.withWorkspace { upstream, workspace in
-            let result = try await DaemonProcess.run(workspace) { notify, signal in
-                let messages = await notify.waitFor("READY=1")
-                let address = try #require(ReadAPIDaemonTests.address(in: messages), "\(messages)")
-                await upstream.secondPageAsked()
-                let dump = try await StatusPageBrowserTests.chromium(
-                    "--dump-dom 'http://\(address)/'", profile: workspace.path + "/chromium-profile")
-                #expect(dump.status == 0, "chromium --dump-dom failed")
-                let dom = dump.standardOutput
-                let row = try #require(
-                    dom.components(separatedBy: #"<tr class="running-row">"#).dropFirst().first, "\(dom.prefix(3000))")
-                #expect(row.contains("syncing, started <time datetime="), "\(row.prefix(500))")
-                #expect(row.contains("1 page, 2 of 4 records, "), "\(row.prefix(500))")
-                upstream.open()  // the daemon stops once the sync ends
-                signal(SIGTERM)
-            }
-            #expect(result.status == 0, "\(result.standardError)")
         }
     }
 

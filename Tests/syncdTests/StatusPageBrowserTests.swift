@@ -31,16 +31,20 @@ struct StatusPageBrowserTests {
     }
 
     @Test(
-        "headless Chromium renders every endpoint's row and state and the charts; screenshots at desktop and phone size",
+        "headless Chromium renders every endpoint's row and state, the charts and a running sync's line; screenshots",
         .enabled(
             if: hasChromium || ProcessInfo.processInfo.environment["CI"] != nil,
             "needs Debian's chromium on PATH (apt-get install chromium); CI installs it"))
     func browser() async throws {
         let upstream = DemoUpstream(userCount: 12)
+        // `items` holds its second page until the page was read: its sync is running meanwhile.
+        let gated = GatedUpstream()
         let server = try await LoopbackHTTPServer.start { request in
+            if request.path == "/items" { return await gated.handle(request) }
             guard request.path == "/broken" else { return upstream.handle(request) }
             return .json(Array(#"{"error": "the upstream is down"}"#.utf8), status: 500)
         }
+        let items = GatedUpstream.toml(server.baseURL).components(separatedBy: "[[endpoint]]").last ?? ""
         let workspace = try CLITests.Workspace(
             toml: CLITests.toml(server.baseURL) + """
 
@@ -52,7 +56,9 @@ struct StatusPageBrowserTests {
                 retries = 0
                 [endpoint.columns]
                 id = { path = "id", type = "integer" }
-                """)
+
+                [[endpoint]]
+                """ + items)
         defer { workspace.remove() }
         let artifacts =
             ProcessInfo.processInfo.environment["SYNCD_TEST_ARTIFACTS"].flatMap { $0.isEmpty ? nil : $0 }
@@ -61,6 +67,7 @@ struct StatusPageBrowserTests {
         let result = try await DaemonProcess.run(workspace) { notify, signal in
             // Each sync's report comes as a STATUS line: once all three came, every run is recorded.
             let messages = await notify.waitFor("READY=1", "STATUS=users: 200", "STATUS=flags: 200", "STATUS=broken:")
+            await gated.secondPageAsked()
             let address = try #require(ReadAPIDaemonTests.address(in: messages), "\(messages)")
             let url = "http://\(address)/"
             let profile = workspace.path + "/chromium-profile"
@@ -76,6 +83,10 @@ struct StatusPageBrowserTests {
             #expect(dom.contains(#"<td data-label="Records" class="num">12</td>"#))
             #expect(dom.components(separatedBy: #"<svg class="chart""#).count - 1 == 3, "a chart per endpoint")
             #expect(dom.contains("<b>2</b> fresh") && dom.contains("<b>1</b> failing"))
+            // The running sync's line, under its row.
+            let running = dom.components(separatedBy: #"<tr class="running-row">"#).dropFirst().first ?? ""
+            #expect(running.contains("syncing, started <time datetime="), "\(dom.prefix(3000))")
+            #expect(running.contains(": 1 page, 2 of 4 records, "), "\(running.prefix(500))")
 
             for (name, size) in [("status-page-desktop.png", (1280, 900)), ("status-page-phone.png", (390, 844))] {
                 let path = artifacts + "/" + name
@@ -89,6 +100,7 @@ struct StatusPageBrowserTests {
                 #expect(png.count > 10_000, "\(name): \(png.count) bytes is a blank page")
                 print("status page screenshot: \(path)")
             }
+            gated.open()  // the daemon stops once the sync ends
             signal(SIGTERM)
         }
         try await server.shutdown()

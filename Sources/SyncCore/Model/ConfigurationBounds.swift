@@ -41,6 +41,10 @@ package enum ConfigurationBounds {
     package static let lease: ClosedRange<Duration> = .seconds(2) ... .seconds(3600)
     /// `pagination.max_pages`.
     package static let maxPages: ClosedRange<Int> = 1...1_000_000
+    /// The parents one run of a child endpoint walks (`max_parents`).
+    package static let maxParents: ClosedRange<Int> = 1...1_000_000
+    /// The parents a child endpoint walks at once (`parent_concurrency`).
+    package static let parentConcurrency: ClosedRange<Int> = 1...64
 
     /// `between 100ms and 30d`, in the configuration's own units.
     package static func describe(_ range: ClosedRange<Duration>) -> String {

@@ -40,7 +40,11 @@ extension ConfigurationParser {
                 columnsField = field
                 documentOnlyViolations.append(field)
             case "concurrency":
-                report("\"concurrency\" is only valid in [defaults]", at: field)
+                report(
+                    "\"concurrency\" is only valid in [defaults]"
+                        + (table["parent"] == nil ? "" : ": a child endpoint's is \"parent_concurrency\""), at: field)
+            case "parent", "parent_columns", "children", "max_parents", "parent_concurrency":
+                applyFanOutSetting(field, to: &declared)
             default:
                 reportUnknownKey(field)
             }
@@ -72,7 +76,11 @@ extension ConfigurationParser {
                 // Columns that are not a table were reported already: their names are unknown.
                 var names: Set<String>? = []
                 if let columnsField { names = columnsField.value.table.map { Set($0.keys) } }
-                declared.primaryKey = self.primaryKey(primaryKeyField, columns: columns, declared: names)
+                // A child endpoint's key may name its parent columns.
+                let parentColumns = declared.parent == nil ? [] : declared.parentColumnSpecs(after: columns)
+                names = names?.union(parentColumns.map(\.name))
+                declared.primaryKey = self.primaryKey(
+                    primaryKeyField, columns: columns + parentColumns, declared: names)
             } else {
                 report("missing \"primary_key\": an endpoint with \"records\" needs one", at: path, context: context)
             }
@@ -123,7 +131,7 @@ extension ConfigurationParser {
 
     /// An absolute http, https or file URL. The URL itself is never quoted: it may carry a key in its query.
     private mutating func url(_ field: Field) -> String? {
-        guard let text = field.value.string, URLRules.isValid(text) else {
+        guard let text = field.value.string, URLRules.isValid(ChildRequest.sample(text)) else {
             report(URLRules.expected, at: field)
             return nil
         }
@@ -165,5 +173,54 @@ extension ConfigurationParser {
         let (_, problems) = EndpointRules.primaryKey(names, columns: columns, unchecked: unchecked)
         for problem in problems { report(problem, at: field) }
         return names
+    }
+}
+
+extension ConfigurationParser {
+    /// Reads one of a child endpoint's keys (`parent`, `parent_columns`, `children`, `max_parents`,
+    /// `parent_concurrency`) into `endpoint`; the rules that need the parent are checked once every endpoint is read
+    /// (``FanOutLink``).
+    mutating func applyFanOutSetting(_ field: Field, to endpoint: inout SyncEndpoint) {
+        switch field.key {
+        case "parent":
+            if let name = field.value.string, NameRules.endpointProblem(name) == nil {
+                endpoint.parent = name
+            } else {
+                report("parent must be the name of another [[endpoint]] of this file", at: field)
+            }
+        case "parent_columns":
+            guard let table = field.value.table else {
+                report(
+                    "parent_columns must be a table of column = \"parent column\", such as { repo_id = \"id\" }",
+                    at: field)
+                return
+            }
+            var columns: [String: String] = [:]
+            for key in table.keys {
+                guard let source = table[key]?.string else {
+                    report("parent_columns: \(key) must be the name of a column of the parent, as a string", at: field)
+                    continue
+                }
+                if let problem = NameRules.identifierProblem(key, kind: "column name") {
+                    report("parent_columns: \(problem)", at: field)
+                    continue
+                }
+                columns[key] = source
+            }
+            endpoint.parentColumns = columns
+        case "children":
+            if let selection = field.value.string.flatMap(SyncEndpoint.ChildSelection.init(named:)) {
+                endpoint.children = selection
+            } else {
+                report("children must be \"all\" or \"changed\"", at: field)
+            }
+        case "max_parents":
+            // Not an integer reads as out of range, which the rule refuses in the same words.
+            endpoint.maxParents = field.value.int ?? Int.min
+        case "parent_concurrency":
+            endpoint.parentConcurrency = field.value.int ?? Int.min
+        default:
+            reportUnknownKey(field)
+        }
     }
 }

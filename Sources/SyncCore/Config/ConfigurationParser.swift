@@ -238,6 +238,7 @@ struct ConfigurationParser {
             return []
         }
         var endpoints: [EndpointConfiguration] = []
+        var positions: [Int] = []
         var lines: [String: Int] = [:]
         for (position, element) in array.enumerated() {
             guard let table = element.table else { continue }
@@ -255,7 +256,14 @@ struct ConfigurationParser {
             }
             if let endpoint = self.endpoint(table, position: position, defaults: defaults) {
                 endpoints.append(endpoint)
+                positions.append(position)
             }
+        }
+        for problem in FanOutLink.link(&endpoints) {
+            let name = endpoints[problem.index].name.name
+            report(
+                problem.message, at: [.key("endpoint"), .index(positions[problem.index]), .key(problem.key)],
+                context: "[[endpoint]] \"\(name)\"")
         }
         return endpoints
     }

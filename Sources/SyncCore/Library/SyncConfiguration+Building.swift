@@ -42,6 +42,10 @@ extension SyncConfiguration {
             }
             built.append(try endpoint.configuration())
         }
+        if let problems = Optional(FanOutLink.link(&built)), !problems.isEmpty {
+            throw .invalidConfiguration(
+                problems.map { "endpoint \"\(built[$0.index].name.name)\": \($0.message)" }.joined(separator: "\n"))
+        }
         self.init(concurrency: concurrency, endpoints: built)
     }
 }

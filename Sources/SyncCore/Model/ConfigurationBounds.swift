@@ -46,6 +46,10 @@ package enum ConfigurationBounds {
     package static let renderedURLBytes = 8 << 10
     /// The longest header value a `{parent.NAME}` template may make, in bytes: 8 KiB, a header line most servers take.
     package static let renderedHeaderBytes = 8 << 10
+    /// The parents one run of a child endpoint walks (`max_parents`).
+    package static let maxParents: ClosedRange<Int> = 1...1_000_000
+    /// The parents a child endpoint walks at once (`parent_concurrency`).
+    package static let parentConcurrency: ClosedRange<Int> = 1...64
 
     /// `between 100ms and 30d`, in the configuration's own units.
     package static func describe(_ range: ClosedRange<Duration>) -> String {

@@ -54,6 +54,9 @@ package struct EndpointConfiguration: Sendable, Equatable {
     package var pagination: PaginationConfiguration?
     /// How an incremental endpoint asks only for what changed. The default is nil: every request is the same.
     package var incremental: IncrementalConfiguration?
+    /// How a child endpoint reads its parent's rows, once ``FanOutLink`` linked it to its parent; nil for an
+    /// endpoint without a parent.
+    package var fanOut: FanOutPlan?
     /// The URL as it may be stored, logged, printed and served (``URLRedaction``). Kept rather than worked out
     /// again: every run stores it, 304s too.
     package private(set) var redactedURL: String
@@ -125,6 +128,7 @@ package struct EndpointConfiguration: Sendable, Equatable {
             rhs.name, rhs.line, rhs.records, rhs.primaryKey, rhs.columns
         )
             && (lhs.body, lhs.pagination, lhs.incremental) == (rhs.body, rhs.pagination, rhs.incremental)
+            && lhs.fanOut == rhs.fanOut
             && lhs.options == rhs.options
     }
 

@@ -93,6 +93,19 @@ public struct SyncEndpoint: Sendable, Hashable {
     /// The trust roots and client certificate of HTTPS requests (`ca_file`, `ca_only`, `client_certificate_file`,
     /// `client_key_file`). The default is the system's roots, and no client certificate.
     public var tls = TLSSettings()
+    /// The collection endpoint whose rows this one fans out from (`parent`): one request, and page walk, per row of
+    /// that endpoint's table, `{parent.COLUMN}` in ``url`` taking the row's column. The default is none.
+    public var parent: String?
+    /// Columns each child row carries from its parent's row (`parent_columns`): a column of this table, by name, to
+    /// the parent's column it copies (a configured or key column), typed as that column. The default is none.
+    public var parentColumns: [String: String] = [:]
+    /// Which parents each run walks (`children`). The default is ``ChildSelection/all``.
+    public var children: ChildSelection = .all
+    /// The most parents one run walks: 1...1,000,000 (`max_parents`); the others wait for later runs, the
+    /// least recently walked first. The default is 10,000.
+    public var maxParents: Int = 10_000
+    /// Parents walked at once: 1...64 (`parent_concurrency`). The default is 4.
+    public var parentConcurrency: Int = 4
 
     /// An endpoint; only the name and the URL are required (no `records`: a document endpoint). The options
     /// not taken here (``credential``, ``pagination``, ``incremental``, ``rateLimit`` and the bounds) are
@@ -153,6 +166,12 @@ public struct SyncEndpoint: Sendable, Hashable {
             ("max_record", EndpointRules.size("max_record", maxRecord, in: ConfigurationBounds.maxRecord)),
             ("jitter", EndpointRules.jitter(jitter)),
             ("retries", EndpointRules.wholeNumber("retries", retries, in: ConfigurationBounds.retries)),
+            ("max_parents", EndpointRules.wholeNumber("max_parents", maxParents, in: ConfigurationBounds.maxParents)),
+            (
+                "parent_concurrency",
+                EndpointRules.wholeNumber(
+                    "parent_concurrency", parentConcurrency, in: ConfigurationBounds.parentConcurrency)
+            ),
         ]
         return problems.compactMap { key, problem in problem.map { OptionProblem(key: key, $0) } }
     }
@@ -164,7 +183,8 @@ public struct SyncEndpoint: Sendable, Hashable {
     ///   itself: the TOML reader does, at their lines, and there a `mode` from `[defaults]` is the collections'.
     package func compile(into problems: inout [String], checksDocumentKeys: Bool = true) -> EndpointConfiguration? {
         if let problem = NameRules.endpointProblem(name) { problems.append(problem) }
-        if !URLRules.isValid(url) { problems.append(URLRules.expected) }
+        if !URLRules.isValid(ChildRequest.sample(url)) { problems.append(URLRules.expected) }
+        problems += fanOutProblems
         problems += boundProblems.map(\.sentence)
         if let problem = maxDelete.problem { problems.append(problem) }
         if let problem = rateLimit?.problem { problems.append(problem) }
@@ -206,6 +226,7 @@ public struct SyncEndpoint: Sendable, Hashable {
                 problems.append("column \"\(column.name)\": path: \(error)")
             }
         }
+        if parent != nil { specs += parentColumnSpecs(after: specs) }
         // A column with problems of its own was reported; its name is not reported again here.
         let broken = Set(columns.map(\.name)).subtracting(specs.map(\.name))
         let (key, keyProblems) = EndpointRules.primaryKey(primaryKey, columns: specs, unchecked: broken)

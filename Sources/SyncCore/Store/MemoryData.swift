@@ -21,6 +21,8 @@ struct MemoryData: Sendable {
     var runs: [String: [MemoryRun]] = [:]
     /// The id of the next run: ids grow across endpoints, as syncd_runs' do.
     var nextRunID: Int64 = 1
+    /// Each child endpoint's state per parent (`syncd_children`), by endpoint name, then parent key.
+    var children: [String: [String: ChildState]] = [:]
     /// `SyncCache.fetch`'s resources, by key.
     var resources: [String: StoredResource] = [:]
 

@@ -82,7 +82,7 @@ package final class MemoryStore: SyncStorage, ReadStorage {
     }
 
     /// One ``SyncApply`` step of `run` in a transaction.
-    private func apply(
+    func apply(
         _ run: SyncRun, _ step: @escaping @Sendable (SyncApply, inout MemoryTransaction) throws -> SyncSummary
     ) async throws -> SyncSummary {
         try await transaction { working in

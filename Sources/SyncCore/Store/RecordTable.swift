@@ -128,7 +128,10 @@ package struct RecordTable: Sendable {
     ///
     /// - Returns: The number of rows re-read.
     func refill(_ database: Database, decoder: RecordDecoder) throws -> Int {
-        let refilled = columns.indices.filter { !keyColumns.contains($0) || columns[$0].type == .timestamp }
+        // A key column the records do not hold (a child endpoint's parent column) is never re-read.
+        let refilled = columns.indices.filter {
+            !keyColumns.contains($0) || (columns[$0].type == .timestamp && $0 < decoder.columns.count)
+        }
         guard !refilled.isEmpty else { return 0 }
         let assignments = refilled.map { index in
             let name = SQLIdentifier.quote(columns[index].name)

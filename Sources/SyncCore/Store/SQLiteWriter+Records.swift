@@ -118,3 +118,48 @@ struct SQLiteRecords: StoreRecordWriter {
         }
     }
 }
+
+extension SQLiteWriter {
+    func parentedRows(_ shape: TableShape) throws -> [(row: Int64, key: [ColumnValue], parent: String?)] {
+        let keyNames = shape.keyNames.map(SQLIdentifier.quote).joined(separator: ", ")
+        let select = try database.makeStatement(
+            "SELECT rowid, \(SQLIdentifier.quote(TableShape.parentColumn)), \(keyNames) FROM \(shape.quotedName)")
+        var rows: [(row: Int64, key: [ColumnValue], parent: String?)] = []
+        let keyCount = shape.keyColumns.count
+        while try select.step() {
+            let key = (0..<keyCount).map { ColumnValue(select.value(at: 2 + $0)) }
+            rows.append((select.integer(at: 0), key, select.text(at: 1)))
+        }
+        return rows
+    }
+
+    func replaceChildStates(_ states: [ChildState], keeping parents: Set<String>) throws {
+        let stored = try database.makeStatement("SELECT parent_key FROM syncd_children WHERE endpoint = ?")
+        try stored.bind([.text(name)])
+        var vanished: [String] = []
+        while try stored.step() {
+            if let key = stored.text(at: 0), !parents.contains(key) { vanished.append(key) }
+        }
+        let delete = try database.makeStatement("DELETE FROM syncd_children WHERE endpoint = ? AND parent_key = ?")
+        for key in vanished {
+            try delete.bind([.text(name), .text(key)])
+            try delete.step()
+        }
+        let upsert = try database.makeStatement(
+            """
+            INSERT INTO syncd_children (endpoint, parent_key, etag, last_modified, parent_version, walked_at)
+            VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT (endpoint, parent_key) DO UPDATE SET etag = excluded.etag,
+            last_modified = excluded.last_modified, parent_version = excluded.parent_version,
+            walked_at = excluded.walked_at
+            """)
+        for state in states {
+            try upsert.bind([
+                .text(name), .text(state.parentKey), state.etag.map(SQLiteValue.text) ?? .null,
+                state.lastModified.map(SQLiteValue.text) ?? .null, .integer(state.parentVersion),
+                .text(state.walkedAt),
+            ])
+            try upsert.step()
+        }
+    }
+}

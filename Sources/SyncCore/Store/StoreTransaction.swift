@@ -73,6 +73,15 @@ package protocol StoreTransaction {
     /// - Returns: The rows deleted.
     mutating func delete(_ rows: [StoredRow], of shape: TableShape, version: Int64, now: String) throws -> Int
 
+    // MARK: A child endpoint's table (``SyncApply/applyFanOut(_:facts:in:)``)
+
+    /// Every stored row, with its key and its ``TableShape/parentColumn`` (nil when NULL).
+    mutating func parentedRows(_ shape: TableShape) throws -> [(row: StoredRow, key: [ColumnValue], parent: String?)]
+
+    /// Stores the endpoint's state for each parent of `states` (`syncd_children`), replacing what was there, and
+    /// deletes the states of parents `parents` does not hold.
+    mutating func replaceChildStates(_ states: [ChildState], keeping parents: Set<String>) throws
+
     // MARK: Documents
 
     /// Whether the stored document is `body`, byte for byte; false when none is stored.

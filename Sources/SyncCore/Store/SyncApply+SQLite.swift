@@ -7,6 +7,11 @@ extension SyncApply {
         try inTransaction(database) { try applyCollection(decoded, facts: facts, in: &$0) }
     }
 
+    /// Applies a child endpoint's run (``applyFanOut(_:facts:in:)``).
+    package func applyFanOut(_ fanOut: FanOutBody, facts: RunFacts, database: Database) throws -> SyncSummary {
+        try inTransaction(database) { try applyFanOut(fanOut, facts: facts, in: &$0) }
+    }
+
     /// Applies a 304 (``applyNotModified(facts:in:)``).
     package func applyNotModified(facts: RunFacts, database: Database) throws -> SyncSummary {
         try inTransaction(database) { try applyNotModified(facts: facts, in: &$0) }

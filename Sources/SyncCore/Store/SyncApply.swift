@@ -90,8 +90,11 @@ package struct SyncApply: Sendable {
     /// Takes the body's records through `intake` into `records`, as they are decoded.
     ///
     /// - Returns: The rows written, the rows deleted by a deleted flag, and the schema the records showed.
-    private func store<Records: StoreRecordWriter>(
-        _ decoded: DecodedBody, decoder: RecordDecoder, intake: inout RecordIntake, into records: inout Records
+    ///
+    /// - Parameter extra: Values added after each record's own (a child endpoint's parent columns and `_parent`).
+    func store<Records: StoreRecordWriter>(
+        _ decoded: DecodedBody, decoder: RecordDecoder, intake: inout RecordIntake, into records: inout Records,
+        appending extra: [ColumnValue] = []
     ) throws -> (written: Int, deleted: Int, schemaTally: SchemaTally?) {
         var written = 0
         var deleted = 0
@@ -101,7 +104,10 @@ package struct SyncApply: Sendable {
         // The positions in the batch of the records to store, stored in groups, in order: a deletion waits for the
         // records before it, and so does a repeated key where the store cannot write it twice in one statement.
         var waiting: [Int] = []
-        while let batch = try pipeline.next() {
+        while var batch = try pipeline.next() {
+            if !extra.isEmpty {
+                for index in batch.records.indices { batch.records[index].values += extra }
+            }
             waiting.removeAll(keepingCapacity: true)
             for (position, record) in batch.records.enumerated() {
                 switch intake.take(record) {
@@ -160,7 +166,7 @@ package struct SyncApply: Sendable {
     /// - Parameter limitedTo: the stored rows before the run, whose share `max_delete` limits; nil for a snapshot
     ///   without records, which `allow_empty` alone lets through.
     /// - Throws: ``StoreError/tooManyDeletions`` when more rows would go than `max_delete` allows.
-    private func deleteUnseen(
+    func deleteUnseen(
         _ shape: TableShape, seen: SeenKeys, version: Int64, now: String, limitedTo stored: Int?,
         in transaction: inout some StoreTransaction
     ) throws -> Int {

@@ -34,6 +34,18 @@ package protocol SyncStorage: Sendable {
     /// and each sync then makes its own and reports its own error.
     func prepareTables(for endpoints: [EndpointConfiguration]) async throws
 
+    /// What a run of a child endpoint starts from: its parent's rows (none while the parent's table does not exist),
+    /// in key order, with the columns its requests and parent columns need (``FanOutPlan/parentColumns``), and its
+    /// state per parent.
+    func fanOutInputs(for endpoint: EndpointConfiguration) async throws -> FanOutInputs
+
+    /// Applies a child endpoint's run, every parent's answer in one transaction (``SyncApply/applyFanOut(_:facts:in:)``).
+    ///
+    /// - Throws: ``StoreError`` (an empty snapshot, more deletions than `max_delete` allows, a changed primary key),
+    ///   or the database's error; nothing is stored.
+    func applyFanOut(_ body: FanOutBody, run: SyncRun, facts: @escaping @Sendable () -> RunFacts) async throws
+        -> SyncSummary
+
     /// Applies a 304: the data stays, freshness moves.
     func applyNotModified(run: SyncRun, facts: @escaping @Sendable () -> RunFacts) async throws -> SyncSummary
 

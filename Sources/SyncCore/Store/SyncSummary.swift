@@ -52,6 +52,9 @@ public struct SyncSummary: Sendable, Hashable, CustomStringConvertible {
     /// The endpoint's failures in a row after this run (0 after a success), when a scheduler ran it.
     public var consecutiveFailures = 0
 
+    /// What a child endpoint's run did per parent; nil for an endpoint without a parent.
+    public var fanOut: FanOut?
+
     /// The run's row in `syncd_runs`.
     package var runID: Int64?
     /// Each rejected or repaired record.
@@ -80,11 +83,38 @@ public struct SyncSummary: Sendable, Hashable, CustomStringConvertible {
     /// Each rejected or repaired record, as syncd reports it: `users[id=8] > address.geo.lat (real): found string "x"`.
     public var problems: [String] { recordProblems.map { "\($0)" } }
 
-    /// One line: `users: changed, 300 records (…) → version 1`, or the failure's sentence.
+    /// One line: `users: changed, 300 records (…) → version 1`, or the failure's sentence; a child endpoint's
+    /// adds its parents: `; parents: 40 walked (38 not modified, 1 empty), 0 skipped, 0 left for later runs`.
     public var description: String {
         if let error { return "\(endpoint): \(outcome.rawValue): \(error)" }
         return "\(endpoint): \(outcome.rawValue), \(records) records (\(inserted) inserted, \(updated) updated, "
-            + "\(deleted) deleted, \(rejected) rejected) → version \(version)"
+            + "\(deleted) deleted, \(rejected) rejected) → version \(version)" + (fanOut.map { "; \($0)" } ?? "")
+    }
+
+    /// What a child endpoint's run did with its parents' rows.
+    public struct FanOut: Sendable, Hashable, CustomStringConvertible {
+        /// Parents whose children were fetched (a 304 included).
+        public var walked = 0
+        /// Walked parents that answered 304: their stored children stay.
+        public var notModified = 0
+        /// Walked parents whose answer held no record: an empty array, or a status `on_status` maps to `empty`.
+        public var empty = 0
+        /// Parents whose children stay without being fetched again: their row did not change (`children = "changed"`),
+        /// their row cannot make the request (a null where the URL takes its value), or `on_status` skips their
+        /// answer.
+        public var skipped = 0
+        /// Parents whose walk failed.
+        public var failed = 0
+        /// Parents beyond `max_parents`, left for later runs.
+        public var left = 0
+
+        public init() {}
+
+        /// `parents: 40 walked (38 not modified, 1 empty), 0 skipped, 0 failed, 0 left for later runs`.
+        public var description: String {
+            "parents: \(walked) walked (\(notModified) not modified, \(empty) empty), \(skipped) skipped, "
+                + "\(failed) failed, \(left) left for later runs"
+        }
     }
 }
 

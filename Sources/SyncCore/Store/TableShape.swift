@@ -17,8 +17,27 @@ package struct TableShape: Sendable, Hashable {
         self.keyColumns = keyColumns
     }
 
+    /// The table of `endpoint`; a child endpoint's has one more column after the configured ones, ``parentColumn``.
     package init(_ endpoint: EndpointConfiguration) {
-        self.init(name: endpoint.name, columns: endpoint.columns, keyColumns: endpoint.primaryKey)
+        var columns = endpoint.columns
+        if endpoint.declared.parent != nil {
+            columns.append(ColumnSpec(name: Self.parentColumn, path: .root, type: .text, required: false))
+        }
+        self.init(name: endpoint.name, columns: columns, keyColumns: endpoint.primaryKey)
+    }
+
+    /// The hidden column of a child endpoint's table: the key of the parent row a child row came from, as JSON
+    /// (``ColumnValue/keyJSON(_:)``).
+    package static let parentColumn = "_parent"
+
+    /// The shape whose stored rows are re-read from `_raw` (``StoreTransaction/refill(_:decoder:)``): the first
+    /// `count` columns, those read from records, then the key columns after them (a child endpoint's parent column
+    /// in its key), which find each row and are never re-read.
+    package func recordColumns(_ count: Int) -> TableShape {
+        let parentKeys = keyColumns.filter { $0 >= count }
+        let kept = Array(columns.prefix(count)) + parentKeys.map { columns[$0] }
+        let keys = keyColumns.map { $0 < count ? $0 : count + (parentKeys.firstIndex(of: $0) ?? 0) }
+        return TableShape(name: name, columns: kept, keyColumns: keys)
     }
 
     /// The table's name, quoted for SQL.

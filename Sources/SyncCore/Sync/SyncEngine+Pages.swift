@@ -14,7 +14,7 @@ extension SyncEngine {
     /// - Throws: ``SyncFailure`` for an unusable page, a loop, or `max_pages` reached with more announced.
     func fetchPages(
         _ endpoint: EndpointConfiguration, url firstURL: String, validators: (etag: String?, lastModified: String?)?,
-        logger: Logger, feed: SpoolFeed? = nil, progress: SyncProgressSink.Run? = nil
+        logger: Logger, feed: SpoolFeed? = nil, progress: SyncProgressSink.Run? = nil, reportsTotals: Bool = true
     ) async throws -> PagedFetch {
         let name = endpoint.name.name
         // A paged body is decoded as it arrives, for what decides the next page (its records, a cursor in it), and
@@ -115,7 +115,8 @@ extension SyncEngine {
             let decision = walker.next(after: facts)
             progress?.pageEnded(
                 records: page.probe != nil && !firstRecordOnly ? facts.records : nil,
-                totalRecords: walker.announcedTotal, totalPages: walker.announcedPages)
+                totalRecords: reportsTotals ? walker.announcedTotal : nil,
+                totalPages: reportsTotals ? walker.announcedPages : nil)
             switch decision {
             case .next(let next, let bodyCursor):
                 url = next

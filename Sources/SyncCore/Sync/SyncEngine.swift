@@ -54,6 +54,21 @@ package struct SyncEngine: Sendable {
         concurrency: Int,
         onReport: @escaping @Sendable (SyncSummary) -> Void = { _ in }
     ) async -> [SyncSummary] {
+        // A child endpoint runs after its parent: the endpoints go in waves, parents first.
+        let waves = FanOutLink.waves(endpoints)
+        guard waves.count > 1 else { return await syncWave(endpoints, concurrency: concurrency, onReport: onReport) }
+        var reports = [SyncSummary?](repeating: nil, count: endpoints.count)
+        for wave in waves {
+            let done = await syncWave(wave.map { endpoints[$0] }, concurrency: concurrency, onReport: onReport)
+            for (index, report) in zip(wave, done) { reports[index] = report }
+        }
+        return reports.compactMap { $0 }
+    }
+
+    /// Syncs endpoints, at most `concurrency` at once; reports come back in the endpoints' order.
+    private func syncWave(
+        _ endpoints: [EndpointConfiguration], concurrency: Int, onReport: @escaping @Sendable (SyncSummary) -> Void
+    ) async -> [SyncSummary] {
         await withTaskGroup(of: (Int, SyncSummary).self) { group in
             var reports = [SyncSummary?](repeating: nil, count: endpoints.count)
             var next = 0
@@ -156,6 +171,10 @@ package struct SyncEngine: Sendable {
         progress: SyncProgressSink.Run?, fetched: @Sendable () -> Void
     ) async throws -> SyncSummary {
         let name = endpoint.name.name
+        if endpoint.declared.parent != nil {
+            return try await runFanOut(
+                endpoint, run: run, startedAt: startedAt, logger: logger, progress: progress, fetched: fetched)
+        }
         let state = try await storage.state(of: name)
         let validators = state.map { (etag: $0.etag, lastModified: $0.lastModified) }
         if endpoint.isDocument {

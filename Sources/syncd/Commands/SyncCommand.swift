@@ -142,6 +142,7 @@ enum ReportText {
             text +=
                 report.outcome == .changed ? " → version \(report.version)" : ", unchanged at version \(report.version)"
         }
+        if let fanOut = report.fanOut { text += "; \(fanOut)" }
         text += "\n"
         for problem in report.recordProblems.prefix(shownProblems) {
             text += "  \(TerminalText.escaped(problem.summary(endpoint: report.endpoint)))\n"

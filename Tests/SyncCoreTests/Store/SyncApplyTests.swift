@@ -155,6 +155,11 @@ struct RecordingTransaction<Keys: RepeatedKeys>: StoreTransaction {
         log.stored.subtract(rows)
         return rows.count
     }
+    func parentedRows(_ shape: TableShape) -> [(row: Int64, key: [ColumnValue], parent: String?)] {
+        note("parentedRows")
+        return log.stored.sorted().map { ($0, [.integer($0)], nil) }
+    }
+    func replaceChildStates(_ states: [ChildState], keeping parents: Set<String>) { note("replaceChildStates") }
     func storedDocument(equals body: ByteBuffer) -> Bool { false }
     func storeDocument(_ body: ByteBuffer, contentType: String?, version: Int64, changedAt: String) {}
     func driftPathTypes() -> [String: Int] { [:] }

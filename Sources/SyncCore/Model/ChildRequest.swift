@@ -1,0 +1,52 @@
+// A child endpoint's `{parent.COLUMN}` templates, as the configuration checks them: their URL, header values and
+// body, read by ParentTemplate. The engine renders them per parent row (SyncEngine+FanOut).
+
+/// A child endpoint's request for one parent row: each ``ParentTemplate`` of the endpoint (its `url`, header values
+/// and `body`) rendered with the row's values, each encoded for where it stands.
+enum ChildRequest {
+    /// The texts of an endpoint that may hold `{parent.NAME}`, with the key that names each in syncd.toml and where
+    /// each is used.
+    static func texts(of endpoint: SyncEndpoint) -> [(key: String, text: String, use: ParentTemplate.Use)] {
+        var texts: [(key: String, text: String, use: ParentTemplate.Use)] = [("url", endpoint.url, .url)]
+        texts += endpoint.headerFields.map { ("headers", $0.value, .header) }
+        if let body = endpoint.body { texts.append(("body", body, .body)) }
+        return texts
+    }
+
+    /// The column names the endpoint's templates use, in order, each once; a text that does not read as a template
+    /// gives none (``problems(of:)`` says why).
+    static func names(of endpoint: SyncEndpoint) -> [String] {
+        var names: [String] = []
+        for (_, text, use) in texts(of: endpoint) where ParentTemplate.mentionsParent(text) {
+            guard let template = try? ParentTemplate(parsing: text, for: use) else { continue }
+            for name in template.names where !names.contains(name) { names.append(name) }
+        }
+        return names
+    }
+
+    /// What is wrong with the endpoint's templates, by key: one that does not read, or — without a `parent` — one at
+    /// all.
+    static func problems(of endpoint: SyncEndpoint) -> [OptionProblem] {
+        texts(of: endpoint).compactMap { key, text, use in
+            guard ParentTemplate.mentionsParent(text) else { return nil }
+            guard endpoint.parent != nil else {
+                return OptionProblem(key: key, "\(key) takes {parent.COLUMN} only in an endpoint with a \"parent\"")
+            }
+            do {
+                _ = try ParentTemplate(parsing: text, for: use)
+                return nil
+            } catch {
+                return OptionProblem(key: key, "\(key): \(error)")
+            }
+        }
+    }
+
+    /// `url` with each placeholder replaced by a plain value, for the checks of a URL's shape; `url` itself when it
+    /// does not read as a template.
+    static func sample(_ url: String) -> String {
+        guard ParentTemplate.mentionsParent(url), let template = try? ParentTemplate(parsing: url, for: .url) else {
+            return url
+        }
+        return template.exampleText
+    }
+}

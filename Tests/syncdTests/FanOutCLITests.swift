@@ -1,0 +1,78 @@
+import Foundation
+import SampleUpstream
+import Testing
+
+/// Child endpoints from the command line: the built binary syncs a GitHub-like organization's repositories and
+/// each repository's issues, and reads one repository's issues back by its parent column.
+@Suite("syncd: child endpoints (fan-out) from the CLI")
+struct FanOutCLITests {
+    static func toml(_ base: String) -> String {
+        """
+        database = "cache.db"
+
+        [[endpoint]]
+        name = "repos"
+        url = "\(base)/orgs/acme/repos"
+        records = "$"
+        primary_key = ["id"]
+        columns = { id = { type = "integer" }, full_name = "full_name" }
+
+        [[endpoint]]
+        name = "issues"
+        parent = "repos"
+        url = "\(base)/repos/{parent.full_name:path}/issues?state=all"
+        records = "$"
+        primary_key = ["id"]
+        columns = { id = { type = "integer" }, number = { type = "integer" }, title = "title" }
+        parent_columns = { repo_id = "id" }
+        """
+    }
+
+    @Test("check-config, sync (the child after its parent), then query --where on the parent column")
+    func sync() async throws {
+        let org = GitHubOrg(repositories: 3, issues: 2)
+        let server = try await LoopbackHTTPServer.start { org.answer($0) }
+        let workspace = try CLITests.Workspace(toml: Self.toml(server.baseURL))
+        defer { workspace.remove() }
+        let check = try await workspace.run(["check-config"])
+        #expect(check.status == 0, "\(check.standardError)")
+        // On a terminal (where `syncd sync` prints a line per endpoint; TERM=dumb: no live progress lines), the
+        // child's line counts its parents. Named child first: the parent still runs before it.
+        let binary = SyncdProcess.binary.path
+        func onTerminal(_ arguments: String) async throws -> SyncdProcess.Result {
+            try await SyncdProcess.shell(
+                "script -qec 'TERM=dumb \(binary) \(arguments) --config \(workspace.config)' /dev/null")
+        }
+        let sync = try await onTerminal("sync issues repos")
+        #expect(sync.status == 0, "\(sync.standardOutput)")
+        #expect(
+            sync.standardOutput.contains(
+                "; parents: 3 walked (0 not modified, 0 empty), 0 skipped, 0 failed, 0 left for later runs"),
+            "\(sync.standardOutput)")
+        let order = try await workspace.run(["sql", "SELECT endpoint FROM syncd_runs ORDER BY id", "--format", "csv"])
+        #expect(order.standardOutput == "endpoint\r\nrepos\r\nissues\r\n", "\(order.standardOutput)")
+        let again = try await onTerminal("sync")
+        #expect(again.standardOutput.contains("issues: 304 not modified, 6 records"), "\(again.standardOutput)")
+        #expect(again.standardOutput.contains("parents: 3 walked (3 not modified, 0 empty)"))
+        try await server.shutdown()
+        let query = try await workspace.run(["query", "issues", "--where", "repo_id=2", "--format", "csv"])
+        #expect(query.status == 0, "\(query.standardError)")
+        let lines = query.standardOutput.split(separator: "\r\n")
+        #expect(lines.count == 3, "\(query.standardOutput)")
+        #expect(lines.dropFirst().allSatisfy { $0.hasPrefix("200") }, "\(query.standardOutput)")
+    }
+
+    @Test("check-config names the line and key of a child endpoint's problem")
+    func refused() async throws {
+        let toml = Self.toml("http://127.0.0.1:9").replacingOccurrences(
+            of: #"parent_columns = { repo_id = "id" }"#, with: #"parent_columns = { repo_id = "owner" }"#)
+        let workspace = try CLITests.Workspace(toml: toml)
+        defer { workspace.remove() }
+        let check = try await workspace.run(["check-config"])
+        #expect(check.status == 78)
+        #expect(
+            check.standardError.contains(
+                #"syncd.toml:17: [[endpoint]] "issues": parent_columns: repo_id = "owner": the endpoint "repos" has no column "owner""#
+            ), "\(check.standardError)")
+    }
+}

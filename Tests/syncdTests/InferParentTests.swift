@@ -21,6 +21,8 @@ struct InferParentTests {
                 Array(
                     (#"[{"id": 901, "number": 1, "title": "Broken", "repo_id": 3},"#
                         + #" {"id": 902, "number": 2, "title": "Slow", "repo_id": 3}]"#).utf8))
+        case "/repos/acme/gadgets/issues":
+            return .json(Array(#"[{"id": 801, "number": 1, "title": "Loose", "repo_id": 3}]"#.utf8))
         default:
             return .json(Array(#"{"message": "Not Found"}"#.utf8), status: 404)
         }
@@ -51,7 +53,6 @@ struct InferParentTests {
         let inferred = try await workspace.run([
             "infer", server.baseURL + "/repos/acme/widgets/issues", "--parent", "repos",
         ])
-        try await server.shutdown()
         #expect(inferred.status == 0, "\(inferred.standardError)")
         #expect(
             inferred.standardError
@@ -72,6 +73,17 @@ struct InferParentTests {
                 # The key must be unique across every parent's records: when it is unique only within one parent's (a number per
                 # repository), add the parent's, e.g. primary_key = ["parent_id", "id"].
                 """), "\(inferred.standardOutput)")
+
+        // The proposal syncs as it is: one walk per repository, each issue carrying its repository's id.
+        try (Self.toml(server.baseURL) + "\n" + inferred.standardOutput).write(
+            toFile: workspace.config, atomically: true, encoding: .utf8)
+        let all = try await workspace.run(["sync"])
+        try await server.shutdown()
+        #expect(all.status == 0, "\(all.standardError)")
+        let rows = try await workspace.run([
+            "sql", "SELECT id, parent_id FROM issues ORDER BY id", "--format", "csv",
+        ])
+        #expect(rows.standardOutput == "id,parent_id\r\n801,1\r\n901,17\r\n902,17\r\n", "\(rows.standardOutput)")
     }
 
     @Test("refusals: a parent not in the configuration, one never synced; no match leaves a TODO")

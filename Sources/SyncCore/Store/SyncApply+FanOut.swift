@@ -14,16 +14,10 @@ extension SyncApply {
     package func applyFanOut(
         _ fanOut: FanOutBody, facts: RunFacts, in transaction: inout some StoreTransaction
     ) throws -> SyncSummary {
-        let shape = TableShape(endpoint)
-        let decoder = endpoint.recordDecoder
-        let state = try transaction.openEndpoint(kind: "collection")
+        let (shape, decoder) = (TableShape(endpoint), endpoint.recordDecoder)
+        let (state, newVersion, schemaChanged, before) = try openCollection(shape, in: &transaction)
         var report = SyncSummary(endpoint: name, outcome: .unchanged)
-        let newVersion = try state.nextVersion(endpoint: name)
         let now = Timestamp.format(facts.finishedAt)
-
-        let schemaChanged = try transaction.prepareTable(shape, storedSignature: state.columnsSignature)
-        if schemaChanged { try transaction.refill(shape.recordColumns(endpoint.ownColumnCount), decoder: decoder) }
-        let before = try transaction.count(shape)
 
         var intake = RecordIntake(endpoint: endpoint, keyNames: shape.keyNames, now: facts.finishedAt)
         var records = try transaction.makeRecordWriter(shape, version: newVersion, now: now)

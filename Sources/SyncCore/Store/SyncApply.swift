@@ -34,16 +34,10 @@ package struct SyncApply: Sendable {
     package func applyCollection(
         _ decoded: DecodedBody, facts startFacts: RunFacts, in transaction: inout some StoreTransaction
     ) throws -> SyncSummary {
-        let shape = TableShape(endpoint)
-        let decoder = endpoint.recordDecoder
-        let state = try transaction.openEndpoint(kind: "collection")
+        let (shape, decoder) = (TableShape(endpoint), endpoint.recordDecoder)
+        let (state, newVersion, schemaChanged, before) = try openCollection(shape, in: &transaction)
         var report = SyncSummary(endpoint: name, outcome: .unchanged)
-        let newVersion = try state.nextVersion(endpoint: name)
         let now = Timestamp.format(startFacts.finishedAt)
-
-        let schemaChanged = try transaction.prepareTable(shape, storedSignature: state.columnsSignature)
-        if schemaChanged { try transaction.refill(shape, decoder: decoder) }
-        let before = try transaction.count(shape)
 
         var intake = RecordIntake(endpoint: endpoint, keyNames: shape.keyNames, now: startFacts.finishedAt)
         var records = try transaction.makeRecordWriter(shape, version: newVersion, now: now)
@@ -160,6 +154,20 @@ package struct SyncApply: Sendable {
     }
 
     // MARK: - Shared steps
+
+    /// How every apply of records starts: the endpoint's row opened, the run's version, the table brought to `shape`
+    /// (its rows re-read from `_raw` when the columns changed, a child's parent columns kept), and the rows it held.
+    func openCollection(_ shape: TableShape, in transaction: inout some StoreTransaction) throws
+        -> (state: EndpointRow, newVersion: Int64, schemaChanged: Bool, before: Int)
+    {
+        let state = try transaction.openEndpoint(kind: "collection")
+        let newVersion = try state.nextVersion(endpoint: name)
+        let schemaChanged = try transaction.prepareTable(shape, storedSignature: state.columnsSignature)
+        if schemaChanged {
+            try transaction.refill(shape.recordColumns(endpoint.ownColumnCount), decoder: endpoint.recordDecoder)
+        }
+        return (state, newVersion, schemaChanged, try transaction.count(shape))
+    }
 
     /// Deletes the rows a snapshot no longer holds, leaving a tombstone for each.
     ///

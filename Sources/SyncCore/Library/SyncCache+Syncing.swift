@@ -30,7 +30,7 @@ extension SyncCache {
     /// Syncs the named endpoints now, at most `concurrency` at once; the summaries come in the order of `endpoints`.
     ///
     /// ```swift
-    /// let sink = SyncProgressSink { print("\($0.endpoint): \($0.pages) pages") }
+    /// let sink = SyncProgress.Sink { print("\($0.endpoint): \($0.pages) pages") }
     /// let summaries = try await cache.sync(["repos", "issues"], progress: sink) { print($0) }
     /// ```
     ///
@@ -40,7 +40,7 @@ extension SyncCache {
     ///   - onSync: Called as each endpoint finishes, for progress output.
     /// - Throws: ``SyncError/Code/unknownEndpoint`` for a name that is not configured, before anything is synced.
     public func sync(
-        _ endpoints: [String], progress: SyncProgressSink? = nil,
+        _ endpoints: [String], progress: SyncProgress.Sink? = nil,
         onSync: @escaping @Sendable (SyncSummary) -> Void = { _ in }
     ) async throws(SyncError) -> [SyncSummary] {
         let writer = try writable("sync")

@@ -40,7 +40,7 @@ public final class SyncCache: Service, Sendable {
         var transport: any Transport
         var now: @Sendable () -> Double
         /// Where the scheduler's runs report how far they have come (``SyncCache/running``), on the cache's clock.
-        var progress: SyncProgressSink
+        var progress: SyncProgress.Sink
 
         /// Creates the missing tables of `endpoints` in one transaction before their first syncs. Best effort: when
         /// that fails (a table's name taken by an index, say), each sync makes its own and reports its own error.
@@ -202,7 +202,7 @@ public final class SyncCache: Service, Sendable {
             engine: SyncEngine(
                 storage: written, transport: transport, environment: environment, logger: logger, now: now,
                 tokens: client?.tokens),
-            transport: transport, now: now, progress: SyncProgressSink(now: now))
+            transport: transport, now: now, progress: SyncProgress.Sink(now: now))
     }
 
     /// ``init(store:configuration:connections:transport:client:ownsClient:environment:logger:now:)`` with an SQLite file.

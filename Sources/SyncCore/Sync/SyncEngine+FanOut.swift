@@ -45,7 +45,7 @@ extension SyncEngine {
     /// transaction (``SyncStorage/applyFanOut(_:run:facts:)``). A failed walk fails the run: nothing is stored.
     func runFanOut(
         _ endpoint: EndpointConfiguration, run: SyncRun, startedAt: Double, logger: Logger,
-        progress: SyncProgressSink.Run? = nil, fetched: @Sendable () -> Void
+        progress: SyncProgress.Sink.Run? = nil, fetched: @Sendable () -> Void
     ) async throws -> SyncSummary {
         let name = endpoint.name.name
         guard let plan = endpoint.fanOut else {
@@ -95,7 +95,7 @@ extension SyncEngine {
     /// - Throws: The first failed walk's ``SyncFailure``; the other walks are cancelled.
     private func walk(
         _ parents: [ParentRow], of endpoint: EndpointConfiguration, plan: FanOutPlan, states: [String: ChildState],
-        logger: Logger, progress: SyncProgressSink.Run?
+        logger: Logger, progress: SyncProgress.Sink.Run?
     ) async throws -> [WalkedParent] {
         progress?.parents(done: 0, total: parents.count)
         return try await withThrowingTaskGroup(of: (Int, WalkedParent).self) { group in
@@ -127,7 +127,7 @@ extension SyncEngine {
     /// validators of the parent's last walk, into a spool of its own.
     private func walkChild(
         _ parent: ParentRow, of endpoint: EndpointConfiguration, state: ChildState?, logger: Logger,
-        progress: SyncProgressSink.Run?
+        progress: SyncProgress.Sink.Run?
     ) async throws -> WalkedParent {
         let name = endpoint.name.name
         var logger = logger

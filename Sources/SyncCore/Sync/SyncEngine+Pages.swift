@@ -14,7 +14,7 @@ extension SyncEngine {
     /// - Throws: ``SyncFailure`` for an unusable page, a loop, or `max_pages` reached with more announced.
     func fetchPages(
         _ endpoint: EndpointConfiguration, url firstURL: String, validators: (etag: String?, lastModified: String?)?,
-        logger: Logger, feed: SpoolFeed? = nil, progress: SyncProgressSink.Run? = nil, reportsTotals: Bool = true
+        logger: Logger, feed: SpoolFeed? = nil, progress: SyncProgress.Sink.Run? = nil, reportsTotals: Bool = true
     ) async throws -> PagedFetch {
         let name = endpoint.name.name
         // A paged body is decoded as it arrives, for what decides the next page (its records, a cursor in it), and
@@ -146,7 +146,7 @@ extension SyncEngine {
     private func fetchPage(
         _ request: FetchRequest, spool existing: BodySpool?, from start: Int, decoder: RecordDecoder?,
         capturing paths: [JSONPath], lastRecordPath: JSONPath?, readsPastFailure: Bool, firstRecordOnly: Bool,
-        feed: SpoolFeed?, progress: SyncProgressSink.Run?
+        feed: SpoolFeed?, progress: SyncProgress.Sink.Run?
     ) async throws -> PageFetch {
         var spool = existing
         feed?.restarting(at: start)

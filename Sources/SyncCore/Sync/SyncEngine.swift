@@ -24,7 +24,7 @@ package struct SyncEngine: Sendable {
     /// The OAuth2 tokens of the endpoints, shared by those with the same client.
     package var tokens: OAuth2Tokens
     /// Where runs report how far they have come; nil, the default, counts nothing.
-    package var progress: SyncProgressSink?
+    package var progress: SyncProgress.Sink?
 
     /// - Parameter tokens: The OAuth2 tokens of the HTTP client the engine shares (``APIClient``'s); by default, the
     ///   engine's own, asked through `transport`.
@@ -116,7 +116,7 @@ package struct SyncEngine: Sendable {
     }
 
     private func sync(
-        _ endpoint: EndpointConfiguration, run: SyncRun, startedAt: Double, progress: SyncProgressSink.Run?,
+        _ endpoint: EndpointConfiguration, run: SyncRun, startedAt: Double, progress: SyncProgress.Sink.Run?,
         fetched: @Sendable () -> Void
     ) async -> SyncSummary {
         var logger = self.logger
@@ -168,7 +168,7 @@ package struct SyncEngine: Sendable {
 
     private func run(
         _ endpoint: EndpointConfiguration, run: SyncRun, startedAt: Double, logger: Logger,
-        progress: SyncProgressSink.Run?, fetched: @Sendable () -> Void
+        progress: SyncProgress.Sink.Run?, fetched: @Sendable () -> Void
     ) async throws -> SyncSummary {
         let name = endpoint.name.name
         if endpoint.declared.parent != nil {
@@ -325,7 +325,7 @@ package struct SyncEngine: Sendable {
     /// A document endpoint: the whole body is one resource, read in full.
     private func fetchDocument(
         _ endpoint: EndpointConfiguration, request: FetchRequest, run: SyncRun, startedAt: Double,
-        progress: SyncProgressSink.Run?
+        progress: SyncProgress.Sink.Run?
     ) async throws -> SyncSummary {
         let response = try await retrying(endpoint) {
             try await waitForTurn(endpoint)

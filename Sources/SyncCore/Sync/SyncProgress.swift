@@ -7,7 +7,7 @@
 /// (its properties' names as keys) for a process that publishes it to another, as `syncd run` does for `syncd status`.
 ///
 /// ```swift
-/// let sink = SyncProgressSink { progress in
+/// let sink = SyncProgress.Sink { progress in
 ///     let left = progress.secondsLeft(at: Date().timeIntervalSince1970)
 ///     print(progress.endpoint, progress.pages, progress.bytes, left.map { "\(Int($0)) s left" } ?? "")
 /// }

@@ -86,7 +86,7 @@ enum SyncRunner {
     {
         let now: @Sendable () -> Double = { Date().timeIntervalSince1970 }
         let lines = LiveProgress(terminal: .standardError, now: now)
-        let progress = SyncProgressSink(now: now) { lines.show($0) }
+        let progress = SyncProgress.Sink(now: now) { lines.show($0) }
         return try await withThrowingTaskGroup(of: Void.self) { group in
             // Redraws while a page is awaited: the rate moves on, and a count the throttle held back shows.
             group.addTask {

@@ -6,7 +6,7 @@ import SyncSupport
 /// beside the OAuth2 token times, rewritten once a second while a sync runs and removed when none does.
 ///
 /// A file rather than the database: a write to SQLite while a sync streams its records into a transaction would wait
-/// for that transaction's lock and make it give way (``SpoolFeed``'s rule), and a file needs no migration. A file
+/// for that transaction's lock and make it give way (the rule the spool's feed follows), and a file needs no migration. A file
 /// rather than the read API: the daemon may serve none, and `status` would need its address and token. As with the
 /// token times, `status` sees the syncs of the daemon whose state folder it reads (the same `STATE_DIRECTORY`).
 struct RunningSyncsFile {

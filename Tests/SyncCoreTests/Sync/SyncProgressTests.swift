@@ -5,7 +5,7 @@ import Testing
 
 @testable import SyncCore
 
-/// What running syncs report of themselves (``SyncProgressSink``, ``SyncProgress``): the sink's throttle and the
+/// What running syncs report of themselves (``SyncProgress.Sink``, ``SyncProgress``): the sink's throttle and the
 /// estimates on an injected clock, and the counts a real paged sync reports against loopback upstreams.
 @Suite("sync: progress people can see")
 struct SyncProgressTests {
@@ -21,7 +21,7 @@ struct SyncProgressTests {
     func throttled() {
         let clock = TestClock()
         let heard = Heard()
-        let sink = SyncProgressSink(interval: 1, now: { clock.now }) { heard.append($0) }
+        let sink = SyncProgress.Sink(interval: 1, now: { clock.now }) { heard.append($0) }
         let run = sink.begin("items")
         #expect(heard.all == [SyncProgress(endpoint: "items", startedAt: clock.now)])
         run.received(bytes: 100)
@@ -72,7 +72,7 @@ struct SyncProgressTests {
                 toml: PaginationRealAPIsTests.toml(
                     name: "issues", url: upstream.url(path), records: records, key: key, pagination: pagination))
             let heard = Heard()
-            let sink = SyncProgressSink(interval: 0, now: { fixture.clock.now }) { heard.append($0) }
+            let sink = SyncProgress.Sink(interval: 0, now: { fixture.clock.now }) { heard.append($0) }
             var engine = fixture.engine
             engine.progress = sink
             let report = await engine.sync(try fixture.endpoint("issues"))

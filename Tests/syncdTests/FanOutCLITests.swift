@@ -36,6 +36,9 @@ struct FanOutCLITests {
         defer { workspace.remove() }
         let check = try await workspace.run(["check-config"])
         #expect(check.status == 0, "\(check.standardError)")
+        #expect(
+            check.standardOutput.contains(", for each row of repos (at most 10000 a run, 4 at once)\n"),
+            "\(check.standardOutput)")
         // On a terminal (where `syncd sync` prints a line per endpoint; TERM=dumb: no live progress lines), the
         // child's line counts its parents. Named child first: the parent still runs before it.
         let binary = SyncdProcess.binary.path

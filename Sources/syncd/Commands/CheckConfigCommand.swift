@@ -38,6 +38,12 @@ struct CheckConfigCommand: AsyncParsableCommand {
                 text +=
                     "  \(endpoint.name): \(kind), every \(DurationText.format(endpoint.interval)), "
                     + "\(method)\(endpoint.redactedURL)"
+                if let parent = endpoint.parent {
+                    let which = endpoint.children == .changed ? "changed rows" : "each row"
+                    text +=
+                        ", for \(which) of \(parent) (at most \(endpoint.maxParents) a run, "
+                        + "\(endpoint.parentConcurrency) at once)"
+                }
                 if !endpoint.onStatus.isEmpty {
                     let statuses = endpoint.onStatus.keys.sorted().map { "\($0) \(endpoint.onStatus[$0] ?? .skip)" }
                     text += ", on status " + statuses.joined(separator: ", ")

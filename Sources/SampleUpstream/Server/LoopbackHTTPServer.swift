@@ -2,6 +2,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 package import NIOSSL
+import SyncCore
 
 /// An HTTP/1.1 server on 127.0.0.1 whose every answer comes from a handler the caller controls: the demo's upstream,
 /// and the upstream tests steer (ETags, 304s, any status, truncated and stalled bodies).
@@ -86,7 +87,11 @@ package final class LoopbackHTTPServer: Sendable {
         }
         // The bridge from start(), which returns, to the accept loop, which runs until shutdown(). The server owns
         // this task: shutdown() cancels and awaits it, and it awaits every connection's task, so nothing outlives it.
-        let acceptLoop = Task {
+        // An HTTPS server's connections are served on its listener's event loop, not Swift's shared pool: a TLS
+        // handshake waits for its connection's reader, and with the pool's threads held by the tests beside it, a
+        // client's connect (handshake included) timed out, as the test proxy's tunnels once did.
+        let executor = tls == nil ? nil : EventLoopTaskExecutor(listener.channel.eventLoop)
+        let acceptLoop = Task(executorPreference: executor) {
             await acceptConnections(from: listener, book: book, handler: handler)
         }
         return LoopbackHTTPServer(

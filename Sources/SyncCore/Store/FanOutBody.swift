@@ -15,17 +15,6 @@ package struct ParentRow: Sendable, Hashable {
         self.values = values
         self.version = version
     }
-
-    /// The value of column `name` of ``FanOutPlan/parentColumns`` as text, for a URL; nil for NULL or another name.
-    func text(_ name: String, in fanOut: FanOutPlan) -> String? {
-        guard let index = fanOut.parentColumns.firstIndex(of: name), index < values.count else { return nil }
-        switch values[index] {
-        case .null: return nil
-        case .integer(let value): return String(value)
-        case .real(let value): return String(value)
-        case .text(let value): return value
-        }
-    }
 }
 
 /// A child endpoint's state for one parent, after that parent's last walk (`syncd_children`).

@@ -19,6 +19,8 @@ package struct FanOutPlan: Sendable, Equatable {
     package var maxParents: Int
     /// The parents walked at once.
     package var concurrency: Int
+    /// The child's `{parent.NAME}` templates, parsed once.
+    var templates: ChildRequest.Templates
 }
 
 /// The linking of child endpoints to their parents.
@@ -93,10 +95,16 @@ package enum FanOutLink {
                 if !read.contains(from) { read.append(from) }
                 sources.append(read.firstIndex(of: from) ?? 0)
             }
+            let templates: ChildRequest.Templates
+            do {
+                templates = try ChildRequest.Templates(plan)
+            } catch {
+                return fail("url", "\(error)")
+            }
             plan.fanOut = FanOutPlan(
                 parent: source.name, parentKey: source.primaryKey.map { source.columns[$0].name }, parentColumns: read,
                 sources: sources, selection: plan.declared.children, maxParents: plan.declared.maxParents,
-                concurrency: plan.declared.parentConcurrency)
+                concurrency: plan.declared.parentConcurrency, templates: templates)
             plans[index] = plan
             linked.insert(index)
         }

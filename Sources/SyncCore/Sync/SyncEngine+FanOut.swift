@@ -134,7 +134,7 @@ extension SyncEngine {
         logger[metadataKey: "parent"] = "\(parent.key)"
         var child = endpoint
         do {
-            (child.url, child.headers, child.body) = try ChildRequest.render(endpoint: endpoint, parent: parent)
+            (child.url, child.headers, child.body) = try ChildRequest.render(endpoint, for: parent)
         } catch {
             // The row cannot make the request (a null, a control character in a header): its children stay.
             logger.notice("Parent not walked", metadata: [LogKey.error: "\(error)"])
@@ -183,40 +183,6 @@ extension SyncEngine {
                 message: "\(name): parent \(parent.key): \(sentence); kept the stored data", status: response.status,
                 bytes: response.body.readableBytes, retryAfter: retryAfter(response))
         }
-    }
-}
-
-extension ChildRequest {
-    /// The request of a child endpoint for one parent row: its URL, headers and body, each `{parent.COLUMN}` taking
-    /// the row's value.
-    ///
-    /// - Throws: ``ParentTemplate/Problem`` when a value cannot stand where it is (a null, a control character in a
-    ///   header, a URL past its bound): that parent is not walked.
-    static func render(endpoint: EndpointConfiguration, parent: ParentRow) throws(ParentTemplate.Problem)
-        -> (url: String, headers: [(name: String, value: String)], body: RequestBody?)
-    {
-        guard let plan = endpoint.fanOut else { return (endpoint.url, endpoint.headers, endpoint.body) }
-        let value = { (name: String) -> ColumnValue? in
-            guard let index = plan.parentColumns.firstIndex(of: name), index < parent.values.count else { return nil }
-            return parent.values[index]
-        }
-        func rendered(_ text: String, for use: ParentTemplate.Use) throws(ParentTemplate.Problem) -> String {
-            guard ParentTemplate.mentionsParent(text) else { return text }
-            return try ParentTemplate(parsing: text, for: use).render(value)
-        }
-        let url = try rendered(endpoint.url, for: .url)
-        var headers: [(name: String, value: String)] = []
-        for header in endpoint.headers { headers.append((header.name, try rendered(header.value, for: .header))) }
-        var body = endpoint.body
-        if let declared = endpoint.declared.body, ParentTemplate.mentionsParent(declared) {
-            let text = try rendered(declared, for: .body)
-            do {
-                body = try RequestBody(text)
-            } catch {
-                throw ParentTemplate.Problem(error.sentence)
-            }
-        }
-        return (url, headers, body)
     }
 }
 

@@ -11,7 +11,7 @@ internal import Synchronization
 ///   repository the organization no longer has;
 /// - `GET /repos/acme/NAME/issues/N/comments`: `[{"id": 100101, "body": "Comment 1 on acme/repo-1#1"}, …]`.
 ///
-/// Tests change it between walks (``deleteRepository(_:)``, ``addIssue(to:)``) and may make one path answer 429
+/// Tests change it between walks (``deleteRepository(_:)``, ``addIssue(to:)``, ``removeIssues(from:)``) and may make one path answer 429
 /// with `Retry-After` a number of times (``rateLimit(_:times:)``).
 package final class GitHubOrg: Sendable {
     private struct State {
@@ -44,6 +44,15 @@ package final class GitHubOrg: Sendable {
     package func addIssue(to number: Int) {
         state.withLock { state in
             state.repositories[number, default: 0] += 1
+            state.pushes[number, default: 0] += 1
+        }
+    }
+
+    /// Empties repository `number`'s issues, which moves its `pushed_at`.
+    package func removeIssues(from number: Int) {
+        state.withLock { state in
+            guard state.repositories[number] != nil else { return }
+            state.repositories[number] = 0
             state.pushes[number, default: 0] += 1
         }
     }

@@ -64,17 +64,22 @@ package final class BodySpool: Sendable {
     ///
     /// - Throws: ``FetchError`` (`.file`) when the body outgrows memory and no file can be created or written.
     package func append(_ chunk: ByteBuffer) throws(FetchError) {
-        let failure = chunk.withUnsafeReadableBytes { bytes in
-            state.withLock { state -> FetchError? in
-                if state.descriptor == nil, bytes.count > Self.memoryLimit - state.memory.count {
-                    guard let descriptor = Self.makeFile(in: directory) else {
-                        return .file("cannot create a temporary file in \(directory) for the body")
-                    }
-                    state.descriptor = descriptor
+        try chunk.withUnsafeReadableBytes { bytes throws(FetchError) in try append(bytes) }
+    }
+
+    /// Appends bytes of the body.
+    ///
+    /// - Throws: ``FetchError`` (`.file`) when the body outgrows memory and no file can be created or written.
+    package func append(_ bytes: UnsafeRawBufferPointer) throws(FetchError) {
+        let failure = state.withLock { state -> FetchError? in
+            if state.descriptor == nil, bytes.count > Self.memoryLimit - state.memory.count {
+                guard let descriptor = Self.makeFile(in: directory) else {
+                    return .file("cannot create a temporary file in \(directory) for the body")
                 }
-                state.memory.append(contentsOf: bytes)
-                return Self.writeBlocks(&state)
+                state.descriptor = descriptor
             }
+            state.memory.append(contentsOf: bytes)
+            return Self.writeBlocks(&state)
         }
         if let failure { throw failure }
     }

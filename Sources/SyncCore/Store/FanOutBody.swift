@@ -53,32 +53,42 @@ package struct FanOutInputs: Sendable {
 /// One parent's child walk, as the store applies it.
 package struct ChildWalk: Sendable {
     package var parent: ParentRow
-    /// The records of a 2xx; nil for a 304 (the parent's stored children stay).
-    package var body: DecodedBody?
+    /// Whether its answer replaces the parent's children: a 2xx (its records, in ``FanOutRun``'s spool), or a status
+    /// `on_status` maps to `empty`. False for a 304 or a parent not walked: its stored children stay.
+    package var replaces: Bool
     /// The first page's validators.
     package var etag: String?
     package var lastModified: String?
 
-    package init(parent: ParentRow, body: DecodedBody?, etag: String? = nil, lastModified: String? = nil) {
+    package init(parent: ParentRow, replaces: Bool, etag: String? = nil, lastModified: String? = nil) {
         self.parent = parent
-        self.body = body
+        self.replaces = replaces
         self.etag = etag
         self.lastModified = lastModified
     }
 }
 
-/// A child endpoint's run, fetched: every parent walked, and every parent the parent's table holds (whose children
-/// stay when not walked; the children of any other parent are deleted).
+/// A child endpoint's run for the store: its walks' pages and answers, and every parent the parent's table holds
+/// (whose children stay when not walked; the children of any other parent are deleted).
 package struct FanOutBody: Sendable {
-    package var walks: [ChildWalk]
+    package var run: FanOutRun
+    /// Whether the transaction follows the run's feed, storing records while later walks are on the way; else every
+    /// walk ended, and the run's pages are all in its spool.
+    package var streams: Bool
     /// The keys of all the parent's rows.
     package var parents: Set<String>
-    /// What the run did per parent, for its report.
-    package var counts: SyncSummary.FanOut
 
-    package init(walks: [ChildWalk], parents: Set<String>, counts: SyncSummary.FanOut) {
-        self.walks = walks
+    package init(run: FanOutRun, streams: Bool, parents: Set<String>) {
+        self.run = run
+        self.streams = streams
         self.parents = parents
-        self.counts = counts
+    }
+}
+
+extension ParentRow {
+    /// The values a child row of this parent carries after its own: the parent columns (each by its index in
+    /// ``FanOutPlan/parentColumns``), then `_parent`.
+    func carried(_ sources: [Int]) -> [ColumnValue] {
+        sources.map { values.indices.contains($0) ? values[$0] : .null } + [.text(key)]
     }
 }

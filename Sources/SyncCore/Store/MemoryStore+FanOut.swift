@@ -21,7 +21,9 @@ extension MemoryStore {
     package func applyFanOut(
         _ body: FanOutBody, run: SyncRun, facts: @escaping @Sendable () -> RunFacts
     ) async throws -> SyncSummary {
-        try await apply(run) { try $0.applyFanOut(body, facts: facts(), in: &$1) }
+        // A transaction that waits for the walks gives way to every other write.
+        if body.streams { body.run.feed?.setYield { [self] in hasWaitingWrites } }
+        return try await apply(run) { try $0.applyFanOut(body, facts: facts(), in: &$1) }
     }
 }
 

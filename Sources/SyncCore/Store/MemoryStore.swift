@@ -19,6 +19,9 @@ package final class MemoryStore: SyncStorage, ReadStorage {
     private let writing = Mutex<Void>(())
     /// Transactions submitted that have not started: a streamed one gives way to them.
     private let waiting = Atomic<Int>(0)
+
+    /// Whether another write waits for the store: a transaction that waits for the network gives way to it.
+    var hasWaitingWrites: Bool { waiting.load(ordering: .relaxed) > 0 }
     /// Where fetched bodies wait for their transaction.
     package let spoolDirectory: String
     /// Whether the store made ``spoolDirectory``, and so removes it when it goes.
@@ -101,7 +104,7 @@ package final class MemoryStore: SyncStorage, ReadStorage {
         _ body: DecodedBody, run: SyncRun, facts: @escaping @Sendable () -> RunFacts
     ) async throws -> SyncSummary {
         // A transaction that waits for the network gives way to every other write.
-        body.feed?.setYield { [self] in waiting.load(ordering: .relaxed) > 0 }
+        body.feed?.setYield { [self] in hasWaitingWrites }
         return try await apply(run) { try $0.applyCollection(body, facts: facts(), in: &$1) }
     }
 

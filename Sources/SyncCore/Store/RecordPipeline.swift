@@ -25,6 +25,8 @@ package final class RecordPipeline: @unchecked Sendable {
     package struct Batch: Sendable {
         package var records: [DecodedRecord] = []
         package var bytes: [UInt8] = []
+        /// The index of the page its records came from (its first record's, unless the pipeline splits pages).
+        package var page = 0
     }
 
     /// The most batches that wait for the consumer.
@@ -49,6 +51,8 @@ package final class RecordPipeline: @unchecked Sendable {
     private let namesPages: Bool
     /// Whether the records' shape is noted for the schema-drift journal.
     private let observesSchema: Bool
+    /// Whether a batch holds the records of one page only (a child endpoint's pages are of different parents).
+    private let splitsPages: Bool
     /// Decoded on the caller's thread, all at once: no thread, and no bound on the batches waiting.
     let isInline: Bool
 
@@ -60,11 +64,13 @@ package final class RecordPipeline: @unchecked Sendable {
     /// ``PageDecodingError`` naming it.
     package init(
         decoder: RecordDecoder, spool: BodySpool, pages: [Range<Int>], feed: SpoolFeed? = nil,
-        namingPages: Bool = false, inlineLimit: Int = RecordPipeline.inlineLimit, observingSchema: Bool = false
+        namingPages: Bool = false, inlineLimit: Int = RecordPipeline.inlineLimit, observingSchema: Bool = false,
+        splittingPages: Bool = false
     ) {
         self.feed = feed
         self.namesPages = namingPages || feed?.isPaged == true
         self.observesSchema = observingSchema
+        self.splitsPages = splittingPages
         // A feed whose fetch ended already holds the whole body, as a body without a feed does.
         let whole = feed == nil ? pages : feed?.completedPages
         if let whole, spool.isInMemory, whole.reduce(0, { $0 + $1.count }) <= inlineLimit {
@@ -84,11 +90,14 @@ package final class RecordPipeline: @unchecked Sendable {
         thread.start()
     }
 
-    /// Starts decoding `body`: its pages, or its feed's as they arrive.
-    package convenience init(decoder: RecordDecoder, body: DecodedBody, observingSchema: Bool = false) {
+    /// Starts decoding `body`: its pages, or its feed's as they arrive; with `splittingPages`, no batch holds the
+    /// records of two pages.
+    package convenience init(
+        decoder: RecordDecoder, body: DecodedBody, observingSchema: Bool = false, splittingPages: Bool = false
+    ) {
         self.init(
             decoder: decoder, spool: body.spool, pages: body.pages, feed: body.feed, namingPages: body.isPaged,
-            observingSchema: observingSchema)
+            observingSchema: observingSchema, splittingPages: splittingPages)
     }
 
     /// The next batch, in the body's order; nil after the last.
@@ -144,6 +153,11 @@ package final class RecordPipeline: @unchecked Sendable {
         producing { batch in
             var readBuffer: [UInt8] = []
             for (index, page) in pages.enumerated() {
+                if splitsPages, !batch.records.isEmpty {
+                    try hand(batch)
+                    batch = Batch()
+                }
+                if batch.records.isEmpty { batch.page = index }
                 do {
                     var chunked = ChunkedRecordDecoder(decoder, observingSchema: observesSchema)
                     try spool.forEachChunk(in: page, reusing: &readBuffer) { chunk in
@@ -170,7 +184,7 @@ package final class RecordPipeline: @unchecked Sendable {
                     // Records decoded so far are stored while the next bytes are on the way.
                     if !batch.records.isEmpty, !feed.hasNews(after: offset, page: page) {
                         try hand(batch)
-                        batch = Batch()
+                        batch = Batch(page: page)
                     }
                     switch try feed.next(after: offset, page: page) {
                     case .bytes(let end):
@@ -187,6 +201,11 @@ package final class RecordPipeline: @unchecked Sendable {
                         chunked = ChunkedRecordDecoder(decoder, observingSchema: observesSchema)
                         offset = range.upperBound
                         page += 1
+                        if splitsPages, !batch.records.isEmpty {
+                            try hand(batch)
+                            batch = Batch()
+                        }
+                        if batch.records.isEmpty { batch.page = page }
                     case .end:
                         return
                     }
@@ -229,7 +248,7 @@ package final class RecordPipeline: @unchecked Sendable {
             batch.records.append(copy)
             if batch.records.count == Self.batchSize {
                 try hand(batch)
-                batch = Batch()
+                batch = Batch(page: batch.page)
             }
         }
     }

@@ -9,7 +9,9 @@ extension SQLiteSyncStorage {
     package func applyFanOut(
         _ body: FanOutBody, run: SyncRun, facts: @escaping @Sendable () -> RunFacts
     ) async throws -> SyncSummary {
-        try await database.perform { database in
+        // A transaction that waits for the walks gives way to every other write of the process.
+        if body.streams { body.run.feed?.setYield { [database] in database.hasWaiting } }
+        return try await database.perform { database in
             try SyncApply(run).applyFanOut(body, facts: facts(), database: database)
         }
     }

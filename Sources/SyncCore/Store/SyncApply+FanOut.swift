@@ -12,44 +12,59 @@ extension SyncApply {
     /// - Throws: ``StoreError`` (an empty snapshot, more deletions than `max_delete` allows, a changed primary key),
     ///   or the store's error.
     package func applyFanOut(
-        _ fanOut: FanOutBody, facts: RunFacts, in transaction: inout some StoreTransaction
+        _ fanOut: FanOutBody, facts startFacts: RunFacts, in transaction: inout some StoreTransaction
     ) throws -> SyncSummary {
         let (shape, decoder) = (TableShape(endpoint), endpoint.recordDecoder)
         let (state, newVersion, schemaChanged, before) = try openCollection(shape, in: &transaction)
         var report = SyncSummary(endpoint: name, outcome: .unchanged)
-        let now = Timestamp.format(facts.finishedAt)
+        let now = Timestamp.format(startFacts.finishedAt)
 
-        var intake = RecordIntake(endpoint: endpoint, keyNames: shape.keyNames, now: facts.finishedAt)
+        var intake = RecordIntake(endpoint: endpoint, keyNames: shape.keyNames, now: startFacts.finishedAt)
         var records = try transaction.makeRecordWriter(shape, version: newVersion, now: now)
-        var written = 0
-        var deleted = 0
-        var tally: SchemaTally?
-        var counts = fanOut.counts
-        // The parents whose child set this run replaces: those that answered with records.
-        var replaced: Set<String> = []
-        var states: [ChildState] = []
-        let sources = endpoint.fanOut?.sources ?? []
-        for walk in fanOut.walks {
-            states.append(
-                ChildState(
-                    parentKey: walk.parent.key, etag: walk.etag, lastModified: walk.lastModified,
-                    parentVersion: walk.parent.version, walkedAt: now))
-            guard let body = walk.body else { continue }
-            replaced.insert(walk.parent.key)
-            let values = walk.parent.values
-            let extra = sources.map { $0 < values.count ? values[$0] : .null } + [.text(walk.parent.key)]
-            let kept = intake.received - intake.rejected
-            let stored = try store(body, decoder: decoder, intake: &intake, into: &records, appending: extra)
-            written += stored.written
-            deleted += stored.deleted
-            if intake.received - intake.rejected == kept { counts.empty += 1 }
-            if let page = stored.schemaTally {
-                if tally == nil { tally = page } else { tally?.merge(page) }
+        let run = fanOut.run
+        // Every answer's pages, walk after walk, in one body; each record carries its parent's values after its own.
+        // Streamed, the pages are stored as the walks deliver them; else they are all in the spool.
+        let body =
+            if fanOut.streams, let feed = run.feed {
+                DecodedBody(spool: run.spool, feed: feed)
+            } else {
+                DecodedBody(spool: run.spool, pages: run.pages, isPaged: true)
             }
+        let sources = endpoint.fanOut?.sources ?? []
+        let stored: (written: Int, deleted: Int, schemaTally: SchemaTally?, keptPerPage: [Int])
+        do {
+            stored = try store(body, decoder: decoder, intake: &intake, into: &records) { page in
+                run.owner(ofPage: page).map { run.parents[$0].carried(sources) } ?? []
+            }
+        } catch let failure as PageDecodingError {
+            // Named by its parent and its place in that parent's walk.
+            guard let owner = run.owner(ofPage: failure.page - 1) else { throw failure }
+            let first = (0..<failure.page).first { run.owner(ofPage: $0) == owner } ?? 0
+            throw PageDecodingError(page: failure.page - first, error: failure.error, parent: run.parents[owner].key)
         }
+        // The last page read, every walk ended (the feed's end waits for it).
+        guard let (walks, startCounts) = run.outcome else { throw SpoolFeed.Stop.fetchFailed }
+        let facts = body.feed?.finalFacts ?? startFacts
+        var counts = startCounts
+        // A walk whose answer replaced its children with no record kept: an empty array, or a status `on_status` maps
+        // to empty.
+        var kept = [Int](repeating: 0, count: walks.count)
+        for (page, count) in stored.keptPerPage.enumerated() {
+            if let owner = run.owner(ofPage: page), kept.indices.contains(owner) { kept[owner] += count }
+        }
+        counts.empty += zip(walks, kept).count { $0.replaces && $1 == 0 }
+        // The parents whose child set this run replaces: those that answered with records.
+        let replaced = Set(walks.filter(\.replaces).map(\.parent.key))
+        let states = walks.map { walk in
+            ChildState(
+                parentKey: walk.parent.key, etag: walk.etag, lastModified: walk.lastModified,
+                parentVersion: walk.parent.version, walkedAt: now)
+        }
+        let written = stored.written
+        var deleted = stored.deleted
 
         try transaction.storeEndpointRow(kind: "collection")
-        if let tally { report.newDrift = try journalDrift(tally, now: now, in: &transaction) }
+        if let tally = stored.schemaTally { report.newDrift = try journalDrift(tally, now: now, in: &transaction) }
         report.record(intake, facts: facts)
         deleted += try deleteChildren(
             shape, of: fanOut.parents, replaced: replaced, intake: intake, before: before, version: newVersion,
@@ -64,7 +79,7 @@ extension SyncApply {
         let changed = written > 0 || deleted > 0 || schemaChanged
         report.version = changed ? newVersion : state.version
         report.outcome = changed ? .changed : .unchanged
-        if !changed, replaced.isEmpty, !fanOut.walks.isEmpty { report.outcome = .notModified }
+        if !changed, replaced.isEmpty, !walks.isEmpty { report.outcome = .notModified }
         report.fanOut = counts
         if report.inserted > 0 { try records.dropTombstonesOfReturnedKeys() }
         try finish(&report, facts: facts, changed: changed, recordCount: after, shape: shape, in: &transaction)

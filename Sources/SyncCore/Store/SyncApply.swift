@@ -83,23 +83,27 @@ package struct SyncApply: Sendable {
 
     /// Takes the body's records through `intake` into `records`, as they are decoded.
     ///
-    /// - Returns: The rows written, the rows deleted by a deleted flag, and the schema the records showed.
-    ///
-    /// - Parameter extra: Values added after each record's own (a child endpoint's parent columns and `_parent`).
+    /// - Parameter extras: For a child endpoint's run, the values added after each record's own, by the page of the
+    ///   body the record is of (its parent's columns and `_parent`); a batch then holds one page's records.
+    /// - Returns: The rows written, the rows deleted by a deleted flag, the schema the records showed, and with
+    ///   `extras`, the records kept per page.
     func store<Records: StoreRecordWriter>(
         _ decoded: DecodedBody, decoder: RecordDecoder, intake: inout RecordIntake, into records: inout Records,
-        appending extra: [ColumnValue] = []
-    ) throws -> (written: Int, deleted: Int, schemaTally: SchemaTally?) {
+        extras: ((_ page: Int) -> [ColumnValue])? = nil
+    ) throws -> (written: Int, deleted: Int, schemaTally: SchemaTally?, keptPerPage: [Int]) {
         var written = 0
         var deleted = 0
+        var keptPerPage: [Int] = []
         // The records are decoded on a second thread while this one stores them (RecordPipeline).
-        let pipeline = RecordPipeline(decoder: decoder, body: decoded, observingSchema: true)
+        let pipeline = RecordPipeline(
+            decoder: decoder, body: decoded, observingSchema: true, splittingPages: extras != nil)
         defer { pipeline.stop() }
         // The positions in the batch of the records to store, stored in groups, in order: a deletion waits for the
         // records before it, and so does a repeated key where the store cannot write it twice in one statement.
         var waiting: [Int] = []
         while var batch = try pipeline.next() {
-            if !extra.isEmpty {
+            let kept = intake.received - intake.rejected
+            if let extra = extras?(batch.page), !extra.isEmpty {
                 for index in batch.records.indices { batch.records[index].values += extra }
             }
             waiting.removeAll(keepingCapacity: true)
@@ -122,9 +126,15 @@ package struct SyncApply: Sendable {
                 }
             }
             written += try records.store(waiting, of: batch)
+            if extras != nil, batch.page >= 0 {
+                if keptPerPage.count <= batch.page {
+                    keptPerPage += repeatElement(0, count: batch.page + 1 - keptPerPage.count)
+                }
+                keptPerPage[batch.page] += intake.received - intake.rejected - kept
+            }
         }
         written += try records.flush()
-        return (written, deleted, pipeline.schemaTally)
+        return (written, deleted, pipeline.schemaTally, keptPerPage)
     }
 
     /// Applies a 304: the data stays, freshness moves (and newly configured columns are filled from `_raw`).

@@ -41,6 +41,11 @@ package protocol SyncStorage: Sendable {
 
     /// Applies a child endpoint's run, every parent's answer in one transaction (``SyncApply/applyFanOut(_:facts:in:)``).
     ///
+    /// A body that ``FanOutBody/streams`` is still being walked: the records are stored as its run's feed reports
+    /// them, as for ``applyCollection(_:run:facts:)``, and the call throws (storing nothing) when the feed fails or
+    /// gives way; an implementation whose writes would hold up others while it waits should give way through
+    /// ``SpoolFeed/setYield(_:)``.
+    ///
     /// - Throws: ``StoreError`` (an empty snapshot, more deletions than `max_delete` allows, a changed primary key),
     ///   or the database's error; nothing is stored.
     func applyFanOut(_ body: FanOutBody, run: SyncRun, facts: @escaping @Sendable () -> RunFacts) async throws

@@ -1,9 +1,11 @@
 // A run of a child endpoint: its parent's rows read, the parents to walk chosen, each walked with the endpoint's
-// page walk (its own spool, its own validators), `parent_concurrency` at once, then all of it applied at once.
+// page walk (its own validators), `parent_concurrency` at once, its pages gathered into the run's one spool, then
+// all of it applied at once.
 
 internal import Logging
 internal import NIOCore
 import SyncSupport
+internal import Synchronization
 
 extension SyncEngine {
     /// One parent walked: what the store applies, and what the run's facts count.
@@ -15,6 +17,8 @@ extension SyncEngine {
         var status: Int?
         var pages: Int
         var bytes: Int
+        /// Where the pages of a 2xx are, in the walk's own spool (``FanOutRun/deliver(_:pages:of:)`` takes them).
+        var body: (pages: [Range<Int>], spool: BodySpool)? = nil
     }
 
     /// What a parent's first answer means for its child set.
@@ -41,8 +45,10 @@ extension SyncEngine {
         }
     }
 
-    /// Runs a child endpoint: every parent chosen (``FanOutChoice``) walked, then every answer applied in one
-    /// transaction (``SyncStorage/applyFanOut(_:run:facts:)``). A failed walk fails the run: nothing is stored.
+    /// Runs a child endpoint: every parent chosen (``FanOutChoice``) walked, and every answer applied in one
+    /// transaction (``SyncStorage/applyFanOut(_:run:facts:)``), which starts with the first records and stores them
+    /// while later parents are walked, as a single body's does (``SpoolFeed``); when it gives way, the run is stored
+    /// once every walk ended. A failed walk fails the run: nothing is stored.
     func runFanOut(
         _ endpoint: EndpointConfiguration, run: SyncRun, startedAt: Double, logger: Logger,
         progress: SyncProgress.Sink.Run? = nil, fetched: @Sendable () -> Void
@@ -55,17 +61,37 @@ extension SyncEngine {
         }
         let inputs = try await storage.fanOutInputs(for: endpoint)
         let choice = FanOutChoice(inputs, plan: plan)
-        var counts = SyncSummary.FanOut()
-        (counts.skipped, counts.left) = (choice.skipped, choice.left)
+        let parents = Set(inputs.parents.map(\.key))
+        let streamed = Mutex<Task<SyncSummary?, Never>?>(nil)
+        let collecting = Mutex<FanOutRun?>(nil)
+        let feed = SpoolFeed(isPaged: true) { [storage] _, _ in
+            // Started by the first bytes delivered: a run of 304s starts no transaction before its walks end.
+            guard let collected = collecting.withLock({ $0 }) else { return }
+            streamed.withLock { task in
+                task = Task {
+                    try? await storage.applyFanOut(
+                        FanOutBody(run: collected, streams: true, parents: parents), run: run,
+                        facts: { [now] in RunFacts(startedAt: startedAt, finishedAt: now()) })
+                }
+            }
+        }
+        let collected = FanOutRun(
+            parents: choice.parents, directory: spoolDirectory, limit: spoolLimit, feed: feed)
+        collecting.withLock { $0 = collected }
         let walked: [WalkedParent]
         do {
             walked = try await walk(
-                choice.parents, of: endpoint, plan: plan, states: inputs.children, logger: logger, progress: progress)
+                choice.parents, of: endpoint, plan: plan, states: inputs.children, into: collected, logger: logger,
+                progress: progress)
         } catch {
             fetched()
+            feed.fail()
+            _ = await streamed.withLock({ $0 })?.value
             throw error
         }
         fetched()
+        var counts = SyncSummary.FanOut()
+        (counts.skipped, counts.left) = (choice.skipped, choice.left)
         counts.walked = walked.count { $0.status != nil }
         counts.notModified = walked.count { $0.answer == .notModified }
         // A walk with no records (an empty array, or a status `on_status` maps to empty) is counted as it is applied.
@@ -77,7 +103,14 @@ extension SyncEngine {
         let facts: @Sendable () -> RunFacts = { [now] in
             RunFacts(startedAt: startedAt, finishedAt: now(), httpStatus: status, bytes: bytes, pages: pages)
         }
-        let body = FanOutBody(walks: walked.map(\.walk), parents: Set(inputs.parents.map(\.key)), counts: counts)
+        collected.finish(walks: walked.map(\.walk), counts: counts)
+        feed.close(with: facts())
+        if var report = await streamed.withLock({ $0 })?.value {
+            report.storedWhileFetching = true
+            return report
+        }
+        // Stored once every walk ended: nothing was delivered, or the transaction that stored the first gave way.
+        let body = FanOutBody(run: collected, streams: false, parents: parents)
         do {
             return try await storage.applyFanOut(body, run: run, facts: facts)
         } catch  where error is BodyDecodingError || error is PageDecodingError {
@@ -90,34 +123,56 @@ extension SyncEngine {
         }
     }
 
-    /// Walks `parents`, ``FanOutPlan/concurrency`` at once; the walks come back in the parents' order.
+    /// Walks `parents`, ``FanOutPlan/concurrency`` at once, each delivering its pages to `run` as it ends; the walks
+    /// come back in the parents' order.
+    ///
+    /// A walk starts only while it is fewer than ``lookahead`` parents past the first that has not ended: the walks
+    /// that end early wait in their own spools for the ones ahead of them (``FanOutRun``), and a slow parent must not
+    /// let thousands pile up behind it.
     ///
     /// - Throws: The first failed walk's ``SyncFailure``; the other walks are cancelled.
     private func walk(
         _ parents: [ParentRow], of endpoint: EndpointConfiguration, plan: FanOutPlan, states: [String: ChildState],
-        logger: Logger, progress: SyncProgress.Sink.Run?
+        into run: FanOutRun, logger: Logger, progress: SyncProgress.Sink.Run?
     ) async throws -> [WalkedParent] {
+        let name = endpoint.name.name
+        let lookahead = plan.concurrency * 8
         progress?.parents(done: 0, total: parents.count)
         return try await withThrowingTaskGroup(of: (Int, WalkedParent).self) { group in
             var results = [WalkedParent?](repeating: nil, count: parents.count)
             var next = 0
-            func startNext() {
-                guard next < parents.count else { return }
-                let (index, parent) = (next, parents[next])
-                next += 1
-                group.addTask {
-                    let walked = try await walkChild(
-                        parent, of: endpoint, state: states[parent.key], logger: logger, progress: progress)
-                    return (index, walked)
+            var running = 0
+            // The first parent whose walk has not ended.
+            var oldest = 0
+            func startWalks() {
+                while running < plan.concurrency, next < parents.count, next - oldest < lookahead {
+                    let (index, parent) = (next, parents[next])
+                    next += 1
+                    running += 1
+                    group.addTask {
+                        var walked = try await walkChild(
+                            parent, of: endpoint, state: states[parent.key], logger: logger, progress: progress)
+                        do {
+                            try run.deliver(index, pages: walked.body?.pages ?? [], of: walked.body?.spool)
+                        } catch {
+                            throw SyncFailure(
+                                message: "\(name): parent \(parent.key): \(error); kept the stored data", status: nil,
+                                bytes: walked.bytes)
+                        }
+                        walked.body = nil
+                        return (index, walked)
+                    }
                 }
             }
-            for _ in 0..<plan.concurrency { startNext() }
+            startWalks()
             var done = 0
             while let (index, walked) = try await group.next() {
                 results[index] = walked
+                running -= 1
                 done += 1
+                while oldest < parents.count, results[oldest] != nil { oldest += 1 }
                 progress?.parents(done: done, total: parents.count)
-                startNext()
+                startWalks()
             }
             return results.compactMap { $0 }
         }
@@ -138,7 +193,7 @@ extension SyncEngine {
         } catch {
             // The row cannot make the request (a null, a control character in a header): its children stay.
             logger.notice("Parent not walked", metadata: [LogKey.error: "\(error)"])
-            let walk = ChildWalk(parent: parent, body: nil, etag: state?.etag, lastModified: state?.lastModified)
+            let walk = ChildWalk(parent: parent, replaces: false, etag: state?.etag, lastModified: state?.lastModified)
             return WalkedParent(walk: walk, answer: .skipped, status: nil, pages: 0, bytes: 0)
         }
         let validators = state.map { (etag: $0.etag, lastModified: $0.lastModified) }
@@ -157,25 +212,25 @@ extension SyncEngine {
         let response = pages.firstResponse
         switch Self.childAnswer(response, endpoint: endpoint) {
         case .records:
+            // A body with no byte (no spool was made) is delivered as it is, and decodes as the empty body it is.
             let spool = pages.spool ?? BodySpool(directory: spoolDirectory)
-            let body = DecodedBody(spool: spool, pages: pages.ranges, isPaged: endpoint.pagination != nil)
+            let walk = ChildWalk(
+                parent: parent, replaces: true, etag: response.etag, lastModified: response.lastModified)
             return WalkedParent(
-                walk: ChildWalk(
-                    parent: parent, body: body, etag: response.etag, lastModified: response.lastModified),
-                answer: .records, status: response.status, pages: pages.count, bytes: spool.count)
+                walk: walk, answer: .records, status: response.status, pages: pages.count, bytes: spool.count,
+                body: (pages.ranges, spool))
         case .notModified:
             let walk = ChildWalk(
-                parent: parent, body: nil, etag: response.etag ?? state?.etag,
+                parent: parent, replaces: false, etag: response.etag ?? state?.etag,
                 lastModified: response.lastModified ?? state?.lastModified)
             return WalkedParent(walk: walk, answer: .notModified, status: response.status, pages: pages.count, bytes: 0)
         case .empty:
             // No children now; the validators go with the set they described.
-            let body = DecodedBody(spool: BodySpool(directory: spoolDirectory), pages: [])
             return WalkedParent(
-                walk: ChildWalk(parent: parent, body: body), answer: .empty, status: response.status,
+                walk: ChildWalk(parent: parent, replaces: true), answer: .empty, status: response.status,
                 pages: pages.count, bytes: 0)
         case .skipped:
-            let walk = ChildWalk(parent: parent, body: nil, etag: state?.etag, lastModified: state?.lastModified)
+            let walk = ChildWalk(parent: parent, replaces: false, etag: state?.etag, lastModified: state?.lastModified)
             return WalkedParent(walk: walk, answer: .skipped, status: response.status, pages: pages.count, bytes: 0)
         case nil:
             let sentence = Self.statusSentence(response.status, auth: endpoint.auth)

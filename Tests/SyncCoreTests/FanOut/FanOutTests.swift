@@ -114,6 +114,7 @@ struct FanOutTests {
             let report = try await fixture.sync("issues")
             #expect(report.outcome == .changed && report.inserted == 6, "\(report)")
             #expect(report.fanOut?.walked == 3 && report.fanOut?.left == 0)
+            #expect(report.storedWhileFetching, "nothing else waited to write: stored as the walks ended")
             #expect(
                 Set(upstream.paths()) == Set((1...3).map { "/repos/acme/repo-\($0)/issues" }))
             #expect(
@@ -134,6 +135,7 @@ struct FanOutTests {
             _ = try await fixture.sync("issues")
             let again = try await fixture.sync("issues")
             #expect(again.outcome == .notModified && again.fanOut?.notModified == 3, "\(again)")
+            #expect(!again.storedWhileFetching, "no walk brought a body: nothing was stored before the walks ended")
             #expect(try Self.issues(fixture).count == 6)
 
             upstream.org.deleteRepository(2)
@@ -153,6 +155,23 @@ struct FanOutTests {
             #expect(
                 try fixture.rows("SELECT parent_key FROM syncd_children WHERE endpoint = 'issues' ORDER BY parent_key")
                     .compactMap { $0.text("parent_key") } == ["1", "3"])
+        }
+    }
+
+    @Test("every repository's issues emptied at once: the empty-snapshot guard refuses the run, and keeps the data")
+    func emptySnapshotGuard() async throws {
+        try await withGitHub { upstream in
+            var fixture = try SyncFixture(toml: upstream.toml())
+            _ = try await fixture.sync("repos")
+            _ = try await fixture.sync("issues")
+            for number in 1...3 { upstream.org.removeIssues(from: number) }
+            // The transaction that stored the walks as they ended meets the guard; so does the one after them.
+            let refused = try await fixture.sync("issues")
+            #expect(refused.outcome == .refused && refused.error?.contains("allow_empty") == true, "\(refused)")
+            #expect(try Self.issues(fixture).count == 6)
+            try fixture.reconfigure(upstream.toml(issues: "allow_empty = true"))
+            let emptied = try await fixture.sync("issues")
+            #expect(emptied.outcome == .changed && emptied.deleted == 6 && emptied.fanOut?.empty == 3, "\(emptied)")
         }
     }
 

@@ -186,4 +186,34 @@ struct RecordPipelineTests {
         let error = #expect(throws: BodyDecodingError.self) { _ = try Self.drain(pipeline) }
         #expect(error == .truncated)
     }
+
+    @Test(
+        "splitting pages, no batch holds two pages' records, and each batch says its page (a child endpoint's pages)",
+        arguments: [0, 1 << 20])
+    func splitsPages(inlineLimit: Int) throws {
+        let directory = try TemporaryDirectory()
+        let pages = [Array(1...3), [], Array(4...1100), [1101]]
+        let (spool, ranges) = try Self.spool(pages, in: directory)
+        let pipeline = RecordPipeline(
+            decoder: try Self.decoder(), spool: spool, pages: ranges, inlineLimit: inlineLimit, splittingPages: true)
+        defer { pipeline.stop() }
+        var seen: [Int: [Int64]] = [:]
+        var batches = 0
+        while let batch = try pipeline.next() {
+            batches += 1
+            for record in batch.records {
+                guard case .integer(let id) = record.values[0] else { continue }
+                seen[batch.page, default: []].append(id)
+            }
+        }
+        #expect(seen == [0: [1, 2, 3], 2: Array(4...1100).map(Int64.init), 3: [1101]])
+        // Page 3's 1,097 records take three batches of 512 at most; pages 1 and 4 one each.
+        #expect(batches == 5)
+        // Without splitting, a batch fills across pages.
+        let joined = RecordPipeline(decoder: try Self.decoder(), spool: spool, pages: ranges, inlineLimit: inlineLimit)
+        defer { joined.stop() }
+        let first = try #require(try joined.next())
+        #expect(first.records.count == RecordPipeline.batchSize)
+        #expect(first.page == 0)
+    }
 }

@@ -51,11 +51,16 @@ extension PostgresSyncStorage {
 }
 
 extension PostgresWriter {
-    func parentedRows(_ shape: TableShape) throws -> [(row: [PostgresValue], key: [ColumnValue], parent: String?)] {
+    func parentedRows(_ shape: TableShape, before version: Int64) throws
+        -> [(row: [PostgresValue], key: [ColumnValue], parent: String?)]
+    {
         let table = PostgresTable(shape)
         let keyCount = shape.keyColumns.count
         return try session.query(
-            "SELECT \(SQLIdentifier.quote(TableShape.parentColumn)), \(table.quotedKeys) FROM \(table.quotedName)"
+            """
+            SELECT \(SQLIdentifier.quote(TableShape.parentColumn)), \(table.quotedKeys) FROM \(table.quotedName)
+            WHERE "_version" < $1
+            """, [.integer(version)]
         ).rows.map { row in
             let stored = (0..<keyCount).map { PostgresValue(cell: row[1 + $0]) }
             return (stored, stored.map(PostgresTable.value), try row[0].decode(String?.self))

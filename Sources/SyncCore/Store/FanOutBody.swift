@@ -77,11 +77,14 @@ package struct FanOutBody: Sendable {
     package var streams: Bool
     /// The keys of all the parent's rows.
     package var parents: Set<String>
+    /// The keys of the parents walked before (``FanOutInputs/children``): the only parents stored rows can have.
+    package var walkedBefore: Set<String>
 
-    package init(run: FanOutRun, streams: Bool, parents: Set<String>) {
+    package init(run: FanOutRun, streams: Bool, parents: Set<String>, walkedBefore: Set<String>) {
         self.run = run
         self.streams = streams
         self.parents = parents
+        self.walkedBefore = walkedBefore
     }
 }
 

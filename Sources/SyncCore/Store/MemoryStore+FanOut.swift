@@ -35,10 +35,13 @@ extension MemoryTable {
 }
 
 extension MemoryTransaction {
-    func parentedRows(_ shape: TableShape) -> [(row: [ColumnValue], key: [ColumnValue], parent: String?)] {
+    func parentedRows(_ shape: TableShape, before version: Int64)
+        -> [(row: [ColumnValue], key: [ColumnValue], parent: String?)]
+    {
         guard let table = working.data.tables[name] else { return [] }
         let position = table.positions(of: [TableShape.parentColumn])[0]
-        return table.rows.sorted { $0.value.rowID < $1.value.rowID }.map { key, row in
+        let rows = table.rows.filter { $0.value.version < version }
+        return rows.sorted { $0.value.rowID < $1.value.rowID }.map { key, row in
             guard let position, case .text(let parent) = row.values[position] else { return (key, key, nil) }
             return (key, key, parent)
         }

@@ -120,10 +120,16 @@ struct SQLiteRecords: StoreRecordWriter {
 }
 
 extension SQLiteWriter {
-    func parentedRows(_ shape: TableShape) throws -> [(row: Int64, key: [ColumnValue], parent: String?)] {
+    func parentedRows(_ shape: TableShape, before version: Int64) throws
+        -> [(row: Int64, key: [ColumnValue], parent: String?)]
+    {
         let keyNames = shape.keyNames.map(SQLIdentifier.quote).joined(separator: ", ")
         let select = try database.makeStatement(
-            "SELECT rowid, \(SQLIdentifier.quote(TableShape.parentColumn)), \(keyNames) FROM \(shape.quotedName)")
+            """
+            SELECT rowid, \(SQLIdentifier.quote(TableShape.parentColumn)), \(keyNames) FROM \(shape.quotedName)
+            WHERE "_version" < ?
+            """)
+        try select.bind([.integer(version)])
         var rows: [(row: Int64, key: [ColumnValue], parent: String?)] = []
         let keyCount = shape.keyColumns.count
         while try select.step() {

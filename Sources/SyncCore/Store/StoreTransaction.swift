@@ -75,8 +75,10 @@ package protocol StoreTransaction {
 
     // MARK: A child endpoint's table (``SyncApply/applyFanOut(_:facts:in:)``)
 
-    /// Every stored row, with its key and its ``TableShape/parentColumn`` (nil when NULL).
-    mutating func parentedRows(_ shape: TableShape) throws -> [(row: StoredRow, key: [ColumnValue], parent: String?)]
+    /// Every stored row that the run at `version` did not write (its `_version` is lower), with its key and its
+    /// ``TableShape/parentColumn`` (nil when NULL): the rows a child endpoint's run may delete.
+    mutating func parentedRows(_ shape: TableShape, before version: Int64) throws
+        -> [(row: StoredRow, key: [ColumnValue], parent: String?)]
 
     /// Stores the endpoint's state for each parent of `states` (`syncd_children`), replacing what was there, and
     /// deletes the states of parents `parents` does not hold.

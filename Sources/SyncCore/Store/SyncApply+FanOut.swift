@@ -67,8 +67,8 @@ extension SyncApply {
         if let tally = stored.schemaTally { report.newDrift = try journalDrift(tally, now: now, in: &transaction) }
         report.record(intake, facts: facts)
         deleted += try deleteChildren(
-            shape, of: fanOut.parents, replaced: replaced, intake: intake, before: before, version: newVersion,
-            now: now, in: &transaction)
+            shape, of: fanOut, replaced: replaced, intake: intake, before: before, version: newVersion, now: now,
+            in: &transaction)
         let after = try transaction.count(shape)
         report.inserted = max(0, after - before + deleted)
         report.updated = max(0, written - report.inserted)
@@ -86,17 +86,25 @@ extension SyncApply {
         return report
     }
 
-    /// Deletes, with tombstones, the rows of parents that `parents` no longer holds, and in snapshot mode the rows of
-    /// `replaced` parents the run did not see.
+    /// Deletes, with tombstones, the rows of parents that the parent's table no longer holds, and in snapshot mode the
+    /// rows of `replaced` parents the run did not see.
+    ///
+    /// Only rows the run did not write can go (a row written holds a record seen, of a parent walked), and when no
+    /// parent walked before vanished and no child set is replaced, none can: a run of 304s reads none.
     ///
     /// - Throws: ``StoreError/emptySnapshot`` when that would empty the table and no record came (unless
     ///   `allow_empty`), ``StoreError/tooManyDeletions`` beyond `max_delete`.
     private func deleteChildren(
-        _ shape: TableShape, of parents: Set<String>, replaced: Set<String>, intake: RecordIntake, before: Int,
+        _ shape: TableShape, of fanOut: FanOutBody, replaced: Set<String>, intake: RecordIntake, before: Int,
         version: Int64, now: String, in transaction: inout some StoreTransaction
     ) throws -> Int {
-        let snapshot = endpoint.mode == .snapshot
-        let doomed = try transaction.parentedRows(shape).filter { row in
+        let (snapshot, parents) = (endpoint.mode == .snapshot, fanOut.parents)
+        // Without any parent's state (a first run, or a table that held rows before it was a child's), every row is
+        // looked at: one with no parent goes.
+        let mayDelete =
+            fanOut.walkedBefore.isEmpty || !fanOut.walkedBefore.isSubset(of: parents) || (snapshot && !replaced.isEmpty)
+        guard mayDelete else { return 0 }
+        let doomed = try transaction.parentedRows(shape, before: version).filter { row in
             guard let parent = row.parent, parents.contains(parent) else { return true }
             return snapshot && replaced.contains(parent) && !intake.seen.contains(key: row.key)
         }

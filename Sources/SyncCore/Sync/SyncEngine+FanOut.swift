@@ -62,6 +62,7 @@ extension SyncEngine {
         let inputs = try await storage.fanOutInputs(for: endpoint)
         let choice = FanOutChoice(inputs, plan: plan)
         let parents = Set(inputs.parents.map(\.key))
+        let walkedBefore = Set(inputs.children.keys)
         let streamed = Mutex<Task<SyncSummary?, Never>?>(nil)
         let collecting = Mutex<FanOutRun?>(nil)
         let feed = SpoolFeed(isPaged: true) { [storage] _, _ in
@@ -70,7 +71,8 @@ extension SyncEngine {
             streamed.withLock { task in
                 task = Task {
                     try? await storage.applyFanOut(
-                        FanOutBody(run: collected, streams: true, parents: parents), run: run,
+                        FanOutBody(run: collected, streams: true, parents: parents, walkedBefore: walkedBefore),
+                        run: run,
                         facts: { [now] in RunFacts(startedAt: startedAt, finishedAt: now()) })
                 }
             }
@@ -110,7 +112,7 @@ extension SyncEngine {
             return report
         }
         // Stored once every walk ended: nothing was delivered, or the transaction that stored the first gave way.
-        let body = FanOutBody(run: collected, streams: false, parents: parents)
+        let body = FanOutBody(run: collected, streams: false, parents: parents, walkedBefore: walkedBefore)
         do {
             return try await storage.applyFanOut(body, run: run, facts: facts)
         } catch  where error is BodyDecodingError || error is PageDecodingError {

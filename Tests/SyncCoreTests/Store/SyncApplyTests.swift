@@ -155,7 +155,8 @@ struct RecordingTransaction<Keys: RepeatedKeys>: StoreTransaction {
         log.stored.subtract(rows)
         return rows.count
     }
-    func parentedRows(_ shape: TableShape) -> [(row: Int64, key: [ColumnValue], parent: String?)] {
+    func parentedRows(_ shape: TableShape, before version: Int64) -> [(row: Int64, key: [ColumnValue], parent: String?)]
+    {
         note("parentedRows")
         return log.stored.sorted().map { ($0, [.integer($0)], nil) }
     }

@@ -60,16 +60,14 @@ extension SyncEngine {
         let walked: [WalkedParent]
         do {
             walked = try await walk(
-                choice.parents, of: endpoint, plan: plan, states: inputs.children, logger: logger, progress: progress)
+                choice.parents, of: endpoint, plan: plan, states: inputs.children, counts: counts, logger: logger,
+                progress: progress)
         } catch {
             fetched()
             throw error
         }
         fetched()
-        counts.walked = walked.count { $0.status != nil }
-        counts.notModified = walked.count { $0.answer == .notModified }
-        // A walk with no records (an empty array, or a status `on_status` maps to empty) is counted as it is applied.
-        counts.skipped += walked.count { $0.answer == .skipped }
+        counts.add(walked)
         let bytes = walked.reduce(0) { $0 + $1.bytes }
         let pages = walked.reduce(0) { $0 + $1.pages }
         // The status of a walk with records, else of a 304: what the run's row and `syncd sync` show.
@@ -92,10 +90,11 @@ extension SyncEngine {
 
     /// Walks `parents`, ``FanOutPlan/concurrency`` at once; the walks come back in the parents' order.
     ///
-    /// - Throws: The first failed walk's ``SyncFailure``; the other walks are cancelled.
+    /// - Throws: The first failed walk's ``SyncFailure``, with `counts` and the walks done before it
+    ///   (``SyncFailure/fanOut``); the other walks are cancelled.
     private func walk(
         _ parents: [ParentRow], of endpoint: EndpointConfiguration, plan: FanOutPlan, states: [String: ChildState],
-        logger: Logger, progress: SyncProgress.Sink.Run?
+        counts: SyncSummary.FanOut, logger: Logger, progress: SyncProgress.Sink.Run?
     ) async throws -> [WalkedParent] {
         progress?.parents(done: 0, total: parents.count)
         return try await withThrowingTaskGroup(of: (Int, WalkedParent).self) { group in
@@ -113,11 +112,16 @@ extension SyncEngine {
             }
             for _ in 0..<plan.concurrency { startNext() }
             var done = 0
-            while let (index, walked) = try await group.next() {
-                results[index] = walked
-                done += 1
-                progress?.parents(done: done, total: parents.count)
-                startNext()
+            do {
+                while let (index, walked) = try await group.next() {
+                    results[index] = walked
+                    done += 1
+                    progress?.parents(done: done, total: parents.count)
+                    startNext()
+                }
+            } catch var failure as SyncFailure {
+                failure.fanOut = counts.failing(after: results.compactMap { $0 })
+                throw failure
             }
             return results.compactMap { $0 }
         }

@@ -41,7 +41,8 @@ package struct PostgresSyncStorage: SyncStorage {
 
     static let stateColumns = """
         name, kind, version, record_count, changed_at, last_attempt_at, last_success_at, last_status,
-        last_error, consecutive_failures, etag, last_modified, next_due_at, cursor, cursor_column, last_node
+        last_error, consecutive_failures, etag, last_modified, next_due_at, cursor, cursor_column, last_node,
+        parents
         """
 
     static func state(of endpoint: String, _ session: PostgresSession) throws -> EndpointState? {
@@ -58,7 +59,8 @@ package struct PostgresSyncStorage: SyncStorage {
             lastError: try row[8].decode(String?.self), consecutiveFailures: Int(try row[9].decode(Int32.self)),
             etag: try row[10].decode(String?.self), lastModified: try row[11].decode(String?.self),
             nextDueAt: try row[12].decode(String?.self), cursor: try row[13].decode(String?.self),
-            cursorColumn: try row[14].decode(String?.self), lastNode: try row[15].decode(String?.self))
+            cursorColumn: try row[14].decode(String?.self), lastNode: try row[15].decode(String?.self),
+            parents: SyncSummary.FanOut.stored(try row[16].decode(String?.self)))
     }
 
     package func applyCollection(

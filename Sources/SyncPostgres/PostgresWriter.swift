@@ -73,15 +73,18 @@ struct PostgresWriter: StoreTransaction {
             assignments.map { PostgresValue($0.value) } + [.text(name)])
     }
 
-    func failEndpoint(at time: String, httpStatus: Int?, error: String) throws {
+    func failEndpoint(at time: String, httpStatus: Int?, error: String, parents: SyncSummary.FanOut?) throws {
         try session.query(
             """
-            UPDATE syncd_endpoints SET last_attempt_at = $1, last_status = $2, last_error = $3,
+            UPDATE syncd_endpoints SET last_attempt_at = $1, last_status = $2, last_error = $3, parents = $4,
             consecutive_failures = consecutive_failures
                 + CASE WHEN consecutive_failures < 2147483647 THEN 1 ELSE 0 END
-            WHERE name = $4
+            WHERE name = $5
             """,
-            [.text(time), httpStatus.map { .integer(Int64($0)) } ?? .null, .text(error), .text(name)])
+            [
+                .text(time), httpStatus.map { .integer(Int64($0)) } ?? .null, .text(error),
+                parents.map { .text($0.storedJSON) } ?? .null, .text(name),
+            ])
     }
 
     // MARK: - Documents

@@ -45,7 +45,40 @@ extension OpenAPIDocument {
                     "type": .array(["string", "null"]),
                     "description": "When the endpoint's OAuth2 token expires (OAuth2 auth only).",
                 ]),
+                "parents": .object(["$ref": "#/components/schemas/ParentCounts"]),
                 "running": .object(["$ref": "#/components/schemas/RunningSync"]),
+            ]),
+        ]),
+        "ParentCounts": .object([
+            "type": "object",
+            "description": .string(
+                "What the last run of an endpoint with a parent did per parent row; absent for an endpoint without "
+                    + "a parent, before its first run, and after a run that failed before or after its walks."),
+            "required": .array(["walked", "not_modified", "empty", "skipped", "failed", "left"]),
+            "properties": .object([
+                "walked": .object([
+                    "type": "integer", "minimum": 0, "description": "Parents whose children were asked for (304s too).",
+                ]),
+                "not_modified": .object([
+                    "type": "integer", "minimum": 0, "description": "Walked parents that answered 304.",
+                ]),
+                "empty": .object([
+                    "type": "integer", "minimum": 0,
+                    "description": "Walked parents with no child: an empty answer, or a status on_status makes empty.",
+                ]),
+                "skipped": .object([
+                    "type": "integer", "minimum": 0,
+                    "description": .string(
+                        "Parents whose stored children stay unasked: unchanged (children = \"changed\"), "
+                            + "a row that cannot make the request, or a status on_status skips."),
+                ]),
+                "failed": .object([
+                    "type": "integer", "minimum": 0,
+                    "description": "1 when a parent's walk failed the run (nothing of it was stored), else 0.",
+                ]),
+                "left": .object([
+                    "type": "integer", "minimum": 0, "description": "Parents beyond max_parents, left for later runs.",
+                ]),
             ]),
         ]),
         "RunningSync": .object([

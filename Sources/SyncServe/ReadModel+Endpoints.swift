@@ -16,8 +16,8 @@ extension ReadModel {
     /// ```
     ///
     /// An endpoint with OAuth2 auth also says when its token was last renewed and when it expires
-    /// (`token_renewed_at`, `token_expires_at`), never the token; one that the daemon is syncing now has a `running`
-    /// object (``runningObject(_:)``).
+    /// (`token_renewed_at`, `token_expires_at`), never the token; one with a parent, what its last run did per parent
+    /// (``parentsObject(_:)``); one that the daemon is syncing now has a `running` object (``runningObject(_:)``).
     func endpointsList() async throws(ReadAPIError) -> Response {
         let snapshot = try await currentSnapshot()
         let running = runningByName()
@@ -50,6 +50,7 @@ extension ReadModel {
                     ("node", optional(state.lastNode)),
                     ("etag", string(served.etag)),
                 ]
+                if let counts = state.parents { fields.append(("parents", parentsObject(counts))) }
             } else {
                 fields += [
                     ("version", "0"), ("records", "0"), ("fresh", "false"),
@@ -94,6 +95,19 @@ extension ReadModel {
         let fields =
             [("since", string(Timestamp.format(progress.startedAt)))]
             + counts.map { ($0, $1.map(String.init) ?? "null") }
+        return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
+    }
+
+    /// What the last run of an endpoint with a parent did per parent row, as JSON.
+    ///
+    /// ```json
+    /// {"walked":40,"not_modified":38,"empty":1,"skipped":0,"failed":0,"left":0}
+    /// ```
+    func parentsObject(_ counts: SyncSummary.FanOut) -> String {
+        let fields = [
+            ("walked", counts.walked), ("not_modified", counts.notModified), ("empty", counts.empty),
+            ("skipped", counts.skipped), ("failed", counts.failed), ("left", counts.left),
+        ]
         return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
     }
 

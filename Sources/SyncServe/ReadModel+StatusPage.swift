@@ -60,7 +60,7 @@ extension ReadModel {
                 reason: freshness.staleReason?.description, lastStatus: stored.lastStatus, lastError: stored.lastError,
                 consecutiveFailures: stored.consecutiveFailures, records: stored.recordCount, version: stored.version,
                 lastSuccess: stored.lastSuccessAt, age: freshness.age, nextPoll: scheduled ? freshness.ttl : nil,
-                runs: runsByName[name] ?? [], running: running[name])
+                runs: runsByName[name] ?? [], running: running[name], parents: stored.parents)
         }
         return StatusPage(rows: rows, omitted: all.count - listed.count, generatedAt: now())
     }

@@ -85,10 +85,12 @@ extension StatusPage {
                 let escaped = HTMLText.escape(time)
                 return "<time datetime=\"\(escaped)\" title=\"\(escaped)\">\(ago(row.age))</time>"
             } ?? "<span class=\"none\">never</span>"
+        // Counts and syncd's own words only.
+        let parents = row.parents.map { "<span class=\"parents\">\(Self.parentsText($0))</span>" } ?? ""
         var html = """
             <tbody class="endpoint \(row.freshness.rawValue)" data-endpoint="\(name)" data-state="\(row.freshness.rawValue)">
             <tr>
-            <td data-label="Endpoint"><span class="name">\(name)</span> <span class="kind">\(row.kind)</span></td>
+            <td data-label="Endpoint"><span class="name">\(name)</span> <span class="kind">\(row.kind)</span>\(parents)</td>
             <td data-label="State"><span class="state"><span class="badge \(row.freshness.rawValue)">\(row.freshness.rawValue)</span>\(reason)</span></td>
             <td data-label="Last status">\(status)</td>
             <td data-label="Records" class="num">\(grouped(Int64(row.records)))</td>
@@ -111,6 +113,19 @@ extension StatusPage {
                 "<tr class=\"error-row\"><td colspan=\"8\"><span class=\"error\">\(HTMLText.escape(error))</span></td></tr>\n"
         }
         return html + "</tbody>\n"
+    }
+
+    /// What the last run of an endpoint with a parent did per parent, its counts of none left out:
+    /// `parents: 12 walked (10 not modified), 1 failed`.
+    static func parentsText(_ counts: SyncSummary.FanOut) -> String {
+        let within = [(counts.notModified, "not modified"), (counts.empty, "empty")].filter { $0.0 > 0 }
+        let besides = [(counts.skipped, "skipped"), (counts.failed, "failed"), (counts.left, "left for later runs")]
+            .filter { $0.0 > 0 }
+        var text = "parents: \(grouped(Int64(counts.walked))) walked"
+        if !within.isEmpty {
+            text += " (" + within.map { "\(grouped(Int64($0.0))) \($0.1)" }.joined(separator: ", ") + ")"
+        }
+        return text + besides.map { ", \(grouped(Int64($0.0))) \($0.1)" }.joined()
     }
 
     /// `12s ago`, `3m20s ago`, `just now`.

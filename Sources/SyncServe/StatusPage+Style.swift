@@ -31,6 +31,7 @@ extension StatusPage {
         .num{text-align:right;font-variant-numeric:tabular-nums}
         .name{font-weight:600}
         .kind{color:var(--muted);font-size:12px;margin-left:4px}
+        .parents{display:block;color:var(--muted);font-size:12px;margin-top:2px;font-variant-numeric:tabular-nums}
         .badge{display:inline-block;border-radius:6px;padding:1px 8px;font-size:12px;font-weight:600}
         .badge.fresh{color:var(--fresh);background:var(--fresh-bg)}
         .badge.stale{color:var(--stale);background:var(--stale-bg)}

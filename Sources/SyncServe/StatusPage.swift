@@ -51,6 +51,8 @@ struct StatusPage: Sendable {
         var runs: [SyncCache.Run]
         /// How far the daemon's sync of the endpoint has come, while one runs.
         var running: SyncProgress? = nil
+        /// What the endpoint's last run did per parent, for an endpoint with a parent.
+        var parents: SyncSummary.FanOut? = nil
     }
 
     /// The most endpoints one page lists: past it, the page says how many more there are and points at

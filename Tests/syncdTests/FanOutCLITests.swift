@@ -65,6 +65,42 @@ struct FanOutCLITests {
         #expect(lines.dropFirst().allSatisfy { $0.hasPrefix("200") }, "\(query.standardOutput)")
     }
 
+    @Test("status shows the last run's parent counts, a failed walk's with parents_failed 1; the data stays")
+    func statusCounts() async throws {
+        let org = GitHubOrg(repositories: 3, issues: 2)
+        let server = try await LoopbackHTTPServer.start { org.answer($0) }
+        // One walk at a time, in key order: the walks before the one that fails are known.
+        let workspace = try CLITests.Workspace(toml: Self.toml(server.baseURL) + "\nparent_concurrency = 1\n")
+        defer { workspace.remove() }
+        #expect(try await workspace.run(["sync"]).status == 0)
+        let names = "parents_walked,parents_not_modified,parents_empty,parents_skipped,parents_failed,parents_left"
+        let synced = try await workspace.run(["status", "--format", "csv"])
+        let lines = synced.standardOutput.components(separatedBy: "\r\n")
+        #expect(lines.first?.hasSuffix(",last_error," + names) == true, "\(synced.standardOutput)")
+        #expect(lines.dropFirst().first?.hasPrefix("repos,") == true, "\(synced.standardOutput)")
+        #expect(lines.dropFirst().first?.hasSuffix(",,,,,,") == true, "repos has no parent: \(synced.standardOutput)")
+        #expect(lines.dropFirst(2).first?.hasSuffix(",3,0,0,0,0,0") == true, "\(synced.standardOutput)")
+
+        // Repository 1 gains an issue (a 200), 2 is unchanged (a 304), 3 vanished before the parent knows (a 404).
+        org.addIssue(to: 1)
+        org.deleteRepository(3)
+        let failed = try await workspace.run(["sync", "issues"])
+        #expect(failed.status == 1, "\(failed.standardError)")
+        let status = try await workspace.run(["status", "--format", "json"])
+        let rows = try #require(
+            try JSONSerialization.jsonObject(with: Data(status.standardOutput.utf8)) as? [[String: Any]])
+        let issues = try #require(rows.first { $0["endpoint"] as? String == "issues" }, "\(status.standardOutput)")
+        let counts = names.split(separator: ",").map { issues[String($0)] as? Int }
+        #expect(counts == [2, 1, 0, 0, 1, 0], "\(status.standardOutput)")
+        #expect((issues["last_error"] as? String)?.hasPrefix("issues: parent 3: HTTP 404") == true)
+        #expect(rows.first { $0["endpoint"] as? String == "repos" }?["parents_walked"] is NSNull)
+        let table = try await workspace.run(["status"])
+        #expect(table.standardOutput.contains("parents_failed"), "\(table.standardOutput)")
+        try await server.shutdown()
+        let count = try await workspace.run(["sql", "SELECT count(*) AS n FROM issues", "--format", "csv"])
+        #expect(count.standardOutput == "n\r\n6\r\n", "the failed run stored nothing")
+    }
+
     @Test("check-config names the line and key of a child endpoint's problem")
     func refused() async throws {
         let toml = Self.toml("http://127.0.0.1:9").replacingOccurrences(

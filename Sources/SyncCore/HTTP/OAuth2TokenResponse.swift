@@ -116,17 +116,7 @@ package struct OAuth2TokenResponse: Sendable, Hashable {
 
     /// The top-level values of a JSON object, by field; nil when the body is not one JSON object.
     private static func capture(_ bytes: [UInt8]) -> [Field: CapturedValue]? {
-        let isObject = bytes.withUnsafeBytes { raw -> Bool in
-            guard (try? JSONDocumentCheck.validate(raw)) != nil else { return false }
-            var scanner = JSONScanner(raw)
-            scanner.skipByteOrderMark()
-            scanner.skipWhitespace()
-            return !scanner.isAtEnd && raw[scanner.position] == UInt8(ascii: "{")
-        }
-        guard isObject else { return nil }
-        var envelope = EnvelopeCapture(paths: paths)
-        bytes.withUnsafeBufferPointer { envelope.feed($0) }
-        envelope.finish()
+        guard let envelope = EnvelopeCapture.object(bytes, paths: paths) else { return nil }
         var values: [Field: CapturedValue] = [:]
         for (field, path) in zip(Field.allCases, paths) {
             if let value = envelope.value(at: path) { values[field] = value }

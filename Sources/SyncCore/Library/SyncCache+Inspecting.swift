@@ -30,6 +30,11 @@ extension SyncCache {
         public var lastNode: String?
         /// When the scheduler of a `syncd run` (or ``run(onSync:)``) polls it next; nil when none has scheduled it.
         public var nextDueAt: String?
+        /// What the last run of an endpoint with a parent did per parent row: walked, not modified, empty, skipped,
+        /// failed (1 when a parent's walk failed the run; the stored data then stayed as it was) and left for later
+        /// runs. Nil for an endpoint without a parent, before its first run, and after a run that failed before
+        /// or after its walks (its parent's rows unreadable, an empty snapshot refused).
+        public var parents: SyncSummary.FanOut?
 
         init(_ state: EndpointState) {
             name = state.name
@@ -44,6 +49,7 @@ extension SyncCache {
             lastError = state.lastError
             lastNode = state.lastNode
             nextDueAt = state.nextDueAt
+            parents = state.parents
         }
     }
 

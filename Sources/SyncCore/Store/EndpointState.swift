@@ -19,12 +19,15 @@ package struct EndpointState: Sendable, Hashable {
     package var cursorColumn: String?
     /// The `syncd run` node that polled the endpoint last, where nodes share the database (PostgreSQL); nil on SQLite.
     package var lastNode: String?
+    /// What the endpoint's last run did per parent, for an endpoint with a parent (``SyncSummary/FanOut``); nil
+    /// for any other, and after a run that failed before or after its walks.
+    package var parents: SyncSummary.FanOut?
 
     package init(
         name: String, kind: String, version: Int64, recordCount: Int, changedAt: String?, lastAttemptAt: String?,
         lastSuccessAt: String?, lastStatus: Int?, lastError: String?, consecutiveFailures: Int, etag: String?,
         lastModified: String?, nextDueAt: String?, cursor: String?, cursorColumn: String?,
-        lastNode: String? = nil
+        lastNode: String? = nil, parents: SyncSummary.FanOut? = nil
     ) {
         self.name = name
         self.kind = kind
@@ -42,11 +45,13 @@ package struct EndpointState: Sendable, Hashable {
         self.cursor = cursor
         self.cursorColumn = cursorColumn
         self.lastNode = lastNode
+        self.parents = parents
     }
 
     private static let columns = """
         name, kind, version, record_count, changed_at, last_attempt_at, last_success_at, last_status,
-        last_error, consecutive_failures, etag, last_modified, next_due_at, cursor, cursor_column
+        last_error, consecutive_failures, etag, last_modified, next_due_at, cursor, cursor_column,
+        parents
         """
 
     /// Every endpoint's state, by name.
@@ -76,5 +81,6 @@ package struct EndpointState: Sendable, Hashable {
         nextDueAt = row.text("next_due_at")
         cursor = row.text("cursor")
         cursorColumn = row.text("cursor_column")
+        parents = SyncSummary.FanOut.stored(row.text("parents"))
     }
 }

@@ -24,10 +24,12 @@ package struct EndpointSuccess: Sendable, Hashable {
     /// the stored ones.
     package var columnsSignature: String?
     package var primaryKey: String?
+    /// What the run did per parent (a child endpoint's), replacing the stored counts; nil clears them.
+    package var parents: SyncSummary.FanOut?
 
     package init(
         at: String, httpStatus: Int?, recordCount: Int, version: Int64, changed: Bool, etag: Validator,
-        lastModified: Validator, shape: TableShape?
+        lastModified: Validator, shape: TableShape?, parents: SyncSummary.FanOut? = nil
     ) {
         self.at = at
         self.httpStatus = httpStatus
@@ -38,6 +40,7 @@ package struct EndpointSuccess: Sendable, Hashable {
         self.lastModified = lastModified
         self.columnsSignature = shape?.columnsSignature
         self.primaryKey = shape?.primaryKeyJSON
+        self.parents = parents
     }
 }
 
@@ -48,7 +51,7 @@ extension EndpointSuccess {
             ("last_attempt_at", .text(at)), ("last_success_at", .text(at)),
             ("last_status", httpStatus.map { .integer(Int64($0)) } ?? .null), ("last_error", .null),
             ("consecutive_failures", .integer(0)), ("record_count", .integer(Int64(recordCount))),
-            ("version", .integer(version)),
+            ("version", .integer(version)), ("parents", parents.map { .text($0.storedJSON) } ?? .null),
         ]
         if changed { assignments.append(("changed_at", .text(at))) }
         for (column, validator) in [("etag", etag), ("last_modified", lastModified)] {

@@ -62,6 +62,7 @@ struct MemoryEndpoint: Sendable {
         state.consecutiveFailures = 0
         state.recordCount = success.recordCount
         state.version = success.version
+        state.parents = success.parents
         if success.changed { state.changedAt = success.at }
         Self.apply(success.etag, to: &state.etag)
         Self.apply(success.lastModified, to: &state.lastModified)

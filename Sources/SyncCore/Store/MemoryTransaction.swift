@@ -46,11 +46,12 @@ struct MemoryTransaction: StoreTransaction {
         working.data.endpoints[name]?.finish(success, keyNames: TableShape(endpoint).keyNames)
     }
 
-    func failEndpoint(at time: String, httpStatus: Int?, error: String) {
+    func failEndpoint(at time: String, httpStatus: Int?, error: String, parents: SyncSummary.FanOut?) {
         guard var state = working.data.endpoints[name]?.state else { return }
         state.lastAttemptAt = time
         state.lastStatus = httpStatus
         state.lastError = error
+        state.parents = parents
         state.consecutiveFailures = state.consecutiveFailures == .max ? .max : state.consecutiveFailures + 1
         working.data.endpoints[name]?.state = state
     }

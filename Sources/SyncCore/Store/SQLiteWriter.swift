@@ -65,13 +65,16 @@ struct SQLiteWriter: StoreTransaction {
             assignments.map { SQLiteValue($0.value) } + [.text(name)])
     }
 
-    func failEndpoint(at time: String, httpStatus: Int?, error: String) throws {
+    func failEndpoint(at time: String, httpStatus: Int?, error: String, parents: SyncSummary.FanOut?) throws {
         try database.execute(
             """
-            UPDATE syncd_endpoints SET last_attempt_at = ?, last_status = ?, last_error = ?,
+            UPDATE syncd_endpoints SET last_attempt_at = ?, last_status = ?, last_error = ?, parents = ?,
             consecutive_failures = consecutive_failures + (consecutive_failures < 9223372036854775807) WHERE name = ?
             """,
-            [.text(time), httpStatus.map { .integer(Int64($0)) } ?? .null, .text(error), .text(name)]
+            [
+                .text(time), httpStatus.map { .integer(Int64($0)) } ?? .null, .text(error),
+                parents.map { .text($0.storedJSON) } ?? .null, .text(name),
+            ]
         )
     }
 

@@ -44,8 +44,9 @@ package protocol StoreTransaction {
     mutating func finishEndpoint(_ success: EndpointSuccess) throws
 
     /// Writes a failed run's state into the endpoint's row: its time, status and error, one more failure in a row
-    /// (short of the counter's limit); the rest stays.
-    mutating func failEndpoint(at time: String, httpStatus: Int?, error: String) throws
+    /// (short of the counter's limit), and what it did per parent (a child endpoint's failed walk; nil clears the
+    /// stored counts); the rest stays.
+    mutating func failEndpoint(at time: String, httpStatus: Int?, error: String, parents: SyncSummary.FanOut?) throws
 
     // MARK: The table
 

@@ -53,7 +53,9 @@ extension SyncApply {
         report.error = error
         report.version = state.version
         report.records = state.recordCount
-        try transaction.failEndpoint(at: Timestamp.format(facts.finishedAt), httpStatus: facts.httpStatus, error: error)
+        report.fanOut = facts.fanOut
+        try transaction.failEndpoint(
+            at: Timestamp.format(facts.finishedAt), httpStatus: facts.httpStatus, error: error, parents: facts.fanOut)
         report.runID = try transaction.insertRun(RunRecord(report, facts: facts, dueAt: dueAt))
         return report
     }

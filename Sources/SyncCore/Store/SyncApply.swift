@@ -207,7 +207,8 @@ package struct SyncApply: Sendable {
                 at: Timestamp.format(facts.finishedAt), httpStatus: facts.httpStatus, recordCount: recordCount,
                 version: report.version, changed: changed,
                 etag: EndpointSuccess.Validator(facts.etag, notModified: notModified),
-                lastModified: EndpointSuccess.Validator(facts.lastModified, notModified: notModified), shape: shape))
+                lastModified: EndpointSuccess.Validator(facts.lastModified, notModified: notModified), shape: shape,
+                parents: report.fanOut))
         report.runID = try transaction.insertRun(RunRecord(report, facts: facts, dueAt: dueAt))
     }
 }

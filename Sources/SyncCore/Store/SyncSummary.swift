@@ -128,10 +128,13 @@ package struct RunFacts: Sendable {
     package var bytes: Int
     /// The responses received; nil means one when there is a status, else none.
     package var pages: Int?
+    /// What a failed run of a child endpoint did per parent before its failed walk, kept with the failure; nil for
+    /// any other run (a successful one's counts come with its report).
+    package var fanOut: SyncSummary.FanOut?
 
     package init(
         startedAt: Double, finishedAt: Double, httpStatus: Int? = nil, etag: String? = nil, lastModified: String? = nil,
-        bytes: Int = 0, pages: Int? = nil
+        bytes: Int = 0, pages: Int? = nil, fanOut: SyncSummary.FanOut? = nil
     ) {
         self.startedAt = startedAt
         self.finishedAt = finishedAt
@@ -140,6 +143,7 @@ package struct RunFacts: Sendable {
         self.lastModified = lastModified
         self.bytes = bytes
         self.pages = pages
+        self.fanOut = fanOut
     }
 
     /// The responses received, for syncd_runs.pages.

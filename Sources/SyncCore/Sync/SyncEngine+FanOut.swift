@@ -80,11 +80,13 @@ extension SyncEngine {
         let collected = FanOutRun(
             parents: choice.parents, directory: spoolDirectory, limit: spoolLimit, feed: feed)
         collecting.withLock { $0 = collected }
+        var counts = SyncSummary.FanOut()
+        (counts.skipped, counts.left) = (choice.skipped, choice.left)
         let walked: [WalkedParent]
         do {
             walked = try await walk(
-                choice.parents, of: endpoint, plan: plan, states: inputs.children, into: collected, logger: logger,
-                progress: progress)
+                choice.parents, of: endpoint, plan: plan, states: inputs.children, into: collected, counts: counts,
+                logger: logger, progress: progress)
         } catch {
             fetched()
             feed.fail()
@@ -92,12 +94,7 @@ extension SyncEngine {
             throw error
         }
         fetched()
-        var counts = SyncSummary.FanOut()
-        (counts.skipped, counts.left) = (choice.skipped, choice.left)
-        counts.walked = walked.count { $0.status != nil }
-        counts.notModified = walked.count { $0.answer == .notModified }
-        // A walk with no records (an empty array, or a status `on_status` maps to empty) is counted as it is applied.
-        counts.skipped += walked.count { $0.answer == .skipped }
+        counts.add(walked)
         let bytes = walked.reduce(0) { $0 + $1.bytes }
         let pages = walked.reduce(0) { $0 + $1.pages }
         // The status of a walk with records, else of a 304: what the run's row and `syncd sync` show.
@@ -132,10 +129,11 @@ extension SyncEngine {
     /// that end early wait in their own spools for the ones ahead of them (``FanOutRun``), and a slow parent must not
     /// let thousands pile up behind it.
     ///
-    /// - Throws: The first failed walk's ``SyncFailure``; the other walks are cancelled.
+    /// - Throws: The first failed walk's ``SyncFailure``, with `counts` and the walks done before it
+    ///   (``SyncFailure/fanOut``); the other walks are cancelled.
     private func walk(
         _ parents: [ParentRow], of endpoint: EndpointConfiguration, plan: FanOutPlan, states: [String: ChildState],
-        into run: FanOutRun, logger: Logger, progress: SyncProgress.Sink.Run?
+        into run: FanOutRun, counts: SyncSummary.FanOut, logger: Logger, progress: SyncProgress.Sink.Run?
     ) async throws -> [WalkedParent] {
         let name = endpoint.name.name
         let lookahead = plan.concurrency * 8
@@ -168,13 +166,18 @@ extension SyncEngine {
             }
             startWalks()
             var done = 0
-            while let (index, walked) = try await group.next() {
-                results[index] = walked
-                running -= 1
-                done += 1
-                while oldest < parents.count, results[oldest] != nil { oldest += 1 }
-                progress?.parents(done: done, total: parents.count)
-                startWalks()
+            do {
+                while let (index, walked) = try await group.next() {
+                    results[index] = walked
+                    running -= 1
+                    done += 1
+                    while oldest < parents.count, results[oldest] != nil { oldest += 1 }
+                    progress?.parents(done: done, total: parents.count)
+                    startWalks()
+                }
+            } catch var failure as SyncFailure {
+                failure.fanOut = counts.failing(after: results.compactMap { $0 })
+                throw failure
             }
             return results.compactMap { $0 }
         }

@@ -151,7 +151,7 @@ package struct SyncEngine: Sendable {
     private func record(_ failure: SyncFailure, run: SyncRun, startedAt: Double) async -> SyncSummary {
         let facts = RunFacts(
             startedAt: startedAt, finishedAt: now(), httpStatus: failure.status, bytes: failure.bytes,
-            pages: failure.pages)
+            pages: failure.pages, fanOut: failure.fanOut)
         do {
             // Even when cancelled (the daemon stopping): how the run ended is recorded.
             var report = try await storage.recordFailure(
@@ -383,16 +383,4 @@ package struct SyncEngine: Sendable {
             return "HTTP \(status) \(reason) from the upstream"
         }
     }
-}
-
-/// Why a run stored nothing, already phrased for people.
-struct SyncFailure: Error {
-    var message: String
-    var status: Int?
-    var bytes: Int
-    var outcome: SyncSummary.Outcome = .failed
-    /// The pages fetched before the failure, when it is known.
-    var pages: Int?
-    /// Seconds from now that the upstream asked to wait.
-    var retryAfter: Double?
 }

@@ -131,7 +131,9 @@ struct RecordingTransaction<Keys: RepeatedKeys>: StoreTransaction {
         log.success = success
         log.row.version = success.version
     }
-    func failEndpoint(at time: String, httpStatus: Int?, error: String) { note("failEndpoint") }
+    func failEndpoint(at time: String, httpStatus: Int?, error: String, parents: SyncSummary.FanOut?) {
+        note("failEndpoint")
+    }
     func prepareTable(_ shape: TableShape, storedSignature: String?) -> Bool {
         note("prepareTable")
         return false

@@ -7,7 +7,8 @@ extension SyncApply {
     /// Applies a child endpoint's run: the records of each parent walked with an answer, carrying the parent
     /// columns and `_parent`; in snapshot mode, a walked parent's rows its answer no longer holds are deleted; a
     /// parent that answered 304 or was not walked keeps its rows; the rows of a parent the parent's table no longer
-    /// holds are deleted in every mode. The empty-snapshot guard and `max_delete` hold over the whole run.
+    /// holds are deleted in every mode. The empty-snapshot guard and `max_delete` hold over the whole run. An
+    /// incremental child's cursor is each parent's own: the highest cursor value among that parent's records.
     ///
     /// - Throws: ``StoreError`` (an empty snapshot, more deletions than `max_delete` allows, a changed primary key),
     ///   or the store's error.
@@ -30,16 +31,26 @@ extension SyncApply {
         var states: [ChildState] = []
         let sources = endpoint.fanOut?.sources ?? []
         for walk in fanOut.walks {
-            states.append(
-                ChildState(
-                    parentKey: walk.parent.key, etag: walk.etag, lastModified: walk.lastModified,
-                    parentVersion: walk.parent.version, walkedAt: now))
-            guard let body = walk.body else { continue }
+            var childState = ChildState(
+                parentKey: walk.parent.key, etag: walk.etag, lastModified: walk.lastModified,
+                parentVersion: walk.parent.version, walkedAt: now, cursor: walk.cursor, cursorColumn: walk.cursorColumn)
+            guard let body = walk.body else {
+                states.append(childState)
+                continue
+            }
             replaced.insert(walk.parent.key)
             let values = walk.parent.values
             let extra = sources.map { $0 < values.count ? values[$0] : .null } + [.text(walk.parent.key)]
             let kept = intake.received - intake.rejected
+            // Each parent's cursor moves with its own records only.
+            intake.restartCursor()
             let stored = try store(body, decoder: decoder, intake: &intake, into: &records, appending: extra)
+            if let progress = intake.incremental,
+                let cursor = progress.cursorToStore(stored: walk.cursor, storedColumn: walk.cursorColumn)
+            {
+                (childState.cursor, childState.cursorColumn) = (cursor, progress.columnName)
+            }
+            states.append(childState)
             written += stored.written
             deleted += stored.deleted
             if intake.received - intake.rejected == kept { counts.empty += 1 }

@@ -85,7 +85,8 @@ package struct SyncApply: Sendable {
     ///
     /// - Returns: The rows written, the rows deleted by a deleted flag, and the schema the records showed.
     ///
-    /// - Parameter extra: Values added after each record's own (a child endpoint's parent columns and `_parent`).
+    /// - Parameter extra: Values added after each record's own columns, before an incremental deleted flag (a child
+    ///   endpoint's parent columns and `_parent`).
     func store<Records: StoreRecordWriter>(
         _ decoded: DecodedBody, decoder: RecordDecoder, intake: inout RecordIntake, into records: inout Records,
         appending extra: [ColumnValue] = []
@@ -98,9 +99,13 @@ package struct SyncApply: Sendable {
         // The positions in the batch of the records to store, stored in groups, in order: a deletion waits for the
         // records before it, and so does a repeated key where the store cannot write it twice in one statement.
         var waiting: [Int] = []
+        let own = endpoint.ownColumnCount
         while var batch = try pipeline.next() {
             if !extra.isEmpty {
-                for index in batch.records.indices { batch.records[index].values += extra }
+                for index in batch.records.indices {
+                    let count = batch.records[index].values.count
+                    batch.records[index].values.insert(contentsOf: extra, at: min(own, count))
+                }
             }
             waiting.removeAll(keepingCapacity: true)
             for (position, record) in batch.records.enumerated() {

@@ -106,8 +106,12 @@ extension SyncEngine {
                 let (index, parent) = (next, parents[next])
                 next += 1
                 group.addTask {
-                    let walked = try await walkChild(
+                    var walked = try await walkChild(
                         parent, of: endpoint, state: states[parent.key], logger: logger, progress: progress)
+                    // The parent's cursor stays unless its records move it (SyncApply.applyFanOut).
+                    (walked.walk.cursor, walked.walk.cursorColumn) = (
+                        states[parent.key]?.cursor, states[parent.key]?.cursorColumn
+                    )
                     return (index, walked)
                 }
             }
@@ -135,6 +139,9 @@ extension SyncEngine {
         var child = endpoint
         do {
             (child.url, child.headers, child.body) = try ChildRequest.render(endpoint, for: parent)
+            // An incremental child sends the parent's own cursor, set once `{parent.…}` is rendered.
+            child.url = IncrementalCursor.url(
+                child.url, of: endpoint, stored: state?.cursor, storedColumn: state?.cursorColumn)
         } catch {
             // The row cannot make the request (a null, a control character in a header): its children stay.
             logger.notice("Parent not walked", metadata: [LogKey.error: "\(error)"])

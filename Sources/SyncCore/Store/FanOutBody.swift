@@ -1,22 +1,6 @@
 // What a run of a child endpoint reads before it fetches (its parents' rows, each parent's child state), and what
 // it hands the store after (each walked parent's answer).
 
-/// One row of a parent's table, as a child endpoint's run reads it.
-package struct ParentRow: Sendable, Hashable {
-    /// The row's key as JSON (``ColumnValue/keyJSON(_:)``): the child rows' `_parent`.
-    package var key: String
-    /// The values of ``FanOutPlan/parentColumns``, in that order.
-    package var values: [ColumnValue]
-    /// The row's `_version`: the parent endpoint's version at which it last changed.
-    package var version: Int64
-
-    package init(key: String, values: [ColumnValue], version: Int64) {
-        self.key = key
-        self.values = values
-        self.version = version
-    }
-}
-
 /// A child endpoint's state for one parent, after that parent's last walk (`syncd_children`).
 package struct ChildState: Sendable, Hashable {
     /// The parent's key as JSON.

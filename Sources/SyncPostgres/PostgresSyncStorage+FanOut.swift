@@ -20,13 +20,15 @@ extension PostgresSyncStorage {
         var children: [String: ChildState] = [:]
         for row in try session.query(
             """
-            SELECT parent_key, etag, last_modified, parent_version, walked_at FROM syncd_children WHERE endpoint = $1
+            SELECT parent_key, etag, last_modified, parent_version, walked_at, cursor, cursor_column
+            FROM syncd_children WHERE endpoint = $1
             """, [.text(endpoint.name.name)]
         ).rows {
             let key = try row[0].decode(String.self)
             children[key] = ChildState(
                 parentKey: key, etag: try row[1].decode(String?.self), lastModified: try row[2].decode(String?.self),
-                parentVersion: try row[3].decode(Int64.self), walkedAt: try row[4].decode(String.self))
+                parentVersion: try row[3].decode(Int64.self), walkedAt: try row[4].decode(String.self),
+                cursor: try row[5].decode(String?.self), cursorColumn: try row[6].decode(String?.self))
         }
         guard let plan = endpoint.fanOut,
             try session.scalar(Bool.self, "SELECT to_regclass($1) IS NOT NULL", [.text(plan.parent.quoted)]) == true
@@ -74,16 +76,19 @@ extension PostgresWriter {
         for state in states {
             try session.query(
                 """
-                INSERT INTO syncd_children (endpoint, parent_key, etag, last_modified, parent_version, walked_at)
-                VALUES ($1, $2, $3, $4, $5, $6)
+                INSERT INTO syncd_children (
+                    endpoint, parent_key, etag, last_modified, parent_version, walked_at, cursor, cursor_column
+                )
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
                 ON CONFLICT (endpoint, parent_key) DO UPDATE SET etag = excluded.etag,
                 last_modified = excluded.last_modified, parent_version = excluded.parent_version,
-                walked_at = excluded.walked_at
+                walked_at = excluded.walked_at, cursor = excluded.cursor, cursor_column = excluded.cursor_column
                 """,
                 [
                     .text(name), .text(state.parentKey), state.etag.map(PostgresValue.text) ?? .null,
                     state.lastModified.map(PostgresValue.text) ?? .null, .integer(state.parentVersion),
-                    .text(state.walkedAt),
+                    .text(state.walkedAt), state.cursor.map(PostgresValue.text) ?? .null,
+                    state.cursorColumn.map(PostgresValue.text) ?? .null,
                 ])
         }
     }

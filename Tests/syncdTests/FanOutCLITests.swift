@@ -1,5 +1,6 @@
 import Foundation
 import SampleUpstream
+import Synchronization
 import Testing
 
 /// Child endpoints from the command line: the built binary syncs a GitHub-like organization's repositories and
@@ -99,6 +100,37 @@ struct FanOutCLITests {
         try await server.shutdown()
         let count = try await workspace.run(["sql", "SELECT count(*) AS n FROM issues", "--format", "csv"])
         #expect(count.standardOutput == "n\r\n6\r\n", "the failed run stored nothing")
+    }
+
+    @Test("an incremental child: check-config accepts it, and each `syncd sync` sends each parent its own cursor")
+    func incremental() async throws {
+        let projects = JiraProjectIssues([
+            ("ALPHA", ["2023-01-01T00:00:01.000Z", "2023-01-01T00:00:02.000Z"]), ("BETA", ["2023-01-01T00:00:05.000Z"]),
+        ])
+        // The `updatedSince` of each request of a project's issues ("-" for none), in order.
+        let asked = Mutex<[String]>([])
+        let server = try await LoopbackHTTPServer.start { request in
+            let parts = request.path.split(separator: "/")
+            if parts.count == 6 { asked.withLock { $0.append("\(parts[4]) \(request.query["updatedSince"] ?? "-")") } }
+            return projects.answer(request)
+        }
+        let toml = "database = \"cache.db\"\n\n" + JiraProjectIssues.endpointsTOML(baseURL: server.baseURL)
+        let workspace = try CLITests.Workspace(toml: toml)
+        defer { workspace.remove() }
+        let check = try await workspace.run(["check-config"])
+        #expect(check.status == 0, "\(check.standardError)")
+        let first = try await workspace.run(["sync"])
+        #expect(first.status == 0, "\(first.standardError)")
+        projects.update("BETA", 2, updated: "2023-01-01T00:00:07.000Z", summary: "New")
+        let second = try await workspace.run(["sync"])
+        #expect(second.status == 0, "\(second.standardError)")
+        try await server.shutdown()
+        #expect(
+            asked.withLock { $0 }.sorted() == [
+                "ALPHA -", "ALPHA 2023-01-01T00:00:02.000Z", "BETA -", "BETA 2023-01-01T00:00:05.000Z",
+            ])
+        let rows = try await workspace.run(["query", "issues", "--where", "project=BETA", "--format", "csv"])
+        #expect(rows.standardOutput.split(separator: "\r\n").count == 3, "\(rows.standardOutput)")
     }
 
     @Test("check-config names the line and key of a child endpoint's problem")

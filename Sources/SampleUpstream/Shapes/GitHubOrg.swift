@@ -122,8 +122,8 @@ package final class GitHubOrg: Sendable {
         name.hasPrefix("repo-") ? Int(name.dropFirst(5)) : nil
     }
 
-    /// FNV-1a of `text`, in hex: an ETag that changes with the body.
-    private static func hash(_ text: String) -> String {
+    /// FNV-1a of `text`, in hex: an ETag that changes with the body (JiraProjectIssues' too).
+    static func hash(_ text: String) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in text.utf8 {
             hash ^= UInt64(byte)

@@ -43,10 +43,6 @@ extension SyncEndpoint {
         }
         var problems: [String] = []
         if records == nil { problems.append("a document endpoint (no \"records\") takes no \"parent\"") }
-        if incremental != nil {
-            problems.append(
-                "an endpoint with a \"parent\" takes no \"incremental\" cursor yet: each parent would need its own")
-        }
         return templateProblems + problems + parentColumnNameProblems
     }
 

@@ -12,13 +12,22 @@ package struct ChildState: Sendable, Hashable {
     package var parentVersion: Int64
     /// When its children were last walked (RFC 3339).
     package var walkedAt: String
+    /// An incremental child's cursor for this parent: the highest value of the cursor column among its records, and
+    /// that column's name (``IncrementalProgress``); nil before its first records.
+    package var cursor: String?
+    package var cursorColumn: String?
 
-    package init(parentKey: String, etag: String?, lastModified: String?, parentVersion: Int64, walkedAt: String) {
+    package init(
+        parentKey: String, etag: String?, lastModified: String?, parentVersion: Int64, walkedAt: String,
+        cursor: String? = nil, cursorColumn: String? = nil
+    ) {
         self.parentKey = parentKey
         self.etag = etag
         self.lastModified = lastModified
         self.parentVersion = parentVersion
         self.walkedAt = walkedAt
+        self.cursor = cursor
+        self.cursorColumn = cursorColumn
     }
 }
 
@@ -43,6 +52,9 @@ package struct ChildWalk: Sendable {
     /// The first page's validators.
     package var etag: String?
     package var lastModified: String?
+    /// The parent's stored cursor and its column, sent with this walk: kept unless the walk's records move it.
+    package var cursor: String?
+    package var cursorColumn: String?
 
     package init(parent: ParentRow, replaces: Bool, etag: String? = nil, lastModified: String? = nil) {
         self.parent = parent

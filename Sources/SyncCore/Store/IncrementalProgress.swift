@@ -10,7 +10,8 @@ package struct IncrementalProgress {
     /// The cursor column's JSON path inside a record, for problems.
     let columnPath: String
     let type: ColumnType
-    /// Where the deleted flag is among a record's values: after the configured columns.
+    /// Where the deleted flag is among a record's values: after the table's columns (a child endpoint's parent
+    /// columns and `_parent` included).
     let flagIndex: Int?
     package private(set) var highest: String?
     /// The latest timestamp adopted as the cursor, as stored (RFC 3339, UTC); nil for other column types.
@@ -22,7 +23,13 @@ package struct IncrementalProgress {
         self.columnPath = endpoint.columns[configuration.column].path.description
         self.type = endpoint.columns[configuration.column].type
         self.latestAdoptable = type == .timestamp ? Self.timestamp(now + Self.futureTolerance) : nil
-        self.flagIndex = configuration.deletedFlag == nil ? nil : endpoint.columns.count
+        self.flagIndex =
+            configuration.deletedFlag == nil ? nil : endpoint.columns.count + (endpoint.declared.parent == nil ? 0 : 1)
+    }
+
+    /// Forgets the highest value seen: a child endpoint follows each parent's cursor on its own.
+    package mutating func restart() {
+        highest = nil
     }
 
     /// The cursor to store after the run: the highest value seen, when it moved past the stored one (or the stored

@@ -47,6 +47,11 @@ package struct RecordIntake {
         return Array(decoding) + laterProblems.prefix(RunRecord.storedProblemLimit - decoding.count)
     }
 
+    /// Follows the cursor afresh from here: a child endpoint's parents each have their own.
+    package mutating func restartCursor() {
+        incremental?.restart()
+    }
+
     /// Whether every record received was rejected (or none came).
     package var isEmpty: Bool { received - rejected == 0 }
 

@@ -21,14 +21,16 @@ extension SQLiteSyncStorage {
         var children: [String: ChildState] = [:]
         let states = try database.makeStatement(
             """
-            SELECT parent_key, etag, last_modified, parent_version, walked_at FROM syncd_children WHERE endpoint = ?
+            SELECT parent_key, etag, last_modified, parent_version, walked_at, cursor, cursor_column
+            FROM syncd_children WHERE endpoint = ?
             """)
         try states.bind([.text(endpoint.name.name)])
         while try states.step() {
             guard let key = states.text(at: 0) else { continue }
             children[key] = ChildState(
                 parentKey: key, etag: states.text(at: 1), lastModified: states.text(at: 2),
-                parentVersion: states.integer(at: 3), walkedAt: states.text(at: 4) ?? "")
+                parentVersion: states.integer(at: 3), walkedAt: states.text(at: 4) ?? "", cursor: states.text(at: 5),
+                cursorColumn: states.text(at: 6))
         }
         guard let plan = endpoint.fanOut, try database.tableExists(plan.parent.name),
             let keyJSON = SQLDialect.sqlite.keyJSON(plan.parentKey)

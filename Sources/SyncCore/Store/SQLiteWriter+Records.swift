@@ -153,17 +153,20 @@ extension SQLiteWriter {
         }
         let upsert = try database.makeStatement(
             """
-            INSERT INTO syncd_children (endpoint, parent_key, etag, last_modified, parent_version, walked_at)
-            VALUES (?, ?, ?, ?, ?, ?)
+            INSERT INTO syncd_children (
+                endpoint, parent_key, etag, last_modified, parent_version, walked_at, cursor, cursor_column
+            )
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (endpoint, parent_key) DO UPDATE SET etag = excluded.etag,
             last_modified = excluded.last_modified, parent_version = excluded.parent_version,
-            walked_at = excluded.walked_at
+            walked_at = excluded.walked_at, cursor = excluded.cursor, cursor_column = excluded.cursor_column
             """)
         for state in states {
             try upsert.bind([
                 .text(name), .text(state.parentKey), state.etag.map(SQLiteValue.text) ?? .null,
                 state.lastModified.map(SQLiteValue.text) ?? .null, .integer(state.parentVersion),
-                .text(state.walkedAt),
+                .text(state.walkedAt), state.cursor.map(SQLiteValue.text) ?? .null,
+                state.cursorColumn.map(SQLiteValue.text) ?? .null,
             ])
             try upsert.step()
         }

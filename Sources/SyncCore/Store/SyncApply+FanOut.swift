@@ -7,7 +7,8 @@ extension SyncApply {
     /// Applies a child endpoint's run: the records of each parent walked with an answer, carrying the parent
     /// columns and `_parent`; in snapshot mode, a walked parent's rows its answer no longer holds are deleted; a
     /// parent that answered 304 or was not walked keeps its rows; the rows of a parent the parent's table no longer
-    /// holds are deleted in every mode. The empty-snapshot guard and `max_delete` hold over the whole run.
+    /// holds are deleted in every mode. The empty-snapshot guard and `max_delete` hold over the whole run. An
+    /// incremental child's cursor is each parent's own: the highest cursor value among that parent's records.
     ///
     /// - Throws: ``StoreError`` (an empty snapshot, more deletions than `max_delete` allows, a changed primary key),
     ///   or the store's error.
@@ -31,10 +32,20 @@ extension SyncApply {
                 DecodedBody(spool: run.spool, pages: run.pages, isPaged: true)
             }
         let sources = endpoint.fanOut?.sources ?? []
+        // An incremental child's cursor is each parent's own: it follows a walk's records from its first page, and
+        // what it reached is kept by walk.
+        var progress: [Int: IncrementalProgress] = [:]
+        var current: Int?
         let stored: (written: Int, deleted: Int, schemaTally: SchemaTally?, keptPerPage: [Int])
         do {
-            stored = try store(body, decoder: decoder, intake: &intake, into: &records) { page in
-                run.owner(ofPage: page).map { run.parents[$0].carried(sources) } ?? []
+            stored = try store(body, decoder: decoder, intake: &intake, into: &records) { page, intake in
+                guard let owner = run.owner(ofPage: page) else { return [] }
+                if owner != current {
+                    if let current, let incremental = intake.incremental { progress[current] = incremental }
+                    intake.restartCursor()
+                    current = owner
+                }
+                return run.parents[owner].carried(sources)
             }
         } catch let failure as PageDecodingError {
             // Named by its parent and its place in that parent's walk.
@@ -42,6 +53,7 @@ extension SyncApply {
             let first = (0..<failure.page).first { run.owner(ofPage: $0) == owner } ?? 0
             throw PageDecodingError(page: failure.page - first, error: failure.error, parent: run.parents[owner].key)
         }
+        if let current, let incremental = intake.incremental { progress[current] = incremental }
         // The last page read, every walk ended (the feed's end waits for it).
         guard let (walks, startCounts) = run.outcome else { throw SpoolFeed.Stop.fetchFailed }
         let facts = body.feed?.finalFacts ?? startFacts
@@ -55,10 +67,17 @@ extension SyncApply {
         counts.empty += zip(walks, kept).count { $0.replaces && $1 == 0 }
         // The parents whose child set this run replaces: those that answered with records.
         let replaced = Set(walks.filter(\.replaces).map(\.parent.key))
-        let states = walks.map { walk in
-            ChildState(
+        let states = walks.enumerated().map { index, walk in
+            var state = ChildState(
                 parentKey: walk.parent.key, etag: walk.etag, lastModified: walk.lastModified,
-                parentVersion: walk.parent.version, walkedAt: now)
+                parentVersion: walk.parent.version, walkedAt: now, cursor: walk.cursor, cursorColumn: walk.cursorColumn)
+            // A parent's cursor moves only with its own records.
+            if let moved = progress[index],
+                let cursor = moved.cursorToStore(stored: walk.cursor, storedColumn: walk.cursorColumn)
+            {
+                (state.cursor, state.cursorColumn) = (cursor, moved.columnName)
+            }
+            return state
         }
         let written = stored.written
         var deleted = stored.deleted

@@ -83,13 +83,14 @@ package struct SyncApply: Sendable {
 
     /// Takes the body's records through `intake` into `records`, as they are decoded.
     ///
-    /// - Parameter extras: For a child endpoint's run, the values added after each record's own, by the page of the
-    ///   body the record is of (its parent's columns and `_parent`); a batch then holds one page's records.
+    /// - Parameter extras: For a child endpoint's run, asked before each batch with the page of the body its records
+    ///   are of (a batch then holds one page's records) and the intake about to take them: the values the records
+    ///   carry after their own columns, before an incremental deleted flag (the parent's columns and `_parent`).
     /// - Returns: The rows written, the rows deleted by a deleted flag, the schema the records showed, and with
     ///   `extras`, the records kept per page.
     func store<Records: StoreRecordWriter>(
         _ decoded: DecodedBody, decoder: RecordDecoder, intake: inout RecordIntake, into records: inout Records,
-        extras: ((_ page: Int) -> [ColumnValue])? = nil
+        extras: ((_ page: Int, _ intake: inout RecordIntake) -> [ColumnValue])? = nil
     ) throws -> (written: Int, deleted: Int, schemaTally: SchemaTally?, keptPerPage: [Int]) {
         var written = 0
         var deleted = 0
@@ -101,10 +102,14 @@ package struct SyncApply: Sendable {
         // The positions in the batch of the records to store, stored in groups, in order: a deletion waits for the
         // records before it, and so does a repeated key where the store cannot write it twice in one statement.
         var waiting: [Int] = []
+        let own = endpoint.ownColumnCount
         while var batch = try pipeline.next() {
             let kept = intake.received - intake.rejected
-            if let extra = extras?(batch.page), !extra.isEmpty {
-                for index in batch.records.indices { batch.records[index].values += extra }
+            if let extra = extras?(batch.page, &intake), !extra.isEmpty {
+                for index in batch.records.indices {
+                    let count = batch.records[index].values.count
+                    batch.records[index].values.insert(contentsOf: extra, at: min(own, count))
+                }
             }
             waiting.removeAll(keepingCapacity: true)
             for (position, record) in batch.records.enumerated() {

@@ -17,6 +17,18 @@ enum IncrementalCursor {
         return subtracting(lag, from: stored) ?? stored
     }
 
+    /// `url` with the cursor an incremental `endpoint` sends set as its parameter: the endpoint's own cursor, or for
+    /// a child endpoint one parent's (set after its `{parent.…}` values are rendered); `url` as it is when the
+    /// endpoint is not incremental or has nothing to send.
+    static func url(_ url: String, of endpoint: EndpointConfiguration, stored: String?, storedColumn: String?) -> String
+    {
+        guard let incremental = endpoint.incremental,
+            let cursor = value(
+                incremental, column: endpoint.columns[incremental.column], stored: stored, storedColumn: storedColumn)
+        else { return url }
+        return PageURL.setting([(name: incremental.param, value: cursor)], in: url)
+    }
+
     /// A stored timestamp (RFC 3339, UTC) moved back by `lag`; nil when it is not one or leaves 0000…9999.
     static func subtracting(_ lag: Duration, from timestamp: String) -> String? {
         let parsed = Array(timestamp.utf8).withUnsafeBufferPointer { RFC3339Timestamp(parsing: $0, allowsSpace: false) }

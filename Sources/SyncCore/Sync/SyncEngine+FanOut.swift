@@ -160,6 +160,10 @@ extension SyncEngine {
                                 bytes: walked.bytes)
                         }
                         walked.body = nil
+                        // The parent's cursor stays unless its records move it (SyncApply.applyFanOut).
+                        (walked.walk.cursor, walked.walk.cursorColumn) = (
+                            states[parent.key]?.cursor, states[parent.key]?.cursorColumn
+                        )
                         return (index, walked)
                     }
                 }
@@ -195,6 +199,9 @@ extension SyncEngine {
         var child = endpoint
         do {
             (child.url, child.headers, child.body) = try ChildRequest.render(endpoint, for: parent)
+            // An incremental child sends the parent's own cursor, set once `{parent.…}` is rendered.
+            child.url = IncrementalCursor.url(
+                child.url, of: endpoint, stored: state?.cursor, storedColumn: state?.cursorColumn)
         } catch {
             // The row cannot make the request (a null, a control character in a header): its children stay.
             logger.notice("Parent not walked", metadata: [LogKey.error: "\(error)"])

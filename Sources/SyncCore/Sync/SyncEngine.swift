@@ -183,14 +183,8 @@ package struct SyncEngine: Sendable {
             return try await fetchDocument(
                 endpoint, request: request, run: run, startedAt: startedAt, progress: progress)
         }
-        var url = endpoint.url
-        if let incremental = endpoint.incremental,
-            let cursor = IncrementalCursor.value(
-                incremental, column: endpoint.columns[incremental.column], stored: state?.cursor,
-                storedColumn: state?.cursorColumn)
-        {
-            url = PageURL.setting([(name: incremental.param, value: cursor)], in: url)
-        }
+        let url = IncrementalCursor.url(
+            endpoint.url, of: endpoint, stored: state?.cursor, storedColumn: state?.cursorColumn)
         // The records are stored while the body arrives, in a transaction that starts with its first bytes.
         let streamed = Mutex<Task<SyncSummary?, Never>?>(nil)
         let feed = SpoolFeed(isPaged: endpoint.pagination != nil) { feed, spool in

@@ -51,6 +51,20 @@ struct FanOutConfigTests {
         #expect(TableShape(issues).columns.last?.name == "_parent")
     }
 
+    @Test("an incremental cursor with a parent is accepted: each parent has its own")
+    func incremental() throws {
+        let configuration = try SyncConfiguration.parse(
+            Self.toml(
+                """
+                parent = "repos"
+                mode = "incremental"
+                incremental = { param = "since", column = "title", initial = "a" }
+                """), sourcePath: "syncd.toml")
+        let issues = try #require(configuration.plan(named: "issues"))
+        #expect(issues.fanOut != nil)
+        #expect(issues.incremental == IncrementalConfiguration(param: "since", column: 1, initial: "a"))
+    }
+
     @Test(
         "each problem is refused at its line and key",
         arguments: [

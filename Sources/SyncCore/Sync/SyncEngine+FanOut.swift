@@ -104,9 +104,13 @@ extension SyncEngine {
         }
         collected.finish(walks: walked.map(\.walk), counts: counts)
         feed.close(with: facts())
-        if var report = await streamed.withLock({ $0 })?.value {
+        let streaming = streamed.withLock { $0 }
+        if var report = await streaming?.value {
             report.storedWhileFetching = true
             return report
+        }
+        if streaming != nil {
+            logger.debug("Stored after the walks: the transaction that stored the first answers gave way or failed")
         }
         // Stored once every walk ended: nothing was delivered, or the transaction that stored the first gave way.
         let body = FanOutBody(run: collected, streams: false, parents: parents, walkedBefore: walkedBefore)

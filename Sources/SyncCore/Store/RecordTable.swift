@@ -128,9 +128,13 @@ package struct RecordTable: Sendable {
     ///
     /// - Returns: The number of rows re-read.
     func refill(_ database: Database, decoder: RecordDecoder) throws -> Int {
-        // A key column the records do not hold (a child endpoint's parent column) is never re-read.
+        // A key column the records do not hold (a child endpoint's parent column) is never re-read: the decoder's
+        // column at its place is another (an incremental deleted flag, read after the record's own columns).
+        let readFromRecords = { (index: Int) in
+            index < decoder.columns.count && decoder.columns[index].name == self.columns[index].name
+        }
         let refilled = columns.indices.filter {
-            !keyColumns.contains($0) || (columns[$0].type == .timestamp && $0 < decoder.columns.count)
+            !keyColumns.contains($0) || (columns[$0].type == .timestamp && readFromRecords($0))
         }
         guard !refilled.isEmpty else { return 0 }
         let assignments = refilled.map { index in

@@ -24,8 +24,8 @@ package final class JiraProjectIssues: Sendable {
     private let projects: [String]
     private let issues: Mutex<[String: [Int: Issue]]>
 
-    /// Projects named by `keys`, each with the issues `updated` lists: issue N of a project was last updated at
-    /// `updated[key]![N - 1]` (RFC 3339 in UTC, all of one width, so that they order as text).
+    /// Projects named by `keys`, each with the issues `updated` lists: issue N of a project was last updated at the
+    /// Nth time listed for it (RFC 3339 in UTC, all of one width, so that they order as text).
     package init(_ updated: [(key: String, issues: [String])]) {
         projects = updated.map(\.key)
         var issues: [String: [Int: Issue]] = [:]

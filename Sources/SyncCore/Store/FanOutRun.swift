@@ -69,11 +69,6 @@ package final class FanOutRun: Sendable {
         }
     }
 
-    /// Walk `index` ended with nothing to store.
-    package func pass(_ index: Int) throws(FetchError) {
-        try deliver(index, pages: [], of: nil)
-    }
-
     private func copy(_ delivery: Delivery, owner: Int, into state: inout State) throws(FetchError) {
         guard let source = delivery.source else { return }
         var buffer: [UInt8] = []

@@ -35,7 +35,7 @@ struct FanOutRunTests {
         let (third, thirdPages) = try Self.walkSpool([Array("[3]".utf8)], in: directory)
         try run.deliver(2, pages: thirdPages, of: third)
         #expect(run.pages.isEmpty, "parent 2 waits for parents 0 and 1")
-        try run.pass(1)
+        try run.deliver(1, pages: [], of: nil)
         #expect(run.pages.isEmpty)
         let (first, firstPages) = try Self.walkSpool([Array("[1,".utf8), Array("2]".utf8)], in: directory)
         try run.deliver(0, pages: firstPages, of: first)
@@ -91,7 +91,7 @@ struct FanOutRunTests {
         #expect(run.pages == [0..<60])
         let error = #expect(throws: FetchError.self) { try run.deliver(1, pages: pages, of: own) }
         #expect(error?.description.contains("larger than 100 B together") == true)
-        #expect(throws: FetchError.self) { try run.pass(2) }
+        #expect(throws: FetchError.self) { try run.deliver(2, pages: [], of: nil) }
         #expect(run.spool.count == 60)
     }
 }

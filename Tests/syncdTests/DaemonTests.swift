@@ -122,19 +122,18 @@ enum DaemonProcess {
         _ body: (NotifyListener, _ signal: (Int32) -> Void) async throws -> Void
     ) async throws -> SyncdProcess.Result {
         let notify = try NotifyListener(directory: directory)
-        let pid = Mutex<Int32>(0)
         let executable = launcher.first.map(URL.init(fileURLWithPath:)) ?? SyncdProcess.binary
         let commandLine = launcher.isEmpty ? arguments : launcher.dropFirst() + [SyncdProcess.binary.path] + arguments
-        async let daemon = SyncdProcess.run(
-            executable: executable, commandLine, environment: ["NOTIFY_SOCKET": notify.path], outputPath: outputPath
-        ) { started in pid.withLock { $0 = started } }
+        // Started before the body waits: the listener's safety net then counts from a running daemon.
+        let daemon = try SyncdProcess.launch(
+            executable: executable, commandLine, environment: ["NOTIFY_SOCKET": notify.path], outputPath: outputPath)
         do {
-            try await body(notify) { kill(pid.withLock { $0 }, $0) }
+            try await body(notify) { kill(daemon.pid, $0) }
         } catch {
-            kill(pid.withLock { $0 }, SIGKILL)
-            _ = try? await daemon  // reaped; the body's error is the one to report
+            kill(daemon.pid, SIGKILL)
+            _ = try? await daemon.result()  // reaped; the body's error is the one to report
             throw error
         }
-        return try await daemon
+        return try await daemon.result()
     }
 }

@@ -28,7 +28,7 @@ final class NotifyListener: Sendable {
             self.path = path
         }
 
-        /// Reads until closed; a wait of more than 30 s for the next message ends in nil: a safety net, not
+        /// Reads until closed; a wait of more than 90 s for the next message ends in nil: a safety net, not
         /// synchronisation, so that a message that never comes fails the test instead of hanging it.
         func read() {
             var buffer = [UInt8](repeating: 0, count: 4096)
@@ -95,12 +95,13 @@ final class NotifyListener: Sendable {
         inbox.state.withLock { $0.closed = true }
     }
 
-    /// The next datagram, in the order they arrived; nil after 30 s without one (the safety net).
+    /// The next datagram, in the order they arrived; nil after 90 s without one: the safety net, long because a
+    /// loaded machine runs the daemon slowly.
     func next() async -> String? {
         await withCheckedContinuation { continuation in
             let ready: String?? = inbox.state.withLock { state in
                 if !state.messages.isEmpty { return .some(state.messages.removeFirst()) }
-                state.waiter = (continuation, ContinuousClock.now + .seconds(30))
+                state.waiter = (continuation, ContinuousClock.now + .seconds(90))
                 return .none
             }
             if let ready { continuation.resume(returning: ready) }

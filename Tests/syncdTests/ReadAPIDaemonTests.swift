@@ -33,9 +33,10 @@ struct ReadAPIDaemonTests {
         #expect(list.standardOutput == #"[{"id":1},{"id":2}]"#)
     }
 
-    /// Whether the `postgrest` client can be imported (`.ci/run` installs it with pip).
+    /// Whether the `postgrest` client is installed (`.ci/run` installs it with pip).
     static let hasPythonClient: Bool = {
-        let check = try? ChildProcess.spawn("/bin/sh", ["-c", "python3 -c 'import postgrest' 2>/dev/null"])
+        let finds = OpenAPIDaemonTests.pythonFinds("postgrest")
+        let check = try? ChildProcess.spawn("/bin/sh", ["-c", "python3 -c \(finds) 2>/dev/null"])
         return check?.waitBlocking() == 0
     }()
 

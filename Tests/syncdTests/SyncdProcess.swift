@@ -44,6 +44,37 @@ struct SyncdProcess {
         executable: URL, _ arguments: [String], environment: [String: String] = [:], directory: String? = nil,
         outputPath: String? = nil, onStart: @Sendable (Int32) -> Void = { _ in }
     ) async throws -> Result {
+        let running = try launch(
+            executable: executable, arguments, environment: environment, directory: directory, outputPath: outputPath)
+        onStart(running.pid)
+        return try await running.result()
+    }
+
+    /// A started process whose output goes to files until it exits.
+    struct Running: Sendable {
+        let child: ChildProcess
+        let outputURL: URL
+        let errorURL: URL
+        let scratch: URL
+
+        var pid: Int32 { child.pid }
+
+        /// Waits for the exit without blocking a thread of the cooperative pool, then reads what it wrote.
+        func result() async throws -> Result {
+            defer { try? FileManager.default.removeItem(at: scratch) }  // best effort
+            let status = await child.wait()
+            return Result(
+                status: status, standardOutput: try String(contentsOf: outputURL, encoding: .utf8),
+                standardError: try String(contentsOf: errorURL, encoding: .utf8))
+        }
+    }
+
+    /// Starts `executable ARGUMENTS…` now, on the caller's thread: a test that then waits for the process's messages
+    /// counts its safety net from a process that exists, not from a task the busy pool has yet to run.
+    static func launch(
+        executable: URL, _ arguments: [String], environment: [String: String] = [:], directory: String? = nil,
+        outputPath: String? = nil
+    ) throws -> Running {
         var env = ProcessInfo.processInfo.environment
         env["SYNCD_LOG_LEVEL"] = nil
         env["NOTIFY_SOCKET"] = nil
@@ -52,16 +83,16 @@ struct SyncdProcess {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
             "syncd-process-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }  // best effort
         let outputURL = outputPath.map(URL.init(fileURLWithPath:)) ?? scratch.appendingPathComponent("stdout")
         let errorURL = scratch.appendingPathComponent("stderr")
-        let child = try ChildProcess.spawn(
-            executable.path, arguments, environment: env, directory: directory,
-            standardOutput: .file(outputURL.path), standardError: .file(errorURL.path))
-        onStart(child.pid)
-        let status = await child.wait()
-        return Result(
-            status: status, standardOutput: try String(contentsOf: outputURL, encoding: .utf8),
-            standardError: try String(contentsOf: errorURL, encoding: .utf8))
+        do {
+            let child = try ChildProcess.spawn(
+                executable.path, arguments, environment: env, directory: directory,
+                standardOutput: .file(outputURL.path), standardError: .file(errorURL.path))
+            return Running(child: child, outputURL: outputURL, errorURL: errorURL, scratch: scratch)
+        } catch {
+            try? FileManager.default.removeItem(at: scratch)  // best effort
+            throw error
+        }
     }
 }

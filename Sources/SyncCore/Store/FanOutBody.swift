@@ -46,7 +46,7 @@ package struct FanOutInputs: Sendable {
 /// One parent's child walk, as the store applies it.
 package struct ChildWalk: Sendable {
     package var parent: ParentRow
-    /// Whether its answer replaces the parent's children: a 2xx (its records, in ``FanOutRun``'s spool), or a status
+    /// Whether its answer replaces the parent's children: a 2xx (its records, delivered to ``FanOutRun``), or a status
     /// `on_status` maps to `empty`. False for a 304 or a parent not walked: its stored children stay.
     package var replaces: Bool
     /// The first page's validators.
@@ -64,10 +64,22 @@ package struct ChildWalk: Sendable {
     }
 }
 
+/// What a child endpoint's walks answered besides their pages: each parent's walk, in the parents' order, and the
+/// run's counts (``FanOutRun/finish(_:)``).
+package struct FanOutOutcome: Sendable {
+    package var walks: [ChildWalk]
+    package var counts: SyncSummary.FanOut
+
+    package init(walks: [ChildWalk], counts: SyncSummary.FanOut) {
+        self.walks = walks
+        self.counts = counts
+    }
+}
+
 /// A child endpoint's run for the store: its walks' pages and answers, and every parent the parent's table holds
 /// (whose children stay when not walked; the children of any other parent are deleted).
 package struct FanOutBody: Sendable {
-    package var run: FanOutRun
+    package var run: FanOutRun<FanOutOutcome>
     /// Whether the transaction follows the run's feed, storing records while later walks are on the way; else every
     /// walk ended, and the run's pages are all in its spool.
     package var streams: Bool
@@ -76,7 +88,7 @@ package struct FanOutBody: Sendable {
     /// The keys of the parents walked before (``FanOutInputs/children``): the only parents stored rows can have.
     package var walkedBefore: Set<String>
 
-    package init(run: FanOutRun, streams: Bool, parents: Set<String>, walkedBefore: Set<String>) {
+    package init(run: FanOutRun<FanOutOutcome>, streams: Bool, parents: Set<String>, walkedBefore: Set<String>) {
         self.run = run
         self.streams = streams
         self.parents = parents

@@ -22,7 +22,7 @@ extension MemoryStore {
         _ body: FanOutBody, run: SyncRun, facts: @escaping @Sendable () -> RunFacts
     ) async throws -> SyncSummary {
         // A transaction that waits for the walks gives way to every other write.
-        if body.streams { body.run.feed?.setYield { [self] in hasWaitingWrites } }
+        if body.streams { body.run.giveWay { [self] in hasWaitingWrites } }
         return try await apply(run) { try $0.applyFanOut(body, facts: facts(), in: &$1) }
     }
 }

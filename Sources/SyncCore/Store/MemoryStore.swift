@@ -104,7 +104,7 @@ package final class MemoryStore: SyncStorage, ReadStorage {
         _ body: DecodedBody, run: SyncRun, facts: @escaping @Sendable () -> RunFacts
     ) async throws -> SyncSummary {
         // A transaction that waits for the network gives way to every other write.
-        body.feed?.setYield { [self] in hasWaitingWrites }
+        body.giveWay { [self] in hasWaitingWrites }
         return try await apply(run) { try $0.applyCollection(body, facts: facts(), in: &$1) }
     }
 

@@ -4,8 +4,9 @@ import SyncSupport
 /// (``StoreTransaction/insertRun(_:)``): a store writes ``values`` into ``columns``, and each problem's values into
 /// ``problemColumns`` after the run's id and the endpoint's name.
 package struct RunRecord: Sendable {
-    /// At most this many problems of one run are stored in syncd_errors; the counts stay exact.
-    package static let storedProblemLimit = 1000
+    /// At most this many problems of one run are stored in syncd_errors, as many as the intake keeps; the counts stay
+    /// exact.
+    package static let storedProblemLimit = RecordIntake.problemLimit
     /// syncd_runs keeps this many runs per endpoint.
     package static let retainedRuns = 1000
 

@@ -10,7 +10,7 @@ extension SQLiteSyncStorage {
         _ body: FanOutBody, run: SyncRun, facts: @escaping @Sendable () -> RunFacts
     ) async throws -> SyncSummary {
         // A transaction that waits for the walks gives way to every other write of the process.
-        if body.streams { body.run.feed?.setYield { [database] in database.hasWaiting } }
+        if body.streams { body.run.giveWay { [database] in database.hasWaiting } }
         return try await database.perform { database in
             try SyncApply(run).applyFanOut(body, facts: facts(), database: database)
         }

@@ -57,7 +57,7 @@ package struct SQLiteSyncStorage: SyncStorage {
         _ body: DecodedBody, run: SyncRun, facts: @escaping @Sendable () -> RunFacts
     ) async throws -> SyncSummary {
         // A transaction that waits for the network gives way to every other write of the process.
-        body.feed?.setYield { [database] in database.hasWaiting }
+        body.giveWay { [database] in database.hasWaiting }
         return try await database.perform { database in
             try SyncApply(run).applyCollection(body, facts: facts(), database: database)
         }

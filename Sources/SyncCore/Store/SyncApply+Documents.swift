@@ -53,9 +53,9 @@ extension SyncApply {
         report.error = error
         report.version = state.version
         report.records = state.recordCount
-        report.fanOut = facts.fanOut
+        report.fanOut = failedFanOut
         try transaction.failEndpoint(
-            at: Timestamp.format(facts.finishedAt), httpStatus: facts.httpStatus, error: error, parents: facts.fanOut)
+            at: Timestamp.format(facts.finishedAt), httpStatus: facts.httpStatus, error: error, parents: failedFanOut)
         report.runID = try transaction.insertRun(RunRecord(report, facts: facts, dueAt: dueAt))
         return report
     }

@@ -24,13 +24,8 @@ extension SyncApply {
         var records = try transaction.makeRecordWriter(shape, version: newVersion, now: now)
         let run = fanOut.run
         // Every answer's pages, walk after walk, in one body; each record carries its parent's values after its own.
-        // Streamed, the pages are stored as the walks deliver them; else they are all in the spool.
-        let body =
-            if fanOut.streams, let feed = run.feed {
-                DecodedBody(spool: run.spool, feed: feed)
-            } else {
-                DecodedBody(spool: run.spool, pages: run.pages, isPaged: true)
-            }
+        // Streamed, the pages are stored as the walks deliver them; else they were all delivered.
+        let body = run.records(streaming: fanOut.streams)
         let sources = endpoint.fanOut?.sources ?? []
         // An incremental child's cursor is each parent's own: it follows a walk's records from its first page, and
         // what it reached is kept by walk.
@@ -55,9 +50,10 @@ extension SyncApply {
         }
         if let current, let incremental = intake.incremental { progress[current] = incremental }
         // The last page read, every walk ended (the feed's end waits for it).
-        guard let (walks, startCounts) = run.outcome else { throw SpoolFeed.Stop.fetchFailed }
-        let facts = body.feed?.finalFacts ?? startFacts
-        var counts = startCounts
+        let outcome = try run.finished()
+        let walks = outcome.walks
+        let facts = body.finalFacts ?? startFacts
+        var counts = outcome.counts
         // A walk whose answer replaced its children with no record kept: an empty array, or a status `on_status` maps
         // to empty.
         var kept = [Int](repeating: 0, count: walks.count)

@@ -12,6 +12,8 @@ package struct SyncApply: Sendable {
     /// When the scheduler wanted the run to start, in seconds since 1970; recorded as syncd_runs.due_at. `nil` for
     /// a run nobody scheduled (`syncd sync`, a library's sync).
     package var dueAt: Double?
+    /// What a failed run of a child endpoint did per parent before its failed walk (``SyncRun/failedFanOut``).
+    package var failedFanOut: SyncSummary.FanOut?
 
     package init(endpoint: EndpointConfiguration, dueAt: Double? = nil) {
         self.endpoint = endpoint
@@ -20,6 +22,7 @@ package struct SyncApply: Sendable {
 
     package init(_ run: SyncRun) {
         self.init(endpoint: run.endpoint, dueAt: run.dueAt)
+        failedFanOut = run.failedFanOut
     }
 
     var name: String { endpoint.name.name }
@@ -50,7 +53,7 @@ package struct SyncApply: Sendable {
             report.newDrift = try journalDrift(tally, now: now, in: &transaction)
         }
         // A streamed body's facts are known once its fetch ended (which the last batch waited for).
-        let facts = decoded.feed?.finalFacts ?? startFacts
+        let facts = decoded.finalFacts ?? startFacts
         report.record(intake, facts: facts)
         let isEmpty = intake.isEmpty
         if endpoint.mode == .snapshot, isEmpty, before > 0, !endpoint.allowEmpty {

@@ -17,10 +17,10 @@ package protocol SyncStorage: Sendable {
     /// Applies a 200 of a collection: upserts the records, deletes (with tombstones) what a snapshot no longer
     /// holds, and records the run.
     ///
-    /// A body with a ``DecodedBody/feed`` is still arriving: the records are stored as the feed reports them, the
-    /// run's status, validators, bytes and pages are the feed's ``SpoolFeed/finalFacts``, and when the feed fails or
-    /// gives way the call throws it (``SpoolFeed/Stop``) and stores nothing. An implementation whose writes would
-    /// hold up others while it waits should give way through ``SpoolFeed/setYield(_:)``.
+    /// A body that ``DecodedBody/isStreamed`` is still arriving: the records are stored as its pipeline yields them,
+    /// the run's status, validators, bytes and pages are its ``DecodedBody/finalFacts``, and when its fetch fails or
+    /// it gives way the pipeline throws, and so does the call, storing nothing. An implementation whose writes would
+    /// hold up others while it waits should give way through ``DecodedBody/giveWay(when:)``.
     ///
     /// - Parameter facts: The run's facts, asked for when the transaction starts (so that its finish time is then).
     /// - Throws: ``StoreError`` (an empty snapshot, more deletions than `max_delete` allows, a changed primary key),
@@ -41,10 +41,10 @@ package protocol SyncStorage: Sendable {
 
     /// Applies a child endpoint's run, every parent's answer in one transaction (``SyncApply/applyFanOut(_:facts:in:)``).
     ///
-    /// A body that ``FanOutBody/streams`` is still being walked: the records are stored as its run's feed reports
-    /// them, as for ``applyCollection(_:run:facts:)``, and the call throws (storing nothing) when the feed fails or
-    /// gives way; an implementation whose writes would hold up others while it waits should give way through
-    /// ``SpoolFeed/setYield(_:)``.
+    /// A body that ``FanOutBody/streams`` is still being walked: the records are stored as its walks deliver them,
+    /// as for ``applyCollection(_:run:facts:)``, and the call throws (storing nothing) when a walk fails or it gives
+    /// way; an implementation whose writes would hold up others while it waits should give way through
+    /// ``FanOutRun/giveWay(when:)``.
     ///
     /// - Throws: ``StoreError`` (an empty snapshot, more deletions than `max_delete` allows, a changed primary key),
     ///   or the database's error; nothing is stored.
@@ -100,6 +100,10 @@ package struct SyncRun: Sendable {
     /// The claim the run holds on its endpoint (``EndpointLeasing/holder``), when nodes share the storage: the run
     /// stores its result only while the claim is still its own.
     package var claim: String?
+    /// What a failed run of a child endpoint did per parent before its failed walk, recorded with the failure
+    /// (``SyncStorage/recordFailure(_:outcome:run:facts:)``); nil for any other run (a successful one's counts come
+    /// with its report).
+    package var failedFanOut: SyncSummary.FanOut?
 
     package init(endpoint: EndpointConfiguration, dueAt: Double? = nil, claim: String? = nil) {
         self.endpoint = endpoint

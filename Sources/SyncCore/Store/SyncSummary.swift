@@ -118,34 +118,15 @@ public struct SyncSummary: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// The facts of a run that the store records with it. Times are seconds since 1970 (UTC).
-package struct RunFacts: Sendable {
-    package var startedAt: Double
-    package var finishedAt: Double
-    package var httpStatus: Int?
-    package var etag: String?
-    package var lastModified: String?
-    package var bytes: Int
-    /// The responses received; nil means one when there is a status, else none.
-    package var pages: Int?
-    /// What a failed run of a child endpoint did per parent before its failed walk, kept with the failure; nil for
-    /// any other run (a successful one's counts come with its report).
-    package var fanOut: SyncSummary.FanOut?
-
-    package init(
-        startedAt: Double, finishedAt: Double, httpStatus: Int? = nil, etag: String? = nil, lastModified: String? = nil,
-        bytes: Int = 0, pages: Int? = nil, fanOut: SyncSummary.FanOut? = nil
-    ) {
-        self.startedAt = startedAt
-        self.finishedAt = finishedAt
-        self.httpStatus = httpStatus
-        self.etag = etag
-        self.lastModified = lastModified
-        self.bytes = bytes
-        self.pages = pages
-        self.fanOut = fanOut
+extension SyncSummary {
+    /// Takes what a run's records and its fetch came to: counts and problems from `intake`, status, bytes and pages
+    /// from `facts`.
+    package mutating func record(_ intake: RecordIntake, facts: RunFacts) {
+        receivedRecords = intake.received
+        rejected = intake.rejected
+        recordProblems = intake.problems
+        httpStatus = facts.httpStatus
+        bytes = facts.bytes
+        pages = facts.pageCount
     }
-
-    /// The responses received, for syncd_runs.pages.
-    package var pageCount: Int { pages ?? (httpStatus == nil ? 0 : 1) }
 }

@@ -5,7 +5,6 @@
 internal import Logging
 internal import NIOCore
 import SyncSupport
-internal import Synchronization
 
 extension SyncEngine {
     /// One parent walked: what the store applies, and what the run's facts count.
@@ -63,23 +62,17 @@ extension SyncEngine {
         let choice = FanOutChoice(inputs, plan: plan)
         let parents = Set(inputs.parents.map(\.key))
         let walkedBefore = Set(inputs.children.keys)
-        let streamed = Mutex<Task<SyncSummary?, Never>?>(nil)
-        let collecting = Mutex<FanOutRun?>(nil)
-        let feed = SpoolFeed(isPaged: true) { [storage] _, _ in
-            // Started by the first bytes delivered: a run of 304s starts no transaction before its walks end.
-            guard let collected = collecting.withLock({ $0 }) else { return }
-            streamed.withLock { task in
-                task = Task {
-                    try? await storage.applyFanOut(
-                        FanOutBody(run: collected, streams: true, parents: parents, walkedBefore: walkedBefore),
-                        run: run,
-                        facts: { [now] in RunFacts(startedAt: startedAt, finishedAt: now()) })
-                }
-            }
-        }
-        let collected = FanOutRun(
+        let feed = SpoolFeed(isPaged: true)
+        let collected = FanOutRun<FanOutOutcome>(
             parents: choice.parents, directory: spoolDirectory, limit: spoolLimit, feed: feed)
-        collecting.withLock { $0 = collected }
+        // Started by the first bytes delivered, a child of this run beside the walks: a run of 304s starts no
+        // transaction before its walks end.
+        async let streamed = feed.consume { [storage, now] _ -> SyncSummary?? in
+            // nil: started, but the transaction gave way or failed.
+            try? await storage.applyFanOut(
+                FanOutBody(run: collected, streams: true, parents: parents, walkedBefore: walkedBefore), run: run,
+                facts: { RunFacts(startedAt: startedAt, finishedAt: now()) })
+        }
         var counts = SyncSummary.FanOut()
         (counts.skipped, counts.left) = (choice.skipped, choice.left)
         let walked: [WalkedParent]
@@ -90,7 +83,7 @@ extension SyncEngine {
         } catch {
             fetched()
             feed.fail()
-            _ = await streamed.withLock({ $0 })?.value
+            _ = await streamed
             throw error
         }
         fetched()
@@ -102,15 +95,16 @@ extension SyncEngine {
         let facts: @Sendable () -> RunFacts = { [now] in
             RunFacts(startedAt: startedAt, finishedAt: now(), httpStatus: status, bytes: bytes, pages: pages)
         }
-        collected.finish(walks: walked.map(\.walk), counts: counts)
+        collected.finish(FanOutOutcome(walks: walked.map(\.walk), counts: counts))
         feed.close(with: facts())
-        let streaming = streamed.withLock { $0 }
-        if var report = await streaming?.value {
+        switch await streamed {
+        case .some(.some(var report)):
             report.storedWhileFetching = true
             return report
-        }
-        if streaming != nil {
+        case .some(.none):
             logger.debug("Stored after the walks: the transaction that stored the first answers gave way or failed")
+        case .none:
+            break  // nothing was delivered before the walks ended
         }
         // Stored once every walk ended: nothing was delivered, or the transaction that stored the first gave way.
         let body = FanOutBody(run: collected, streams: false, parents: parents, walkedBefore: walkedBefore)
@@ -137,7 +131,7 @@ extension SyncEngine {
     ///   (``SyncFailure/fanOut``); the other walks are cancelled.
     private func walk(
         _ parents: [ParentRow], of endpoint: EndpointConfiguration, plan: FanOutPlan, states: [String: ChildState],
-        into run: FanOutRun, counts: SyncSummary.FanOut, logger: Logger, progress: SyncProgress.Sink.Run?
+        into run: FanOutRun<FanOutOutcome>, counts: SyncSummary.FanOut, logger: Logger, progress: SyncProgress.Sink.Run?
     ) async throws -> [WalkedParent] {
         let name = endpoint.name.name
         let lookahead = plan.concurrency * 8

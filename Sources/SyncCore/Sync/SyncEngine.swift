@@ -2,7 +2,6 @@ internal import Foundation
 package import Logging
 internal import NIOCore
 import SyncSupport
-internal import Synchronization
 
 /// Runs syncs: for each endpoint, one conditional fetch, a decoding pass that validates the body,
 /// then one atomic apply in the storage (``SyncStorage``). Upstream problems never throw: they end as a
@@ -151,7 +150,9 @@ package struct SyncEngine: Sendable {
     private func record(_ failure: SyncFailure, run: SyncRun, startedAt: Double) async -> SyncSummary {
         let facts = RunFacts(
             startedAt: startedAt, finishedAt: now(), httpStatus: failure.status, bytes: failure.bytes,
-            pages: failure.pages, fanOut: failure.fanOut)
+            pages: failure.pages)
+        var run = run
+        run.failedFanOut = failure.fanOut
         do {
             // Even when cancelled (the daemon stopping): how the run ended is recorded.
             var report = try await storage.recordFailure(
@@ -185,12 +186,10 @@ package struct SyncEngine: Sendable {
         }
         let url = IncrementalCursor.url(
             endpoint.url, of: endpoint, stored: state?.cursor, storedColumn: state?.cursorColumn)
-        // The records are stored while the body arrives, in a transaction that starts with its first bytes.
-        let streamed = Mutex<Task<SyncSummary?, Never>?>(nil)
-        let feed = SpoolFeed(isPaged: endpoint.pagination != nil) { feed, spool in
-            let task = Task { await applyWhileFetching(feed, spool: spool, run: run, startedAt: startedAt) }
-            streamed.withLock { $0 = task }
-        }
+        // The records are stored while the body arrives, in a transaction that starts with its first bytes: the
+        // fetch produces, the transaction consumes, both children of this run.
+        let feed = SpoolFeed(isPaged: endpoint.pagination != nil)
+        async let streamed = feed.consume { body in await applyWhileFetching(body, run: run, startedAt: startedAt) }
         let pages: PagedFetch
         do {
             pages = try await fetchPages(
@@ -198,7 +197,7 @@ package struct SyncEngine: Sendable {
         } catch {
             fetched()
             feed.fail()
-            _ = await streamed.withLock({ $0 })?.value
+            _ = await streamed
             throw error
         }
         fetched()
@@ -210,7 +209,7 @@ package struct SyncEngine: Sendable {
         } else {
             feed.fail()
         }
-        if let report = await streamed.withLock({ $0 })?.value { return report }
+        if let report = await streamed { return report }
         if let answered = try await applyUnlessSuccess(response, endpoint: endpoint, run: run, facts: facts) {
             return answered
         }
@@ -231,16 +230,13 @@ package struct SyncEngine: Sendable {
         }
     }
 
-    /// Stores the records of a body as it arrives, from its first bytes in `spool`: the report, or nil when the
+    /// Stores the records of a body as it arrives, from its first bytes: the report, or nil when the
     /// fetch failed, or the transaction gave way or failed (the caller then stores the whole spool, or records the
     /// failure, as it would have without streaming).
-    private func applyWhileFetching(_ feed: SpoolFeed, spool: BodySpool, run: SyncRun, startedAt: Double) async
-        -> SyncSummary?
-    {
+    private func applyWhileFetching(_ body: DecodedBody, run: SyncRun, startedAt: Double) async -> SyncSummary? {
         let facts: @Sendable () -> RunFacts = { [now] in RunFacts(startedAt: startedAt, finishedAt: now()) }
         do {
-            var report = try await storage.applyCollection(
-                DecodedBody(spool: spool, feed: feed), run: run, facts: facts)
+            var report = try await storage.applyCollection(body, run: run, facts: facts)
             report.storedWhileFetching = true
             return report
         } catch {

@@ -1,6 +1,5 @@
 import Foundation
 import NIOCore
-import Synchronization
 import Testing
 
 @testable import SyncCore
@@ -31,7 +30,7 @@ struct FanOutRunTests {
     @Test("a walk that ends first waits for the ones ahead of it; the pages lie in the parents' order")
     func parentsOrder() throws {
         let directory = try TemporaryDirectory()
-        let run = FanOutRun(parents: Self.parents(3), directory: directory.path, limit: BodySpool.runLimit)
+        let run = FanOutRun<Int>(parents: Self.parents(3), directory: directory.path, limit: BodySpool.runLimit)
         let (third, thirdPages) = try Self.walkSpool([Array("[3]".utf8)], in: directory)
         try run.deliver(2, pages: thirdPages, of: third)
         #expect(run.pages.isEmpty, "parent 2 waits for parents 0 and 1")
@@ -42,21 +41,21 @@ struct FanOutRunTests {
         #expect(run.pages == [0..<3, 3..<5, 5..<8])
         #expect((0..<4).map(run.owner(ofPage:)) == [0, 0, 2, nil])
         #expect(try BodySpoolTests.read(run.spool, 0..<8) == Array("[1,2][3]".utf8))
-        #expect(run.outcome == nil)
-        run.finish(walks: [], counts: SyncSummary.FanOut())
-        #expect(run.outcome != nil)
+        #expect(throws: SpoolFeed.Stop.fetchFailed) { try run.finished() }
+        run.finish(7)
+        #expect(try run.finished() == 7)
     }
 
     @Test("walks delivering at once, out of order: each page whole, past memory into the file, announced in order")
     func concurrentDeliveries() async throws {
         let directory = try TemporaryDirectory()
-        let started = Mutex(0)
-        let feed = SpoolFeed(isPaged: true) { _, _ in started.withLock { $0 += 1 } }
+        let feed = SpoolFeed(isPaged: true)
+        async let consumed = feed.consume { body in body.isStreamed }
         // 24 walks of 3 pages each, 40 KiB a page: 2.8 MiB together, well past what a spool keeps in memory.
         let walks = (0..<24).map { walk in
             (0..<3).map { page in BodySpoolTests.pattern(40 << 10, from: walk * 1000 + page * 7) }
         }
-        let run = FanOutRun(
+        let run = FanOutRun<Int>(
             parents: Self.parents(walks.count), directory: directory.path, limit: BodySpool.runLimit, feed: feed)
         try await withThrowingTaskGroup(of: Void.self) { group in
             // The last walks first, so that most wait.
@@ -76,16 +75,16 @@ struct FanOutRunTests {
             #expect(run.owner(ofPage: page) == page / 3)
             #expect(try BodySpoolTests.read(run.spool, range) == walks[page / 3][page % 3])
         }
-        // The feed heard every page, in order, and started its reader once.
+        // The feed heard every page, in order, and started its consumer with the body as it arrived.
         feed.close(with: RunFacts(startedAt: 0, finishedAt: 1))
         #expect(feed.completedPages == pages)
-        #expect(started.withLock { $0 } == 1)
+        #expect(await consumed == true)
     }
 
     @Test("the run's bodies together past the limit: one sentence, for that walk and every later one")
     func limit() throws {
         let directory = try TemporaryDirectory()
-        let run = FanOutRun(parents: Self.parents(3), directory: directory.path, limit: 100)
+        let run = FanOutRun<Int>(parents: Self.parents(3), directory: directory.path, limit: 100)
         let (own, pages) = try Self.walkSpool([BodySpoolTests.pattern(60)], in: directory)
         try run.deliver(0, pages: pages, of: own)
         #expect(run.pages == [0..<60])

@@ -14,10 +14,11 @@ struct LayeringTests {
         "SQLite": 1, "Decoding": 1,  // the SQLite wrapper (SQLite values only); the record decoders
         "Model": 2,  // the domain model: configuration, endpoints, columns, credentials, pagination, bounds
         "Config": 3, "HTTP": 3,  // TOML into the model; fetching
-        "Store": 4,  // all SQL: tables, the atomic apply, reads, changes, state
-        "Sync": 5,  // one run, and the scheduler
-        "Client": 6,  // typed fetches
-        "Library": 7,  // the public front door
+        "Ingest": 4,  // from the fetch to the store: the spool, the feed, the pipeline, the intake, the page probe
+        "Store": 5,  // all SQL: tables, the atomic apply, reads, changes, state
+        "Sync": 6,  // one run, and the scheduler
+        "Client": 7,  // typed fetches
+        "Library": 8,  // the public front door
     ]
 
     static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -48,6 +49,18 @@ struct LayeringTests {
         let uses = Self.uses(in: try Self.files())
         #expect(uses.contains { $0.name == "Database" && $0.owner == "SQLite" && $0.folder == "Store" })
         #expect(uses.contains { $0.name == "ColumnValue" && $0.owner == "Decoding" && $0.folder == "Store" })
+    }
+
+    @Test("the store takes records from the ingest room and never names where their bytes wait or how they arrive")
+    func storageNeverNamesTheSpool() throws {
+        let files = try Self.files()
+        let named = files.filter { $0.folder == "Store" }.flatMap { file in
+            ["BodySpool", "SpoolFeed"].filter { file.text.contains($0) }.map { "Store/\(file.name) names \($0)" }
+        }
+        #expect(named.isEmpty, "\(named.joined(separator: "\n"))")
+        // The check sees the names where they are: the ingest room, and the run that fetches into it.
+        #expect(files.contains { $0.folder == "Ingest" && $0.text.contains("BodySpool") })
+        #expect(files.contains { $0.folder == "Sync" && $0.text.contains("SpoolFeed") })
     }
 
     /// The folders whose string literals may hold SQL: the SQLite wrapper and the store.

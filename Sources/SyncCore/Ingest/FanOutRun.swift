@@ -13,8 +13,9 @@ internal import Synchronization
 /// page copied is announced to ``feed``, if any, which the transaction follows. Thousands of walks so hold one spool
 /// (a chunk of it in memory, the rest in its file), and one thread decodes all of them.
 ///
-/// The run's bodies together are bounded by `limit`, as one walk's pages are.
-package final class FanOutRun: Sendable {
+/// The run's bodies together are bounded by `limit`, as one walk's pages are. What the walks answered besides their
+/// pages (`Outcome`: the store's per-parent states and counts) is handed over with ``finish(_:)``.
+package final class FanOutRun<Outcome: Sendable>: Sendable {
     /// One walk's pages, waiting for the walks ahead of it.
     private struct Delivery {
         var pages: [Range<Int>]
@@ -30,14 +31,14 @@ package final class FanOutRun: Sendable {
         /// The walk (its index in ``FanOutRun/parents``) of each page.
         var owners: [Int] = []
         var failure: FetchError?
-        var outcome: (walks: [ChildWalk], counts: SyncSummary.FanOut)?
+        var outcome: Outcome?
     }
 
     /// The parents walked, in order.
     package let parents: [ParentRow]
-    package let spool: BodySpool
+    let spool: BodySpool
     /// The feed the transaction follows while the walks go on; nil when the run is stored once they all ended.
-    package let feed: SpoolFeed?
+    let feed: SpoolFeed?
     private let limit: Int
     private let state = Mutex(State())
 
@@ -92,17 +93,35 @@ package final class FanOutRun: Sendable {
         }
     }
 
-    /// Every walk ended: what each answered, in the parents' order, and the run's counts. Called before the feed
-    /// closes, so that a transaction that read the last page finds them.
-    package func finish(walks: [ChildWalk], counts: SyncSummary.FanOut) {
-        state.withLock { $0.outcome = (walks, counts) }
+    /// Every walk ended, and `outcome` is what they answered. Called before the feed closes, so that a transaction
+    /// that read the last page finds it.
+    package func finish(_ outcome: Outcome) {
+        state.withLock { $0.outcome = outcome }
     }
 
-    /// What ``finish(walks:counts:)`` was given; nil before.
-    package var outcome: (walks: [ChildWalk], counts: SyncSummary.FanOut)? { state.withLock { $0.outcome } }
+    /// What ``finish(_:)`` was given, for a transaction that read the last page.
+    ///
+    /// - Throws: ``SpoolFeed/Stop/fetchFailed`` before: the walks did not all end.
+    package func finished() throws(SpoolFeed.Stop) -> Outcome {
+        guard let outcome = state.withLock({ $0.outcome }) else { throw .fetchFailed }
+        return outcome
+    }
+
+    /// While the walks go on: asks `check` whether another write waits each time the records run dry, and gives way
+    /// when it does (``DecodedBody/giveWay(when:)``).
+    package func giveWay(when check: @escaping @Sendable () -> Bool) {
+        feed?.setYield(check)
+    }
+
+    /// The run's records for the store: following the feed, as the walks deliver them (`streaming`), or every
+    /// walk's pages once they all ended.
+    package func records(streaming: Bool) -> DecodedBody {
+        if streaming, let feed { return DecodedBody(spool: spool, feed: feed) }
+        return DecodedBody(spool: spool, pages: pages, isPaged: true)
+    }
 
     /// Where each page copied so far is in the spool, in order.
-    package var pages: [Range<Int>] { state.withLock { $0.pages } }
+    var pages: [Range<Int>] { state.withLock { $0.pages } }
 
     /// The walk, by its index in ``parents``, whose page `page` (counted from 0 over the run) is.
     package func owner(ofPage page: Int) -> Int? {

@@ -108,7 +108,7 @@ struct RecordPipelineTests {
         let directory = try TemporaryDirectory()
         let (spool, ranges) = try Self.spool([[1, 2], [3]], in: directory)
         let decoder = try Self.decoder()
-        let open = SpoolFeed { _, _ in }
+        let open = SpoolFeed()
         open.received(upTo: spool.count, in: spool)
         for range in ranges { open.pageEnded(range) }
         let following = RecordPipeline(decoder: decoder, spool: spool, pages: [], feed: open)
@@ -116,7 +116,7 @@ struct RecordPipelineTests {
         open.close(with: RunFacts(startedAt: 0, finishedAt: 0, httpStatus: 200))
         #expect(try Self.drain(following).map(\.index) == [0, 1, 0])
         following.stop()
-        let ended = SpoolFeed { _, _ in }
+        let ended = SpoolFeed()
         ended.received(upTo: spool.count, in: spool)
         for range in ranges { ended.pageEnded(range) }
         ended.close(with: RunFacts(startedAt: 0, finishedAt: 0, httpStatus: 200))
@@ -157,7 +157,7 @@ struct RecordPipelineTests {
             try spool.append(ByteBuffer(string: page))
             ranges.append(start..<spool.count)
         }
-        let feed = SpoolFeed(isPaged: true) { _, _ in }
+        let feed = SpoolFeed(isPaged: true)
         feed.received(upTo: spool.count, in: spool)
         for range in ranges { feed.pageEnded(range) }
         let pipeline = RecordPipeline(

@@ -4,11 +4,19 @@ internal import Foundation
 /// still on the way: ``RecordPipeline`` follows it, so that the fetch and the writes overlap on the two cores instead
 /// of taking turns.
 ///
-/// The fetch side reports each append (``received(upTo:)``), each page whose last byte arrived and decoded
-/// (``pageEnded(_:)``), and how the fetch ended (``close(with:)``, ``fail()``). The first append calls the feed's
-/// `whenStarted`, which starts the reading side; a fetch that brings no body (a 304, the common answer) starts nothing
-/// and costs no task. The reading side asks for what it has not read yet (``next(after:page:)``) and blocks until
-/// there is some.
+/// A producer and a consumer, both children of the run: the fetch (the producer) reports each append
+/// (``received(upTo:in:)``), each page whose last byte arrived and decoded (``pageEnded(_:)``), and how the fetch
+/// ended (``close(with:)``, ``fail()``); the transaction (the consumer, ``consume(_:)`` in an `async let` beside the
+/// fetch) starts with the first append, so a fetch that brings no body (a 304, the common answer) starts no
+/// transaction. Its pipeline asks for what it has not read yet (``next(after:page:)``) and blocks until there is some.
+///
+/// ```swift
+/// let feed = SpoolFeed(isPaged: false)
+/// async let stored = feed.consume { body in try? await storage.applyCollection(body, run: run, facts: facts) }
+/// do { try await fetch(into: feed) } catch { feed.fail(); _ = await stored; throw error }
+/// feed.close(with: facts())
+/// if let report = await stored { return report }   // else store the whole spool now
+/// ```
 ///
 /// A waiting reader is woken by a page's end, by the fetch's end, and by every ``wakeBytes`` that arrive; an append
 /// smaller than that waits for the reader's next look, at most ``yieldCheckInterval`` later. Woken for every append, a
@@ -56,7 +64,9 @@ package final class SpoolFeed: @unchecked Sendable {
     private var facts: RunFacts?
     private var stop: Stop?
     private var shouldYield: @Sendable () -> Bool = { false }
-    private var whenStarted: (@Sendable (SpoolFeed, BodySpool) -> Void)?
+    /// The consumer waiting for the first bytes; `consumed` once it was answered (or never will wait).
+    private var consumer: CheckedContinuation<BodySpool?, Never>?
+    private var consumed = false
     private var waited: Duration = .zero
     private var pageFailure: PageDecodingError?
 
@@ -64,13 +74,43 @@ package final class SpoolFeed: @unchecked Sendable {
     /// that does not decode.
     package let isPaged: Bool
 
-    /// - Parameters:
-    ///   - isPaged: whether the body comes in pages.
-    ///   - whenStarted: called once, with the feed and its spool, when the first bytes of a body arrive (before a
-    ///     failure, if any); it starts the reader, which must not block the caller (the fetch).
-    package init(isPaged: Bool = false, whenStarted: @escaping @Sendable (SpoolFeed, BodySpool) -> Void) {
+    /// - Parameter isPaged: whether the body comes in pages.
+    package init(isPaged: Bool = false) {
         self.isPaged = isPaged
-        self.whenStarted = whenStarted
+    }
+
+    // MARK: - The consumer
+
+    /// Waits for the body's first bytes, then runs `store` with the body as it arrives, and returns what it returned;
+    /// nil without running it when the fetch ends before any byte (a 304, a failure) or the task is cancelled first.
+    ///
+    /// Meant for an `async let` beside the fetch: the transaction is a child of the run, which cannot end before it.
+    /// `store` must read the body through a ``RecordPipeline``, which blocks its own thread, not the fetch's.
+    package func consume<Result: Sendable>(_ store: (DecodedBody) async -> Result?) async -> Result? {
+        guard let spool = await firstBytes() else { return nil }
+        return await store(DecodedBody(spool: spool, feed: self))
+    }
+
+    private func firstBytes() async -> BodySpool? {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                condition.lock()
+                if consumed || spool != nil || stop != nil || facts != nil {
+                    consumed = true
+                    let started = stop == nil ? spool : nil
+                    condition.unlock()
+                    continuation.resume(returning: started)
+                    return
+                }
+                consumer = continuation
+                condition.unlock()
+            }
+        } onCancel: {
+            condition.lock()
+            let waiting = takeConsumer()
+            condition.unlock()
+            waiting?.resume(returning: nil)
+        }
     }
 
     // MARK: - The fetch side
@@ -78,12 +118,12 @@ package final class SpoolFeed: @unchecked Sendable {
     /// `count` bytes of the body are in `spool`.
     package func received(upTo count: Int, in spool: BodySpool) {
         condition.lock()
-        let start = self.spool == nil && stop == nil ? takeWhenStarted() : nil
+        let waiting = self.spool == nil && stop == nil ? takeConsumer() : nil
         self.spool = spool
         received = max(received, count)
         if received - announced >= Self.wakeBytes { announce() }
         condition.unlock()
-        start?(self, spool)
+        waiting?.resume(returning: spool)
     }
 
     /// A page's bytes all arrived and decoded without an error.
@@ -114,17 +154,19 @@ package final class SpoolFeed: @unchecked Sendable {
     package func close(with facts: RunFacts) {
         condition.lock()
         self.facts = facts
-        whenStarted = nil
+        let waiting = takeConsumer()
         announce()
         condition.unlock()
+        waiting?.resume(returning: spool)
     }
 
     /// The fetch failed, or brought no body to stream.
     package func fail() {
         condition.lock()
         end(.fetchFailed)
-        whenStarted = nil
+        let waiting = takeConsumer()
         condition.unlock()
+        waiting?.resume(returning: nil)
     }
 
     // MARK: - The reading side
@@ -214,9 +256,11 @@ package final class SpoolFeed: @unchecked Sendable {
         condition.broadcast()
     }
 
-    // Called with the lock held.
-    private func takeWhenStarted() -> (@Sendable (SpoolFeed, BodySpool) -> Void)? {
-        defer { whenStarted = nil }
-        return whenStarted
+    // Called with the lock held: the consumer still waiting for the first bytes, whom the caller answers once it
+    // let go of the lock; after it, the consumer finds out on its own.
+    private func takeConsumer() -> CheckedContinuation<BodySpool?, Never>? {
+        consumed = true
+        defer { consumer = nil }
+        return consumer
     }
 }

@@ -21,7 +21,7 @@ struct SpoolFeedTests {
     func followsTheSpool() throws {
         let directory = try TemporaryDirectory()
         let spool = BodySpool(directory: directory.path)
-        let feed = SpoolFeed { _, _ in }
+        let feed = SpoolFeed()
         let pipeline = try Self.pipeline(spool, feed)
         defer { pipeline.stop() }
 
@@ -59,7 +59,7 @@ struct SpoolFeedTests {
         try spool.append(ByteBuffer(string: "[" + Self.user(1) + "]"))
         // A feed whose one page arrived whole.
         let arrived = {
-            let feed = SpoolFeed { _, _ in }
+            let feed = SpoolFeed()
             feed.received(upTo: spool.count, in: spool)
             feed.pageEnded(0..<spool.count)
             return feed
@@ -78,7 +78,7 @@ struct SpoolFeedTests {
         let directory = try TemporaryDirectory()
         let spool = BodySpool(directory: directory.path)
         try spool.append(ByteBuffer(string: "[" + Self.user(1) + ", "))
-        let waiting = SpoolFeed { _, _ in }
+        let waiting = SpoolFeed()
         waiting.setYield { true }
         waiting.received(upTo: spool.count, in: spool)
         let yielding = try Self.pipeline(spool, waiting)
@@ -88,7 +88,7 @@ struct SpoolFeedTests {
         }
         #expect(error == .abandoned)
 
-        let alone = SpoolFeed { _, _ in }
+        let alone = SpoolFeed()
         alone.received(upTo: spool.count, in: spool)
         #expect(alone.hasNews(after: 0, page: 0))
         #expect(!alone.hasNews(after: spool.count, page: 0), "nothing past the bytes received: it would wait")
@@ -108,12 +108,12 @@ struct SpoolFeedTests {
         let spool = BodySpool(directory: directory.path)
         try spool.append(ByteBuffer(string: "[" + Self.user(1)))
 
-        let failed = SpoolFeed { _, _ in }
+        let failed = SpoolFeed()
         failed.received(upTo: spool.count, in: spool)
         failed.fail()
         #expect(throws: SpoolFeed.Stop.fetchFailed) { try failed.next(after: 0, page: 0) }
 
-        let retried = SpoolFeed { _, _ in }
+        let retried = SpoolFeed()
         retried.received(upTo: spool.count, in: spool)
         retried.restarting(at: spool.count)
         #expect(try retried.next(after: 0, page: 0) == .bytes(upTo: spool.count), "a next page starts at the end")
@@ -125,7 +125,7 @@ struct SpoolFeedTests {
     func wakesInGulps() throws {
         let directory = try TemporaryDirectory()
         let spool = BodySpool(directory: directory.path)
-        let feed = SpoolFeed { _, _ in }
+        let feed = SpoolFeed()
         let record = ByteBuffer(string: Self.user(1) + ", ")
         try spool.append(ByteBuffer(string: "["))
         var announcements: [Int] = []
@@ -148,21 +148,47 @@ struct SpoolFeedTests {
         #expect(feed.announcedBytes == spool.count, "so does the fetch's end")
     }
 
-    @Test("the reader starts with the first bytes, once; a fetch that ends without any starts none")
-    func startsWithTheFirstBytes() throws {
+    @Test(
+        "the consumer starts with the first bytes, once; a fetch that ends without any, or a cancelled wait, starts none"
+    )
+    func startsWithTheFirstBytes() async throws {
         let directory = try TemporaryDirectory()
         let spool = BodySpool(directory: directory.path)
-        let starts = Mutex<[BodySpool]>([])
-        let empty = SpoolFeed { _, spool in starts.withLock { $0.append(spool) } }
-        empty.fail()
         try spool.append(ByteBuffer(string: "["))
-        empty.received(upTo: spool.count, in: spool)
-        #expect(starts.withLock { $0.isEmpty }, "a failed fetch starts no reader")
+        let runs = Mutex(0)
+        let store: @Sendable (DecodedBody) async -> Bool? = { body in
+            runs.withLock { $0 += 1 }
+            return body.isStreamed
+        }
 
-        let feed = SpoolFeed { _, spool in starts.withLock { $0.append(spool) } }
+        // Waiting before the fetch ends, or asking after: the same answer.
+        let failed = SpoolFeed()
+        async let failedWaiting = failed.consume(store)
+        failed.fail()
+        failed.received(upTo: spool.count, in: spool)
+        #expect(await failedWaiting == nil, "a failed fetch starts no transaction")
+        #expect(await failed.consume(store) == nil)
+        let notModified = SpoolFeed()
+        async let notModifiedWaiting = notModified.consume(store)
+        notModified.close(with: RunFacts(startedAt: 0, finishedAt: 1, httpStatus: 304))
+        #expect(await notModifiedWaiting == nil, "a 304 starts no transaction")
+        #expect(runs.withLock { $0 } == 0)
+
+        let feed = SpoolFeed()
+        async let waiting = feed.consume(store)
         feed.received(upTo: spool.count, in: spool)
         try spool.append(ByteBuffer(string: "1]"))
         feed.received(upTo: spool.count, in: spool)
-        #expect(starts.withLock { $0.count == 1 && $0[0] === spool }, "started once, with the spool")
+        feed.close(with: RunFacts(startedAt: 0, finishedAt: 1, httpStatus: 200))
+        #expect(await waiting == true, "started with the body as it arrives")
+        let late = SpoolFeed()
+        late.received(upTo: spool.count, in: spool)
+        #expect(await late.consume(store) == true, "a consumer that asks after the first bytes starts at once")
+        #expect(runs.withLock { $0 } == 2)
+
+        let cancelled = Task { await SpoolFeed().consume(store) }
+        cancelled.cancel()
+        #expect(await cancelled.value == nil, "a cancelled wait ends, though the fetch never reports")
+        #expect(runs.withLock { $0 } == 2)
     }
 }

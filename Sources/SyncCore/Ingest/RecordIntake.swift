@@ -14,6 +14,9 @@
 /// report.recordProblems = intake.problems
 /// ```
 package struct RecordIntake {
+    /// At most this many problems of one run are kept (the run's row stores them); the counts stay exact.
+    package static let problemLimit = 1000
+
     package enum Step: Equatable {
         /// Nothing to write: a rejected record (its stored row stays).
         case skip
@@ -43,8 +46,8 @@ package struct RecordIntake {
 
     /// The run's record problems, at most ``RunRecord/storedProblemLimit``.
     package var problems: [DecodingProblem] {
-        let decoding = decodingProblems.prefix(RunRecord.storedProblemLimit)
-        return Array(decoding) + laterProblems.prefix(RunRecord.storedProblemLimit - decoding.count)
+        let decoding = decodingProblems.prefix(Self.problemLimit)
+        return Array(decoding) + laterProblems.prefix(Self.problemLimit - decoding.count)
     }
 
     /// Follows the cursor afresh from here: a child endpoint's parents each have their own.
@@ -57,7 +60,7 @@ package struct RecordIntake {
 
     package mutating func take(_ record: borrowing DecodedRecord) -> Step {
         received += 1
-        if !record.problems.isEmpty, decodingProblems.count < RunRecord.storedProblemLimit {
+        if !record.problems.isEmpty, decodingProblems.count < Self.problemLimit {
             decodingProblems.append(contentsOf: record.problems)
         }
         if record.isRejected {
@@ -70,7 +73,7 @@ package struct RecordIntake {
         }
         if incremental != nil {
             if let future = incremental?.observe(record.values), let applying = incremental,
-                laterProblems.count < RunRecord.storedProblemLimit
+                laterProblems.count < Self.problemLimit
             {
                 laterProblems.append(
                     applying.futureProblem(record, value: future, key: key(of: record), keyNames: keyNames))
@@ -81,7 +84,7 @@ package struct RecordIntake {
         }
         // Capped like every problem list: one key repeated millions of times keeps memory flat.
         let isDuplicate = !seen.insert(values: record.values)
-        if isDuplicate, laterProblems.count < RunRecord.storedProblemLimit {
+        if isDuplicate, laterProblems.count < Self.problemLimit {
             laterProblems.append(Self.duplicate(record, key: key(of: record), keyNames: keyNames))
         }
         return .store(isDuplicate: isDuplicate)
@@ -108,18 +111,5 @@ package struct RecordIntake {
         case .text(let text): text
         default: value.jsonLiteral
         }
-    }
-}
-
-extension SyncSummary {
-    /// Takes what a run's records and its fetch came to: counts and problems from `intake`, status, bytes and pages
-    /// from `facts`.
-    package mutating func record(_ intake: RecordIntake, facts: RunFacts) {
-        receivedRecords = intake.received
-        rejected = intake.rejected
-        recordProblems = intake.problems
-        httpStatus = facts.httpStatus
-        bytes = facts.bytes
-        pages = facts.pageCount
     }
 }

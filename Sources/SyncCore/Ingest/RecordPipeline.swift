@@ -10,7 +10,7 @@ internal import Foundation
 /// ``capacity`` batches wait, so memory stays flat however large the body is.
 ///
 /// ```swift
-/// let pipeline = RecordPipeline(decoder: decoder, spool: body.spool, pages: body.pages)
+/// let pipeline = RecordPipeline(decoder: decoder, body: body)
 /// defer { pipeline.stop() }
 /// while let batch = try pipeline.next() {
 ///     batch.bytes.withUnsafeBytes { bytes in for record in batch.records { store(record, bytes) } }

@@ -148,27 +148,19 @@ extension SyncEngine {
         capturing paths: [JSONPath], lastRecordPath: JSONPath?, readsPastFailure: Bool, firstRecordOnly: Bool,
         feed: SpoolFeed?, progress: SyncProgress.Sink.Run?
     ) async throws -> PageFetch {
-        var spool = existing
-        feed?.restarting(at: start)
-        spool?.truncate(to: start)
-        let spoolDirectory = self.spoolDirectory
-        let spoolLimit = self.spoolLimit
-        var probe = decoder.map {
+        let probe = decoder.map {
             PageProbe(
                 decoder: $0, capturing: paths, lastRecordPath: lastRecordPath, firstRecordOnly: firstRecordOnly,
                 readsPastFailure: readsPastFailure)
         }
+        var receiver = PageReceiver(
+            spool: existing, from: start, directory: spoolDirectory, limit: spoolLimit, feed: feed, probe: probe)
         let response = try await transport.fetch(request) { chunk in
-            let file = spool ?? BodySpool(directory: spoolDirectory)
-            spool = file
-            guard file.count <= spoolLimit - chunk.readableBytes else { throw FetchError.spoolFull(limit: spoolLimit) }
-            try file.append(chunk)
-            feed?.received(upTo: file.count, in: file)
+            try receiver.append(chunk)
             progress?.received(bytes: chunk.readableBytes)
-            // The records themselves are the transaction's: here only what the next page's choice needs.
-            try chunk.withUnsafeReadableBytes { bytes in try probe?.feed(bytes) }
+            try receiver.probe(chunk)
         }
-        return PageFetch(response: response, spool: spool, probe: probe)
+        return PageFetch(response: response, spool: receiver.spool, probe: receiver.pageProbe)
     }
 }
 

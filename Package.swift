@@ -47,10 +47,23 @@ let package = Package(
         // The lowest rank: helpers every layer uses — calendar and HTTP dates, durations, entity tags, percent-decoding,
         // text escaping, byte counts — in a module of its own, which imports nothing of syncd's.
         .target(name: "SyncSupport", swiftSettings: swiftSettings),
+        // SQLite through its C API, knowing SQLite values only: connections, the writer's queue, the readers' pool,
+        // statements, migrations. A module of its own, which names nothing of syncd's records, endpoints or HTTP.
+        .target(
+            name: "SyncSQLite",
+            dependencies: [
+                "SyncSupport",
+                "CSQLite",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "SyncCore",
             dependencies: [
                 "SyncSupport",
+                "SyncSQLite",
                 "CSQLite",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -81,7 +94,7 @@ let package = Package(
         // compile it.
         .target(
             name: "SyncInfer",
-            dependencies: ["SyncCore", "SyncSupport"],
+            dependencies: ["SyncCore", "SyncSQLite", "SyncSupport"],
             swiftSettings: swiftSettings
         ),
         // The local HTTP read API over SyncCore's reads. A target of its own, so that a program embedding
@@ -111,6 +124,8 @@ let package = Package(
             name: "SyncPostgres",
             dependencies: [
                 "SyncCore", "SyncSupport",
+                // SQL identifiers, validated and quoted, and the shape of a numbered migration: SQL's, not SQLite's.
+                "SyncSQLite",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -174,7 +189,7 @@ let package = Package(
         .target(
             name: "FuzzTargets",
             dependencies: [
-                "SyncCore", "SyncSupport",
+                "SyncCore", "SyncSupport", "SyncSQLite",
                 "SyncServe",
                 "SyncPostgres",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -205,7 +220,7 @@ let package = Package(
         .testTarget(
             name: "SyncCoreTests",
             dependencies: [
-                "SyncCore", "SyncSupport",
+                "SyncCore", "SyncSupport", "SyncSQLite",
                 "SyncServe",
                 "SyncSystemd",
                 "SyncInfer",

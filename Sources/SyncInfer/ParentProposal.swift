@@ -1,5 +1,6 @@
 internal import Foundation
 package import SyncCore
+internal import SyncSQLite
 
 /// A child endpoint's link to its parent (`syncd infer URL --parent repos`): which column of the parent's stored rows
 /// the child's URL holds, so that the stanza's `url` takes it as `{parent.COLUMN}` and one URL serves every parent.

@@ -1,6 +1,7 @@
 internal import Foundation
 internal import PostgresNIO
-package import SyncCore
+internal import SyncCore
+package import SyncSQLite
 
 /// The PostgreSQL schema's migrations (migrations/postgres/, embedded by the EmbedMigrations plugin), and what applies
 /// them to a database as SQLite's migrator does: each in its transaction, recorded in syncd_migrations with its

@@ -1,6 +1,7 @@
 internal import Foundation
 internal import PostgresNIO
 package import SyncCore
+internal import SyncSQLite
 
 /// ``ReadStorage`` over PostgreSQL: each read is one `REPEATABLE READ READ ONLY` transaction on a connection of the
 /// ``PostgresStore``'s pool, so that what it reads (rows, versions, tags) belongs to one committed state.

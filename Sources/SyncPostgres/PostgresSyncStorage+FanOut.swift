@@ -3,6 +3,7 @@
 
 internal import PostgresNIO
 package import SyncCore
+internal import SyncSQLite
 
 extension PostgresSyncStorage {
     package func fanOutInputs(for endpoint: EndpointConfiguration) async throws -> FanOutInputs {

@@ -2,6 +2,7 @@ internal import Foundation
 package import NIOCore
 internal import PostgresNIO
 package import SyncCore
+internal import SyncSQLite
 import SyncSupport
 
 /// ``SyncStorage`` in PostgreSQL: every call is one transaction on a connection of the ``PostgresStore``'s pool,

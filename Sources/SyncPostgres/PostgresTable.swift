@@ -1,5 +1,6 @@
 internal import PostgresNIO
 package import SyncCore
+internal import SyncSQLite
 
 /// The PostgreSQL table of one collection endpoint, its ``TableShape`` in PostgreSQL's declarations: the configured
 /// columns, `_raw` (the record's JSON text as received), `_version`, `_changed_at` and `_created_version`, keyed by the

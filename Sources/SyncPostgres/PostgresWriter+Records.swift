@@ -1,5 +1,6 @@
 internal import PostgresNIO
 internal import SyncCore
+internal import SyncSQLite
 
 /// What stores a run's records in PostgreSQL: they wait in ``PendingRows`` for an INSERT of
 /// ``PostgresWriter/rowsPerStatement``, one round trip for all. When the endpoint has tombstones, the keys stored are

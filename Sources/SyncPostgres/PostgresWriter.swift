@@ -2,6 +2,7 @@ internal import Foundation
 internal import NIOCore
 internal import PostgresNIO
 internal import SyncCore
+internal import SyncSQLite
 
 /// A run's ``StoreTransaction`` in PostgreSQL: the statements of one endpoint's run, inside the transaction
 /// ``PostgresSyncStorage`` opened for it. ``SyncApply`` decides what they write.

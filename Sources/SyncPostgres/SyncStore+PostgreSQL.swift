@@ -1,6 +1,7 @@
 internal import Foundation
 internal import Logging
 public import SyncCore
+internal import SyncSQLite
 internal import Synchronization
 
 extension SyncStore {

@@ -1,4 +1,5 @@
 import SyncCore
+internal import SyncSQLite
 
 /// The TOML configuration loader: any text gives a ``SyncConfiguration`` or a ``ConfigurationError`` with at least one
 /// problem, each naming the file and, when it has a line, one that is in the text. Underneath, syncd's TOML reader:

@@ -1,6 +1,7 @@
 internal import Foundation
 internal import NIOCore
 import SyncCore
+internal import SyncSQLite
 import SyncServe
 
 /// The read API's query parser: any query string of a records request is parsed and checked against the endpoint,

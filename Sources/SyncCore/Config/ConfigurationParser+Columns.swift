@@ -1,3 +1,5 @@
+internal import SyncSQLite
+
 extension ConfigurationParser {
     /// `[endpoint.columns]`, in file order: `col = "json.path"` or
     /// `col = { path = "…", type = "…", required = true }`.

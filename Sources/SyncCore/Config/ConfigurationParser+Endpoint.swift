@@ -1,4 +1,5 @@
 import Foundation
+internal import SyncSQLite
 
 extension ConfigurationParser {
     /// Reads one `[[endpoint]]` into a ``SyncEndpoint`` that starts from `defaults`, and compiles it; nil when it has

@@ -1,3 +1,4 @@
+internal import SyncSQLite
 import SyncSupport
 
 /// Walks a TOML document, read by ``TOMLReader``, into a ``SyncConfiguration``, collecting every problem with its line.

@@ -1,3 +1,5 @@
+internal import SyncSQLite
+
 /// An endpoint compiled, as syncs and reads run by it: what a program that serves the cache (the read API) holds per
 /// endpoint, and hands to a ``SyncCache/Reader``'s reads, so that they serve the endpoint as configured without
 /// looking it up — from a replica opened without the configuration too.

@@ -1,3 +1,5 @@
+internal import SyncSQLite
+
 extension SyncCache {
     /// A migration of syncd's own tables (`migrations/`), applied once to a store, in order.
     public struct Migration: Sendable, Hashable, CustomStringConvertible {

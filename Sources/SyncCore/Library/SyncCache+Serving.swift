@@ -1,3 +1,5 @@
+internal import SyncSQLite
+
 /// What a program that serves a cache to others (`syncd run`'s read API) opens it with.
 extension SyncCache {
     /// The reads at once a cache that serves others should allow (`connections:`): one per thread that SQLite reads

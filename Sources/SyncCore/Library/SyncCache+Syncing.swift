@@ -1,4 +1,5 @@
 internal import ServiceLifecycle
+internal import SyncSQLite
 import SyncSupport
 internal import Synchronization
 

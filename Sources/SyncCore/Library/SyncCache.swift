@@ -1,6 +1,7 @@
 public import Foundation
 public import Logging
 public import ServiceLifecycle
+internal import SyncSQLite
 internal import Synchronization
 
 /// The front door: a syncd database, kept fresh from the endpoints it is configured with, and read back typed —

@@ -1,3 +1,5 @@
+internal import SyncSQLite
+
 /// The public ways to build a ``SyncConfiguration``: from a syncd.toml file, from TOML text, or from endpoints built
 /// in Swift. Each refuses a configuration with every problem at once, as a ``SyncError``.
 extension SyncConfiguration {

@@ -1,4 +1,5 @@
 internal import Foundation
+internal import SyncSQLite
 
 /// `syncd check-config` as a library call: a configuration checked against what it will meet — its secrets, its
 /// client certificates and the database it syncs into — before a daemon starts with it.

@@ -1,4 +1,5 @@
 internal import Foundation
+internal import SyncSQLite
 internal import Synchronization
 
 extension SyncStore {

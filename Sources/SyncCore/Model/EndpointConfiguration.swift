@@ -1,3 +1,4 @@
+package import SyncSQLite
 import SyncSupport
 
 /// How a complete response changes the cached set.

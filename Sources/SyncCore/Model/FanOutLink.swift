@@ -1,6 +1,8 @@
 // Links each child endpoint to its parent once every endpoint of a configuration is compiled: the rules that need
 // both (the parent exists, has records, makes no cycle, has the columns named), and the compiled FanOutPlan.
 
+package import SyncSQLite
+
 /// How a child endpoint reads its parent's rows: the plan ``FanOutLink`` adds to it.
 package struct FanOutPlan: Sendable, Equatable {
     /// The parent's name, also its table's.

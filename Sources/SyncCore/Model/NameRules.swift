@@ -1,3 +1,5 @@
+internal import SyncSQLite
+
 /// The rules for the names a configuration gives, one place for the TOML file and for endpoints built in Swift
 /// (`SyncEndpoint`), so the two cannot drift. Each returns why a name cannot be used, as a clause, or `nil`.
 package enum NameRules {

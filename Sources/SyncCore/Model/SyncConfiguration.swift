@@ -1,3 +1,5 @@
+internal import SyncSQLite
+
 /// What syncd runs by: the endpoints to sync, how many at once, where the cache is, how the read API listens and how
 /// nodes share a PostgreSQL database. syncd.toml reads into it (every key, with file:line in every error), and Swift
 /// builds it from ``SyncEndpoint`` values; both check by the same rules, so a value of this type cannot hold a bad

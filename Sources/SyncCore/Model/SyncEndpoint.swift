@@ -1,3 +1,4 @@
+internal import SyncSQLite
 import SyncSupport
 
 /// One endpoint to sync: what to fetch, how often, and how its records become rows. The one model of an endpoint:

@@ -1,5 +1,7 @@
 // A record's values meet SQLite's here, at the storage edge: the SQLite wrapper binds and reads SQLiteValue only.
 
+package import SyncSQLite
+
 extension SQLiteValue {
     /// A value extracted from a record, to bind.
     package init(_ value: ColumnValue) {

@@ -1,3 +1,5 @@
+package import SyncSQLite
+
 /// An endpoint's row of syncd_endpoints: its health and its version, for `syncd status` and the read API.
 package struct EndpointState: Sendable, Hashable {
     package var name: String

@@ -1,4 +1,5 @@
 internal import Foundation
+internal import SyncSQLite
 
 /// A ``RecordQuery`` evaluated in Swift over a ``MemoryTable``, meaning what ``QueryCompiler``'s SQL means in
 /// SQLite: values compare as SQLite's do (NULL below numbers, numbers by value, then text byte by byte), a condition

@@ -1,3 +1,5 @@
+internal import SyncSQLite
+
 /// ``StorageReader`` over one committed ``MemoryData`` value: whatever commits while it reads, it reads the state it
 /// was given, whole.
 struct MemoryReader: StorageReader {

@@ -1,6 +1,8 @@
 // A MemoryStore's part of a child endpoint's run: its parent's rows and its state per parent, read before the
 // fetch, and the one transaction that applies the whole fan-out.
 
+internal import SyncSQLite
+
 extension MemoryStore {
     package func fanOutInputs(for endpoint: EndpointConfiguration) async throws -> FanOutInputs {
         let data = snapshot

@@ -1,6 +1,7 @@
 internal import Foundation
 package import NIOCore
 internal import NIOPosix
+internal import SyncSQLite
 import SyncSupport
 internal import Synchronization
 

@@ -1,3 +1,5 @@
+internal import SyncSQLite
+
 /// One collection endpoint's records in a ``MemoryStore``, as its SQLite table holds them: each row's values in
 /// ``columns``' order, `_raw`, `_version`, `_changed_at`, `_created_version` and SQLite's rowid, keyed by the values
 /// of the key columns; and the endpoint's tombstones, keyed alike.

@@ -1,5 +1,6 @@
 internal import Foundation
 internal import NIOCore
+internal import SyncSQLite
 
 /// The copy of a ``MemoryStore``'s data that one transaction changes, shared by its ``MemoryTransaction`` and the
 /// ``MemoryRecords`` it makes; the store swaps it in when the transaction returns, and drops it when it throws.

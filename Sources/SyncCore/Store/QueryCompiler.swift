@@ -1,3 +1,5 @@
+internal import SyncSQLite
+
 /// SQL text and the values to bind to its placeholders, in order.
 package struct CompiledSQL: Sendable, Hashable {
     package var sql: String

@@ -1,3 +1,5 @@
+internal import SyncSQLite
+
 /// What a reader writes in a query or a URL, read against an endpoint's columns: the column a filter names, and a
 /// value converted as the column stores it. The same for every store, SQL or not.
 package enum RecordOperand {

@@ -1,3 +1,5 @@
+internal import SyncSQLite
+
 /// The change feed: what changed after a version, whole or in capped parts that a reader follows to the end.
 extension RecordReader {
     /// The records changed after version `since` and the keys deleted after it; `since` 0 is everything.

@@ -1,3 +1,5 @@
+package import SyncSQLite
+
 /// Reads an endpoint's cached records, with the entity tags that let readers revalidate for free.
 ///
 /// The CLI and the read API both read through this type; it needs only a read-only connection. Each read runs

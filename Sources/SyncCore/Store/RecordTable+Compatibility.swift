@@ -1,3 +1,5 @@
+package import SyncSQLite
+
 extension RecordTable {
     /// Why the stored table cannot take the configured columns without losing its rows: another primary key, or
     /// a primary-key column whose type changed (every stored key would stop matching its record, and a snapshot

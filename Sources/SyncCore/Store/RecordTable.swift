@@ -1,3 +1,5 @@
+package import SyncSQLite
+
 /// The SQLite table of one collection endpoint: its ``TableShape`` in SQLite's declarations, with `_raw` (the
 /// record's JSON as received), `_version` (the endpoint version at which the row last changed), `_changed_at`, and
 /// `_created_version` (the version that first stored the row; NULL for rows stored before syncd kept it), which tells

@@ -1,3 +1,5 @@
+internal import SyncSQLite
+
 /// The statements that store a run's records (``RecordTable/upsertSQL(rows:)``): ``groupSize`` records in one step
 /// while that many wait, one at a time for the rest.
 ///

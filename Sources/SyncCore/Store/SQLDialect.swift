@@ -1,3 +1,5 @@
+internal import SyncSQLite
+
 /// What differs between the SQL of syncd's stores when they read records, so that one compiler
 /// (``QueryCompiler``) writes both: placeholders, how text compares and sorts, the pattern operators, booleans, an
 /// empty `IN` list, the page's limit, the column that orders rows within a version, and the key's JSON.

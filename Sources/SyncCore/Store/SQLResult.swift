@@ -1,3 +1,5 @@
+package import SyncSQLite
+
 /// The rows one statement of `syncd sql` returned, with its columns' names.
 package struct SQLResult: Sendable, Equatable {
     package var columns: [String]

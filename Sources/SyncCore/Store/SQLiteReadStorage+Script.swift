@@ -1,4 +1,5 @@
 internal import CSQLite
+internal import SyncSQLite
 
 /// `syncd sql` on an SQLite file: the script runs on a connection of its own, opened read-only, with `query_only` and
 /// an authorizer that refuses whatever would write, change the connection, ATTACH a file or call a function outside

@@ -1,3 +1,5 @@
+package import SyncSQLite
+
 /// ``ReadStorage`` over an SQLite file: a ``ReadConnectionPool`` of read-only connections on their own threads, and
 /// ``RecordReader`` for the reads. WAL lets them read while a sync writes.
 package struct SQLiteReadStorage: ReadStorage {

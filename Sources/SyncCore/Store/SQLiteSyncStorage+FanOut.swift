@@ -1,6 +1,8 @@
 // SQLiteSyncStorage's part of a child endpoint's run: its parent's rows and its state per parent, read before the
 // fetch, and the one transaction that applies the whole fan-out.
 
+internal import SyncSQLite
+
 extension SQLiteSyncStorage {
     package func fanOutInputs(for endpoint: EndpointConfiguration) async throws -> FanOutInputs {
         try await database.perform { database in try Self.fanOutInputs(for: endpoint, database) }

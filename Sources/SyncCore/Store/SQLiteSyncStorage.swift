@@ -1,5 +1,6 @@
 internal import Foundation
 package import NIOCore
+package import SyncSQLite
 internal import Synchronization
 
 /// ``SyncStorage`` in an SQLite file: every call is one transaction on the writer connection of a

@@ -1,3 +1,5 @@
+internal import SyncSQLite
+
 /// The schema-drift journal's rows in SQLite (``SyncApply/journalDrift(_:now:in:)`` decides what they hold).
 extension SQLiteWriter {
     func driftPathTypes() throws -> [String: Int] {

@@ -1,3 +1,5 @@
+internal import SyncSQLite
+
 extension SQLiteWriter {
     func makeRecordWriter(_ shape: TableShape, version: Int64, now: String) throws -> SQLiteRecords {
         try SQLiteRecords(table: RecordTable(shape), database: database, endpoint: endpoint, version: version, now: now)

@@ -1,3 +1,5 @@
+internal import SyncSQLite
+
 /// A run's rows of syncd_runs and syncd_errors in SQLite.
 extension SQLiteWriter {
     func insertRun(_ run: RunRecord) throws -> Int64 {

@@ -1,4 +1,5 @@
 internal import NIOCore
+internal import SyncSQLite
 
 /// A run's ``StoreTransaction`` in SQLite: the statements of one endpoint's run on the writer connection, inside
 /// the IMMEDIATE transaction ``SQLiteSyncStorage`` opened for it. ``SyncApply`` decides what they write.

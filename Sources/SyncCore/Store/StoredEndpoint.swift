@@ -1,3 +1,5 @@
+internal import SyncSQLite
+
 /// An endpoint as the database describes it — its table's columns and key, as the last sync applied them — so that
 /// a program can read a syncd database without the configuration that filled it.
 package enum StoredEndpoint {

@@ -1,4 +1,5 @@
 package import Foundation
+internal import SyncSQLite
 import SyncSupport
 
 /// One answer `SyncCache.fetch` keeps (in SQLite, a row of `syncd_resources`): the body with its validators and when it

@@ -1,3 +1,4 @@
+package import SyncSQLite
 import SyncSupport
 
 /// An endpoint's schedule as `syncd_endpoints` keeps it, so that a restart of the scheduler resumes it.

@@ -1,3 +1,4 @@
+package import SyncSQLite
 import SyncSupport
 
 /// Rewrites the URLs a database stored before syncd redacted them (``URLRedaction``), so that a password or key

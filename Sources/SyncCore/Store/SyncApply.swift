@@ -1,3 +1,4 @@
+internal import SyncSQLite
 import SyncSupport
 
 /// What one sync of one endpoint means for the stored data, whatever the store: the one algorithm behind every

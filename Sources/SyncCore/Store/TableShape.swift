@@ -1,3 +1,5 @@
+package import SyncSQLite
+
 /// The shape of one collection endpoint's table, whatever the store: its name, its configured columns and their
 /// types, which of them make the primary key, and the signature that tells when stored rows must be re-read from
 /// `_raw`. Each store gives it its own declarations (SQLite's ``RecordTable``, SyncPostgres' `PostgresTable`); an

@@ -1,3 +1,4 @@
+internal import SyncSQLite
 internal import Synchronization
 
 /// Spaces each endpoint's requests: at most `rate_limit` of them, and slower as the upstream's RateLimit headers say

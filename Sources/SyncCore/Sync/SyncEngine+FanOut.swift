@@ -4,6 +4,7 @@
 
 internal import Logging
 internal import NIOCore
+internal import SyncSQLite
 import SyncSupport
 
 extension SyncEngine {

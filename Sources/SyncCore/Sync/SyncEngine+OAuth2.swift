@@ -1,4 +1,5 @@
 internal import Logging
+internal import SyncSQLite
 import SyncSupport
 
 extension SyncEngine {

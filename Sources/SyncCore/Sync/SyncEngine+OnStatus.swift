@@ -1,3 +1,4 @@
+internal import SyncSQLite
 import SyncSupport
 
 extension SyncEngine {

@@ -1,6 +1,7 @@
 internal import Foundation
 internal import Logging
 internal import NIOCore
+internal import SyncSQLite
 import SyncSupport
 
 extension SyncEngine {

@@ -1,5 +1,6 @@
 internal import Foundation
 internal import Logging
+internal import SyncSQLite
 import SyncSupport
 
 extension SyncEngine {

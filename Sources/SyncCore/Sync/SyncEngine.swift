@@ -1,6 +1,7 @@
 internal import Foundation
 package import Logging
 internal import NIOCore
+internal import SyncSQLite
 import SyncSupport
 
 /// Runs syncs: for each endpoint, one conditional fetch, a decoding pass that validates the body,

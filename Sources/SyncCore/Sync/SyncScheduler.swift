@@ -1,6 +1,7 @@
 internal import Foundation
 internal import Logging
 internal import ServiceLifecycle
+internal import SyncSQLite
 import SyncSupport
 
 /// Keeps every endpoint fresh: runs ``SyncEngine`` syncs when ``ScheduleStateMachine`` says they are due, at most

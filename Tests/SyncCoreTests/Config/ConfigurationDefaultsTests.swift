@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import SyncCore
+@testable import SyncSQLite
 
 @Suite("Defaults, [defaults] and per-endpoint values")
 struct ConfigurationDefaultsTests {

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import SyncCore
+@testable import SyncSQLite
 
 @Suite("The configuration example of DESIGN.md")
 struct ConfigurationExampleTests {

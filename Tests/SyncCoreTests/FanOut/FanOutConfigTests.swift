@@ -1,6 +1,7 @@
 import Testing
 
 @testable import SyncCore
+@testable import SyncSQLite
 
 /// A child endpoint's keys in syncd.toml: each problem refused with its line and key, and a good stanza linked to
 /// its parent.

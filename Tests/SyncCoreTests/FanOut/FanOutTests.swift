@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 
 @testable import SyncCore
+@testable import SyncSQLite
 
 /// A loopback GitHub-like organization (``GitHubOrg``) that records the paths it was asked.
 final class GitHubUpstream: Sendable {

@@ -3,6 +3,7 @@ import SampleUpstream
 import Testing
 
 @testable import SyncCore
+@testable import SyncSQLite
 
 /// SyncCache.fetch keeps a secret written in a URL out of its rows, and still tells such URLs apart.
 @Suite("library: SyncCache.fetch and secrets in URLs")

@@ -2,6 +2,8 @@ import Foundation
 import SyncCore
 import Testing
 
+@testable import SyncSQLite
+
 /// SyncCore's public reading API over a real database that real syncs filled.
 @Suite("library: SyncCache reads the cache, typed")
 struct SyncCacheReadingTests {

@@ -3,6 +3,7 @@ import SampleUpstream
 import Testing
 
 @testable import SyncCore
+@testable import SyncSQLite
 
 /// One model of an endpoint: syncd.toml and Swift fill the same options, checked by the same rules, in the same words.
 @Suite("library: one endpoint model for TOML and Swift")

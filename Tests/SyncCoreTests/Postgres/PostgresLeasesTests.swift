@@ -6,6 +6,7 @@ import Testing
 
 @testable import SyncCore
 @testable import SyncPostgres
+@testable import SyncSQLite
 @testable import SyncSupport
 
 /// The claims `syncd run` nodes take on endpoints of one PostgreSQL database: two ``PostgresLeases`` of one store

@@ -6,6 +6,7 @@ import Testing
 
 @testable import SyncCore
 @testable import SyncPostgres
+@testable import SyncSQLite
 
 /// The same records stored in SQLite and in PostgreSQL answer every read the same: filters of each operator on each
 /// column type, orders with NULLs, pages capped by bytes, one record, and the change feed in capped parts. SQLite's

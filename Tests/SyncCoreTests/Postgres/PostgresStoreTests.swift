@@ -5,6 +5,7 @@ import Testing
 
 @testable import SyncCore
 @testable import SyncPostgres
+@testable import SyncSQLite
 
 @Suite("PostgresStore: opening, migrating", .enabled(if: PostgresTestCluster.isAvailable))
 struct PostgresStoreTests {

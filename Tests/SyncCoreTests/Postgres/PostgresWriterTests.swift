@@ -7,6 +7,7 @@ import Testing
 
 @testable import SyncCore
 @testable import SyncPostgres
+@testable import SyncSQLite
 
 /// What PostgresSyncStorage stores, read back with SQL: the rows and their `_raw`, tombstones, problems, and the
 /// table's shape as the configuration changes. (What every storage does is StorageConformanceTests'.)

@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 
 @testable import SyncCore
+@testable import SyncSQLite
 
 /// The writer's connection: one thread of its own, short writes on the caller's thread when it is free, and the
 /// write-ahead log's checkpoints always on the queue's thread.

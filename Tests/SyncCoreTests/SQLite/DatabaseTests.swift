@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import SyncCore
+@testable import SyncSQLite
 
 @Suite("SQLite: connections, statements, transactions")
 struct DatabaseTests {

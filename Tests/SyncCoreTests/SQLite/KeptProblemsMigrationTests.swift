@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import SyncCore
+@testable import SyncSQLite
 
 /// Migration 4 rebuilds syncd_errors so that its action may be `kept`, with every stored problem kept.
 @Suite("SQLite: migration 4, kept problems")

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import SyncCore
+@testable import SyncSQLite
 
 /// Migration 9 gives syncd_endpoints its `parents` column: the last run's parent counts as a small JSON object,
 /// which a reader takes as input — a database made before it reads with no counts, and a value syncd would not have

@@ -2,6 +2,7 @@ import Synchronization
 import Testing
 
 @testable import SyncCore
+@testable import SyncSQLite
 
 #if canImport(Glibc)
     import Glibc

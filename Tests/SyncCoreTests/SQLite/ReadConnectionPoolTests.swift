@@ -2,6 +2,7 @@ import Synchronization
 import Testing
 
 @testable import SyncCore
+@testable import SyncSQLite
 
 @Suite("SQLite: the read connection pool")
 struct ReadConnectionPoolTests {

@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 
 @testable import SyncCore
+@testable import SyncSQLite
 
 @Suite("SQLite: the wal-index header and the commit counter that reads it")
 struct WALIndexHeaderTests {

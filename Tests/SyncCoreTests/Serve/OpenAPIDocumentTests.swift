@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 
 @testable import SyncCore
+@testable import SyncSQLite
 @testable import SyncServe
 
 /// `GET /openapi.json` describes the read API as configured: one set of paths per endpoint, one record schema per

@@ -4,6 +4,7 @@ import SyncServe
 import Testing
 
 @testable import SyncCore
+@testable import SyncSQLite
 @testable import SyncSupport
 
 /// A local attacker's connections: half-sent heads, silent connections and malformed heads are each closed or

@@ -8,6 +8,7 @@ import ServiceLifecycle
 import SyncServe
 
 @testable import SyncCore
+@testable import SyncSQLite
 
 /// The read API of a ``SyncFixture``'s database, served on 127.0.0.1 with an ephemeral port for the length of
 /// `body`, its clock the fixture's.

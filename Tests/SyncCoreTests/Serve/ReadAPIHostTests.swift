@@ -3,6 +3,7 @@ import SyncServe
 import Testing
 
 @testable import SyncCore
+@testable import SyncSQLite
 
 /// The read API's DNS rebinding defence (Host checked against the listen address when no token is set) and the
 /// headers that keep a served document from running as a page of the API's origin.

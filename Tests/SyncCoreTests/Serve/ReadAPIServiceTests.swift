@@ -3,6 +3,7 @@ import Prometheus
 import Testing
 
 @testable import SyncCore
+@testable import SyncSQLite
 @testable import SyncServe
 
 /// Freshness headers on an injected clock, the bearer token, /metrics, /v1/endpoints and a Unix socket.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import SyncCore
+@testable import SyncSQLite
 @testable import SyncServe
 
 /// A 503 is one sentence and `Retry-After: 1`, whether reads queue up or the database fails underneath; what went

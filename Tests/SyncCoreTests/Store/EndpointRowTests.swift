@@ -3,6 +3,7 @@ import SampleUpstream
 import Testing
 
 @testable import SyncCore
+@testable import SyncSQLite
 
 /// A collection sync writes its endpoint's kind and URL after the records, and only when they changed: a page written
 /// at the start of a long transaction and again at its end makes SQLite re-checksum the whole WAL at the commit.

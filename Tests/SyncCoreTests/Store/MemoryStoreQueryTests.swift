@@ -4,6 +4,7 @@ import SyncTestSupport
 import Testing
 
 @testable import SyncCore
+@testable import SyncSQLite
 
 /// The in-memory store evaluates queries in Swift: every query here is run against it and against an SQLite file
 /// holding the same records, and the two must answer alike — the same records in the same order, the same counts,

@@ -3,6 +3,7 @@ import NIOCore
 import Testing
 
 @testable import SyncCore
+@testable import SyncSQLite
 
 /// Before the first syncs of many endpoints, the daemon and `syncd sync` create the missing tables in one
 /// transaction (each schema change makes every reader re-read the whole schema): all of them, or none.

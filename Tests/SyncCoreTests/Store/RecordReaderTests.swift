@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import SyncCore
+@testable import SyncSQLite
 @testable import SyncSupport
 
 @Suite("store: cached reads and entity tags")

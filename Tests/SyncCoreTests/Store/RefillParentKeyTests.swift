@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import SyncCore
+@testable import SyncSQLite
 
 /// A child endpoint's stored rows re-read from `_raw` after its columns changed: a parent column in the primary key
 /// is not in the records, so it keeps its value, whatever its type, and whatever the decoder reads after the

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import SyncCore
+@testable import SyncSQLite
 
 /// `syncd sql` prints the same cells whichever store ran the SQL: a record column's value, or bytes.
 @Suite("store: the cells of SQL results")

@@ -7,6 +7,7 @@ import Testing
 
 @testable import SyncCore
 @testable import SyncPostgres
+@testable import SyncSQLite
 
 /// What every ``SyncStorage`` and ``ReadStorage`` must do, said through the protocols alone, and run against each
 /// implementation: each storage (PostgreSQL, the in-memory store) is added to ``Kind`` and must pass the same tests

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import SyncCore
+@testable import SyncSQLite
 
 /// A `timestamp` column holds one width (`…00.250Z`, `…00.000Z`), so that comparing and ordering its text is
 /// comparing and ordering times; a filter's operand is brought to that width whatever RFC 3339 form it has.

@@ -3,6 +3,7 @@ import SampleUpstream
 import Testing
 
 @testable import SyncCore
+@testable import SyncSQLite
 
 /// Each kind of credentials reaches the upstream as it should, from each kind of secret source, and the secret
 /// is found nowhere syncd writes.

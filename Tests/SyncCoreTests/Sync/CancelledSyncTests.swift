@@ -3,6 +3,7 @@ import SampleUpstream
 import Testing
 
 @testable import SyncCore
+@testable import SyncSQLite
 
 /// A sync cancelled mid-run (the daemon stopping past its grace period) records how it ended, in one sentence,
 /// instead of failing to record it with `CancellationError()`.

@@ -3,6 +3,7 @@ import SampleUpstream
 import Testing
 
 @testable import SyncCore
+@testable import SyncSQLite
 
 /// A column whose `type` changes: a primary-key column is refused, on a 200 and a 304 alike, and every row stays; a
 /// non-key column is dropped, added with its new type and refilled from `_raw`, so that it takes the new affinity.

@@ -4,6 +4,7 @@ import SampleUpstream
 import Testing
 
 @testable import SyncCore
+@testable import SyncSQLite
 
 /// Counters read from the database file, and lists grown by what an upstream sends, stay within their limits: a
 /// counter at its limit fails the endpoint's run with one sentence, and a list stops growing at its cap.

@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 
 @testable import SyncCore
+@testable import SyncSQLite
 
 /// A run says when its answer is in, before storing it: the scheduler's slot then fetches for another endpoint
 /// (``ScheduleStateMachine/fetched(_:)``); and it starts without waiting for another run's transaction.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import SyncCore
+@testable import SyncSQLite
 
 // `timespec` comes from C headers that several modules include; which module the compiler says defines it depends
 // on which modules the other files compiled in the same job load, and with member import visibility its initialiser

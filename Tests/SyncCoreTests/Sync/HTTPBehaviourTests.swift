@@ -3,6 +3,7 @@ import SampleUpstream
 import Testing
 
 @testable import SyncCore
+@testable import SyncSQLite
 @testable import SyncSupport
 
 /// What syncd sends and accepts over HTTP: its headers, validators, redirects and gzip.

@@ -3,6 +3,7 @@ import SampleUpstream
 import Testing
 
 @testable import SyncCore
+@testable import SyncSQLite
 
 /// A timestamp cursor value beyond the sync's time plus a day is stored with its record but does not become the
 /// cursor: one record dated 9999 must not freeze an incremental endpoint for good.

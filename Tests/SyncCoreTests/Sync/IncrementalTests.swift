@@ -3,6 +3,7 @@ import SampleUpstream
 import Testing
 
 @testable import SyncCore
+@testable import SyncSQLite
 
 /// Incremental endpoints send the highest stored cursor value (less the lag), upsert only, delete flagged records
 /// with a tombstone, and advance the cursor only with the rows of a run that was applied.

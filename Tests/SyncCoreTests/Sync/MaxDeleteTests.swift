@@ -3,6 +3,7 @@ import SampleUpstream
 import Testing
 
 @testable import SyncCore
+@testable import SyncSQLite
 
 /// `max_delete`: a snapshot that would delete more of the stored rows than it allows is refused and keeps them;
 /// an empty snapshot stays `allow_empty`'s to decide.

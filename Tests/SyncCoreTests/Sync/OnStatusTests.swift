@@ -3,6 +3,7 @@ import SampleUpstream
 import Testing
 
 @testable import SyncCore
+@testable import SyncSQLite
 
 /// `on_status`: an error status of the first page that the endpoint maps is an empty set (`empty`) or keeps the
 /// stored data (`skip`), with its status recorded; an unmapped status, or a mapped one on a later page, fails the run

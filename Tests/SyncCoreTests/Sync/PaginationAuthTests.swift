@@ -5,6 +5,7 @@ import Synchronization
 import Testing
 
 @testable import SyncCore
+@testable import SyncSQLite
 @testable import SyncSystemd
 
 /// Credentials and headers go with every page of the endpoint's origin, and never to a page on another origin; the

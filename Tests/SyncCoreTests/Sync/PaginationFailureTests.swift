@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 
 @testable import SyncCore
+@testable import SyncSQLite
 
 /// A paginated run is all or nothing: a failed page (after the run's retries) keeps the previous data, a page
 /// retried within the run is fetched again whole, and only the first request is conditional.

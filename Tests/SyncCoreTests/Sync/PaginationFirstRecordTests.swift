@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 
 @testable import SyncCore
+@testable import SyncSQLite
 
 /// When only whether a page is empty decides the next one (link pagination without has_more_path or total_path, page
 /// numbers without a size), the fetch reads each page up to its first record and the transaction reads the rest: a

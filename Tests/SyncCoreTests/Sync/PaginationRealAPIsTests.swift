@@ -3,6 +3,8 @@ import SampleUpstream
 import SyncCore
 import Testing
 
+@testable import SyncSQLite
+
 /// The paging real APIs send (issue 43), synced end to end from loopback upstreams that page as each API does:
 /// Crossref's scroll cursor that stays the same, Jira's `startAt` that refuses a page past `total`, Bitbucket Server's
 /// `isLastPage`, and GitHub's one page whose `rel="last"` is `?page=1`. Each counts the requests: none past the end.

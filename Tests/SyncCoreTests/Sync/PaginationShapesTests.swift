@@ -3,6 +3,8 @@ import SampleUpstream
 import SyncCore
 import Testing
 
+@testable import SyncSQLite
+
 /// The shapes real APIs page in: Stripe's cursor taken from the last record, and GraphQL's cursor sent in the body
 /// of a POST. Each upstream checks what it receives exactly as the real one would.
 @Suite("sync: last-record cursors, POST and GraphQL")

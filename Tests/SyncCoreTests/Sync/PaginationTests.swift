@@ -3,6 +3,7 @@ import SampleUpstream
 import Testing
 
 @testable import SyncCore
+@testable import SyncSQLite
 
 /// Each kind of pagination walks every page into one snapshot, sending what the upstream expects.
 @Suite("sync: pagination kinds")

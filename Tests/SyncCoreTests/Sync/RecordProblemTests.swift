@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import SyncCore
+@testable import SyncSQLite
 
 /// One bad record never sinks the others; each problem is stored with its record, path, expectation and finding.
 @Suite("sync: bad records")

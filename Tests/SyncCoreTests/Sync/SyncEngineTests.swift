@@ -3,6 +3,7 @@ import SampleUpstream
 import Testing
 
 @testable import SyncCore
+@testable import SyncSQLite
 @testable import SyncSupport
 
 /// A sync end to end: a loopback upstream, a real SQLite file, the engine.

@@ -3,6 +3,7 @@ import SampleUpstream
 import Testing
 
 @testable import SyncCore
+@testable import SyncSQLite
 
 /// Every way an upstream can fail: the stored data stays exactly as it was and readable, the failure is
 /// recorded in syncd_runs and the endpoint's state, and the other endpoints of the same pass still sync.

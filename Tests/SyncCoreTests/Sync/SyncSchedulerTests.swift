@@ -4,6 +4,7 @@ import SampleUpstream
 import Testing
 
 @testable import SyncCore
+@testable import SyncSQLite
 @testable import SyncSupport
 
 /// The scheduler driving real syncs against a loopback upstream, on a clock the test moves: no sleeps.

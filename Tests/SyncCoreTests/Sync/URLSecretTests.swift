@@ -5,6 +5,7 @@ import Synchronization
 import Testing
 
 @testable import SyncCore
+@testable import SyncSQLite
 
 /// A password or key written in an endpoint's `url` is sent, but never stored, logged or served.
 @Suite("sync: secrets in URLs")

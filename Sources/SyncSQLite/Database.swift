@@ -275,7 +275,7 @@ package final class Database {
     package var changes: Int { Int(sqlite3_changes64(handle)) }
 
     /// The most parameters one statement may have (`SQLITE_LIMIT_VARIABLE_NUMBER`: 32,766 unless the build says less).
-    var variableLimit: Int { Int(sqlite3_limit(handle, SQLITE_LIMIT_VARIABLE_NUMBER, -1)) }
+    package var variableLimit: Int { Int(sqlite3_limit(handle, SQLITE_LIMIT_VARIABLE_NUMBER, -1)) }
 
     /// Whether a transaction is open (https://sqlite.org/c3ref/get_autocommit.html).
     package var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }

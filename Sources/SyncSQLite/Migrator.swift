@@ -10,11 +10,6 @@ package struct Migrator: Sendable {
 
     package var migrations: [Migration]
 
-    /// The migrations embedded in this binary.
-    package static let embedded = Migrator(
-        migrations: EmbeddedMigrations.all.map { Migration(version: $0.version, name: $0.name, sql: $0.sql) }
-    )
-
     package init(migrations: [Migration]) {
         let versions = migrations.map(\.version)
         precondition(Set(versions).count == versions.count, "two migrations share a version")

@@ -59,11 +59,20 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The record decoders: a streamed JSON scanner, records paths, columns and their conversions, the schema
+        // tally, and the public resilient decoding (JSONValue, ResilientArray…). A module of its own above
+        // SyncSupport, which names nothing of endpoints, HTTP or storage; SyncCore re-exports it.
+        .target(
+            name: "SyncDecoding",
+            dependencies: ["SyncSupport"],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "SyncCore",
             dependencies: [
                 "SyncSupport",
                 "SyncSQLite",
+                "SyncDecoding",
                 "CSQLite",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -189,7 +198,7 @@ let package = Package(
         .target(
             name: "FuzzTargets",
             dependencies: [
-                "SyncCore", "SyncSupport", "SyncSQLite",
+                "SyncCore", "SyncSupport", "SyncSQLite", "SyncDecoding",
                 "SyncServe",
                 "SyncPostgres",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -220,7 +229,7 @@ let package = Package(
         .testTarget(
             name: "SyncCoreTests",
             dependencies: [
-                "SyncCore", "SyncSupport", "SyncSQLite",
+                "SyncCore", "SyncSupport", "SyncSQLite", "SyncDecoding",
                 "SyncServe",
                 "SyncSystemd",
                 "SyncInfer",

@@ -1,3 +1,5 @@
+import SyncSupport
+
 /// Why a fetch through ``APIClient`` returned no value: a ``code`` to react to, one sentence to show, and what a
 /// caller needs for that kind of failure (the status and headers of a non-2xx answer, the decoding path).
 ///

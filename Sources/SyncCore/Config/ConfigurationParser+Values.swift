@@ -1,3 +1,5 @@
+import SyncSupport
+
 /// Readers for single values: each returns nil after reporting what was expected.
 extension ConfigurationParser {
     /// A non-empty string.

@@ -1,3 +1,5 @@
+import SyncSupport
+
 /// A fetch that got no usable answer: the cause is named, the URL's secrets are not.
 package struct FetchError: Error, Sendable, Hashable, CustomStringConvertible {
     private enum Code: String, Sendable, Hashable {

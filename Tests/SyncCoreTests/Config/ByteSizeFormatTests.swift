@@ -1,3 +1,4 @@
+import SyncSupport
 import Testing
 
 @testable import SyncCore

@@ -115,7 +115,8 @@ struct FanOutTests {
             let report = try await fixture.sync("issues")
             #expect(report.outcome == .changed && report.inserted == 6, "\(report)")
             #expect(report.fanOut?.walked == 3 && report.fanOut?.left == 0)
-            #expect(report.storedWhileFetching, "nothing else waited to write: stored as the walks ended")
+            // Whether the transaction stored the first walks while later ones ran depends on the machine's load (it
+            // gives way after a second of waiting for the network): FanOutRunTests checks the start deterministically.
             #expect(
                 Set(upstream.paths()) == Set((1...3).map { "/repos/acme/repo-\($0)/issues" }))
             #expect(

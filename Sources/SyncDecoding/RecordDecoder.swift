@@ -31,7 +31,7 @@
 /// - ``decodeRecord(_:index:)``
 package struct RecordDecoder: Sendable {
     let recordsPath: JSONPath
-    let columns: [ColumnSpec]
+    package let columns: [ColumnSpec]
     let keyColumns: [Int]
     let strict: Bool
     let trie: ColumnTrie

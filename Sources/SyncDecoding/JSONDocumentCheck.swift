@@ -2,10 +2,10 @@ import SyncSupport
 
 /// Whether a document endpoint's body must be JSON, and whether it is: a body sent as `application/json` or
 /// `…+json` that does not parse (a truncated or garbled answer) must not replace the stored document.
-enum JSONDocumentCheck {
+package enum JSONDocumentCheck {
     /// Whether the `Content-Type` field value names JSON: `application/json` or a `+json` suffix (RFC 6839),
     /// parameters and case aside.
-    static func isJSON(contentType: String?) -> Bool {
+    package static func isJSON(contentType: String?) -> Bool {
         guard let contentType else { return false }
         let mediaType = contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
         let type = mediaType.trimmingASCIISpaces.lowercased()
@@ -15,7 +15,7 @@ enum JSONDocumentCheck {
     /// Checks that `bytes` hold exactly one JSON value (RFC 8259), whitespace and a byte order mark aside.
     ///
     /// - Throws: ``BodyDecodingError`` saying where the body breaks off or goes wrong.
-    static func validate(_ bytes: UnsafeRawBufferPointer) throws(BodyDecodingError) {
+    package static func validate(_ bytes: UnsafeRawBufferPointer) throws(BodyDecodingError) {
         var scanner = JSONScanner(bytes)
         do throws(JSONSyntaxError) {
             scanner.skipByteOrderMark()

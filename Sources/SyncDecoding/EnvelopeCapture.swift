@@ -6,7 +6,7 @@
 /// grammar of those same bytes, so this reader can be lenient: it tracks strings, keys, nesting and element
 /// indices, and nothing else. A captured value is kept up to ``maximumValueLength`` bytes; a longer one is
 /// dropped and reported by ``overlongPaths``. When a key repeats, the last value wins.
-struct EnvelopeCapture {
+package struct EnvelopeCapture {
     /// The longest value kept: a next URL or cursor is far shorter.
     static let maximumValueLength = 64 << 10
 
@@ -41,18 +41,18 @@ struct EnvelopeCapture {
     /// Whether the top-level value has begun.
     private var hasBegun = false
 
-    init(paths: [JSONPath]) {
+    package init(paths: [JSONPath]) {
         self.paths = paths
         self.values = Array(repeating: nil, count: paths.count)
     }
 
     /// The value captured at `path`, or nil when the body had none there.
-    func value(at path: JSONPath) -> CapturedValue? {
+    package func value(at path: JSONPath) -> CapturedValue? {
         paths.firstIndex(of: path).flatMap { values[$0] }
     }
 
     /// Reads the next envelope bytes.
-    mutating func feed(_ bytes: UnsafeBufferPointer<UInt8>) {
+    package mutating func feed(_ bytes: UnsafeBufferPointer<UInt8>) {
         for byte in bytes { step(byte) }
     }
 
@@ -62,7 +62,7 @@ struct EnvelopeCapture {
     }
 
     /// The body ended: a number at the top level ends with it.
-    mutating func finish() {
+    package mutating func finish() {
         if token == .scalar { endScalar() }
     }
 

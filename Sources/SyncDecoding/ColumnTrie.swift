@@ -3,7 +3,7 @@
 ///
 /// Stored flat (nodes, children and key bytes in arrays, node 0 the record itself) so that the walk
 /// reads plain integers instead of retaining nested arrays.
-struct ColumnTrie: Sendable {
+package struct ColumnTrie: Sendable {
     struct Node: Sendable {
         var firstChild = 0
         var childCount = 0
@@ -32,7 +32,7 @@ struct ColumnTrie: Sendable {
     /// Each node's path in the record: where the fields that no column maps are found.
     private(set) var nodePaths: [JSONPath]
 
-    init(paths: [JSONPath]) {
+    package init(paths: [JSONPath]) {
         var builder = Builder()
         for (column, path) in paths.enumerated() {
             builder.insert(path.components, column: column)

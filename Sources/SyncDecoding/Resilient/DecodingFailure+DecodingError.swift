@@ -1,9 +1,9 @@
-internal import Foundation
+package import Foundation
 
 extension DecodingFailure {
     /// The failure for what decoding `body` threw. The body is read a second time, as ``JSONValue``, to say what was
     /// found; that costs nothing on the successful path.
-    init(_ error: any Error, in body: Data) {
+    package init(_ error: any Error, in body: Data) {
         // A body that is not JSON has no value to describe: that is the failure, whatever the model's decoding said.
         guard let root = try? JSONDecoder().decode(JSONValue.self, from: body) else {
             self.init(path: "$", expected: "JSON", found: "invalid JSON", reason: String(describing: error))
@@ -105,7 +105,7 @@ extension DecodingFailure {
 extension DecodingFailure {
     /// The failure of element `index` of the array called `collection`, whose JSON is `data` and which threw `error`:
     /// its `id` and what it held are read from the element itself.
-    init(collection: String, index: Int, element data: Data, error: any Error) {
+    package init(collection: String, index: Int, element data: Data, error: any Error) {
         let element = try? JSONDecoder().decode(JSONValue.self, from: data)
         let failure =
             element.map { DecodingFailure(error, in: $0, droppingFirst: 0) } ?? DecodingFailure(error, in: data)

@@ -3,19 +3,19 @@
 /// Only the keys and indices on some column's path are looked at; everything else is skipped, its
 /// grammar still checked. When a key occurs twice in one object the last occurrence wins, as in most
 /// JSON readers: a repeated key clears what its earlier occurrence captured.
-struct RecordWalker {
+package struct RecordWalker {
     var scanner: JSONScanner
     let trie: ColumnTrie
     /// Per column, the start offset of its value in the body, or -1 when the record has none.
-    var valueStarts: [Int]
+    package var valueStarts: [Int]
     /// Per column, the end offset of its value; meaningful only where `valueStarts` is not -1.
-    var valueEnds: [Int]
+    package var valueEnds: [Int]
     /// Unescaped keys that held escapes, compared against the trie.
     var keyScratch: [UInt8] = []
     /// Where the fields that no column maps are noted, when someone asks (a sync's schema-drift journal).
     var tally: SchemaTally?
 
-    init(scanner: JSONScanner, trie: ColumnTrie, columnCount: Int) {
+    package init(scanner: JSONScanner, trie: ColumnTrie, columnCount: Int) {
         self.scanner = scanner
         self.trie = trie
         self.valueStarts = Array(repeating: -1, count: columnCount)
@@ -23,7 +23,7 @@ struct RecordWalker {
     }
 
     /// The bytes of a column's value, or nil when the record has none.
-    func value(ofColumn column: Int) -> UnsafeBufferPointer<UInt8>? {
+    package func value(ofColumn column: Int) -> UnsafeBufferPointer<UInt8>? {
         let start = valueStarts[column]
         guard start >= 0 else { return nil }
         return UnsafeBufferPointer(rebasing: scanner.buffer[start..<valueEnds[column]])
@@ -32,7 +32,7 @@ struct RecordWalker {
     /// Walks the record at the cursor, whose enclosing array is at `depth`.
     ///
     /// - Returns: whether the record is an object.
-    mutating func walkRecord(depth: Int) throws(JSONSyntaxError) -> Bool {
+    package mutating func walkRecord(depth: Int) throws(JSONSyntaxError) -> Bool {
         for column in valueStarts.indices { valueStarts[column] = -1 }
         let isObject = try scanner.currentByte(inside: .array) == JSONByte.openBrace
         try walkValue(node: 0, depth: depth, inside: .array)

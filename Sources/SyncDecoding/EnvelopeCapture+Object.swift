@@ -4,7 +4,7 @@
 extension EnvelopeCapture {
     /// The values of `bytes` at `paths` (``value(at:)``), when `bytes` are one JSON object; nil for anything else
     /// (not JSON, or another kind of value).
-    static func object(_ bytes: [UInt8], paths: [JSONPath]) -> EnvelopeCapture? {
+    package static func object(_ bytes: [UInt8], paths: [JSONPath]) -> EnvelopeCapture? {
         let isObject = bytes.withUnsafeBytes { raw -> Bool in
             guard (try? JSONDocumentCheck.validate(raw)) != nil else { return false }
             var scanner = JSONScanner(raw)

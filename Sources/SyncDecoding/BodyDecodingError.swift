@@ -1,3 +1,5 @@
+import SyncSupport
+
 /// The decoding layer's one error: a response body that cannot be used as a whole (none of its records is stored),
 /// or a JSON path in the configuration that cannot be read.
 ///

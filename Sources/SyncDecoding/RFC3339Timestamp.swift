@@ -7,15 +7,15 @@ import SyncSupport
 /// Built from an RFC 3339 string with any offset, a full date, or (leniently) Unix seconds or milliseconds.
 /// Years stay within 0000…9999, the range the text form can hold. Calendar arithmetic is ``CivilDate``'s.
 package struct RFC3339Timestamp: Hashable, Sendable {
-    var year: Int
-    var month: Int
-    var day: Int
-    var hour: Int
-    var minute: Int
+    package var year: Int
+    package var month: Int
+    package var day: Int
+    package var hour: Int
+    package var minute: Int
     /// 0…60: a leap second keeps its 60.
-    var second: Int
+    package var second: Int
     /// The fraction's digits, at most 9, no trailing zeros.
-    var fraction: [UInt8]
+    package var fraction: [UInt8]
 
     /// Parses `YYYY-MM-DD`, or `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)` (`t` and `z` in either case; with
     /// `allowsSpace`, a space instead of the `T`), and shifts it to UTC.
@@ -71,7 +71,7 @@ package struct RFC3339Timestamp: Hashable, Sendable {
     }
 
     /// A count of nanoseconds since 1970-01-01T00:00:00Z.
-    init?(nanosecondsSinceEpoch nanoseconds: Int128) {
+    package init?(nanosecondsSinceEpoch nanoseconds: Int128) {
         let (seconds, nanosecond) = nanoseconds.floorDivided(by: 1_000_000_000)
         let (days, secondOfDay) = seconds.floorDivided(by: 86_400)
         // Far outside 0000…9999 either way; the bound keeps the conversion to Int64 safe.
@@ -111,7 +111,7 @@ package struct RFC3339Timestamp: Hashable, Sendable {
     }
 
     /// `YYYY-MM-DDTHH:MM:SS.mmmZ`: always 24 characters.
-    var text: String {
+    package var text: String {
         String(unsafeUninitializedCapacity: 24) { output in
             var index = 0
             func put(_ value: Int, width: Int) {

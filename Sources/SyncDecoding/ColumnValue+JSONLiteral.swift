@@ -26,7 +26,7 @@ extension ColumnValue {
     }
 
     /// Text as a JSON string: quotes, backslashes and control characters escaped, everything else as is.
-    static func jsonString(_ text: String) -> String {
+    package static func jsonString(_ text: String) -> String {
         var result = "\""
         result.unicodeScalars.reserveCapacity(text.utf8.count + 2)
         for scalar in text.unicodeScalars {

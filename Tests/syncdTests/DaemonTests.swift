@@ -81,8 +81,11 @@ struct DaemonStopTests {
             }
             return .json(SampleUsers.json(count: 50))
         }
+        // The held request outlives no timeout of its own however slowly a loaded machine runs the daemon's stop.
         let toml = CLITests.toml(server.baseURL).replacingOccurrences(
-            of: "\n[[endpoint]]\nname = \"flags\"", with: "\n[[endpoint]]\nname = \"flags\"\ninterval = \"1h\"")
+            of: "\n[[endpoint]]\nname = \"flags\"", with: "\n[[endpoint]]\nname = \"flags\"\ninterval = \"1h\""
+        ).replacingOccurrences(of: "primary_key = [\"id\"]\n", with: "primary_key = [\"id\"]\ntimeout = \"10m\"\n")
+        #expect(toml.contains("timeout = \"10m\""))
         let workspace = try CLITests.Workspace(toml: toml)
         defer { workspace.remove() }
         let result = try await DaemonProcess.run(workspace) { notify, signal in

@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+
+/// Every target imports only the targets of this package that Package.swift declares as its dependencies: the walls
+/// between SyncCore's modules are the manifest's, not whatever happens to be built first.
+///
+/// SwiftPM's `--explicit-target-dependency-import-check error` is meant to say so, but the 6.3 toolchain here builds
+/// a target that imports an undeclared target of the package without a word (tried: SyncServe importing SyncSQLite),
+/// so this test reads the manifest and the sources itself.
+@Suite("Package.swift: each target imports only the targets it declares")
+struct TargetImportTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    struct Target {
+        var name: String
+        var path: String
+        var dependencies: Set<String>
+    }
+
+    /// The targets of Package.swift with their folders and the names of the package's targets they depend on (the
+    /// quoted names outside `.product(…)`).
+    static func targets() throws -> [Target] {
+        let manifest = try String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let starts = manifest.ranges(of: /\.(target|testTarget|executableTarget|systemLibrary|plugin)\(/)
+        var targets: [Target] = []
+        for (index, start) in starts.enumerated() {
+            let end = index + 1 < starts.count ? starts[index + 1].lowerBound : manifest.endIndex
+            let block = String(manifest[start.lowerBound..<end])
+            guard let name = block.firstMatch(of: /name: "([^"]+)"/)?.1 else { continue }
+            let isTest = block.hasPrefix(".testTarget(")
+            let path =
+                block.firstMatch(of: /path: "([^"]+)"/).map { String($0.1) }
+                ?? (isTest ? "Tests/\(name)" : "Sources/\(name)")
+            var dependencies = Set<String>()
+            if let list = block.firstMatch(of: /dependencies: \[((?:[^\[\]]|\[[^\]]*\])*)\]/)?.1 {
+                let withoutProducts = list.replacing(/\.product\([^)]*\)/, with: "")
+                for match in withoutProducts.matches(of: /"([^"]+)"/) { dependencies.insert(String(match.1)) }
+            }
+            targets.append(Target(name: String(name), path: path, dependencies: dependencies))
+        }
+        return targets
+    }
+
+    /// The modules a target's Swift files import.
+    static func imports(of target: Target) throws -> [(file: String, module: String)] {
+        let folder = root.appendingPathComponent(target.path)
+        guard let names = FileManager.default.enumerator(atPath: folder.path) else { return [] }
+        var found: [(file: String, module: String)] = []
+        for case let name as String in names where name.hasSuffix(".swift") {
+            let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+            for match in text.matches(of: /(?m)^(?:@\w+ )*(?:(?:public|package|internal) )?import (\w+)/) {
+                found.append((file: "\(target.path)/\(name)", module: String(match.1)))
+            }
+        }
+        return found
+    }
+
+    @Test("no target imports a target of the package it does not declare")
+    func declaredImports() throws {
+        let targets = try Self.targets()
+        let names = Set(targets.map(\.name))
+        #expect(
+            names.isSuperset(of: ["SyncSupport", "SyncSQLite", "SyncDecoding", "SyncCore", "syncd", "SyncCoreTests"]))
+        var undeclared: [String] = []
+        var seen = 0
+        for target in targets {
+            for (file, module) in try Self.imports(of: target) where names.contains(module) && module != target.name {
+                seen += 1
+                if !target.dependencies.contains(module) { undeclared.append("\(file) imports \(module)") }
+            }
+        }
+        #expect(seen > 100, "the check found too few imports of the package's targets: \(seen)")
+        #expect(undeclared.isEmpty, "\(Set(undeclared).sorted().joined(separator: "\n"))")
+    }
+
+    @Test(
+        "the check reads the manifest: SyncCore depends on SyncSQLite and SyncDecoding, SyncSupport on nothing of ours")
+    func readsTheManifest() throws {
+        let targets = Dictionary(uniqueKeysWithValues: try Self.targets().map { ($0.name, $0) })
+        #expect(
+            targets["SyncCore"]?.dependencies.isSuperset(of: ["SyncSupport", "SyncSQLite", "SyncDecoding"]) == true)
+        #expect(targets["SyncSupport"]?.dependencies.isEmpty == true)
+        #expect(targets["FuzzTargets"]?.path == "Fuzz/Sources/FuzzTargets")
+        #expect(targets["syncd"]?.dependencies.contains("ArgumentParser") == false, "a product is not a target")
+    }
+}

@@ -94,11 +94,13 @@ struct OAuth2SyncTests {
         try await upstream.shutdown()
     }
 
-    @Test("twelve endpoints with the same client, synced at once, share one token request")
+    @Test("twelve endpoints with the same client, eight synced at once, share one token request")
     func sharedByManyEndpoints() async throws {
         let upstream = try await OAuth2Upstream.start()
         let fixture = try Self.fixture(upstream, auth: Self.clientCredentials(upstream), count: 12)
-        let reports = await fixture.engine.sync(fixture.configuration.plans, concurrency: 12)
+        // Eight at once, as many as the HTTP client keeps connections to one host: more would queue for a connection,
+        // and on a loaded machine a queued request outwaits the pool's connect timeout.
+        let reports = await fixture.engine.sync(fixture.configuration.plans, concurrency: 8)
         #expect(reports.count == 12)
         #expect(reports.compactMap(\.error) == [])
         #expect(upstream.ledger.tokenRequests == 1)

@@ -77,7 +77,7 @@ package final class OAuth2Upstream: Sendable {
         var ledger = Ledger()
         if let refreshToken { ledger.refreshTokens.insert(refreshToken) }
         let shared = SharedState(Behaviour(), ledger)
-        let server = try await LoopbackHTTPServer.start { request in
+        let server = try await LoopbackHTTPServer.start(onEventLoop: true) { request in
             let answer = shared.answer(request, clientID: clientID, clientSecret: clientSecret)
             announce.yield(request.path.hasPrefix("/oauth") ? "token" : "api")
             return answer

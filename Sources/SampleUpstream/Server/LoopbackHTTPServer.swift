@@ -61,12 +61,16 @@ package final class LoopbackHTTPServer: Sendable {
     ///   - port: The port to bind; 0 (the default) takes an ephemeral port, which ``port`` then tells.
     ///   - tls: HTTPS with this server context (its certificate, and whether it requires a client's); plain HTTP
     ///     when nil, the default.
+    ///   - onEventLoop: Whether the connections are served on the listener's event loop, as an HTTPS server's always
+    ///     are, rather than on Swift's shared pool: for a test's upstream, which must answer while the tests beside
+    ///     it hold the pool's threads with CPU-bound work.
     ///   - handler: Answers each request; it runs once per request, concurrently for different connections.
     /// - Throws: NIO's error if the port cannot be bound, or ``LoopbackHTTPServerError``.
     /// - Returns: The running server.
     package static func start(
         port: Int = 0,
         tls: NIOSSLContext? = nil,
+        onEventLoop: Bool = false,
         handler: @escaping @Sendable (UpstreamRequest) async -> UpstreamResponse
     ) async throws -> LoopbackHTTPServer {
         let book = ConnectionBook()
@@ -90,7 +94,7 @@ package final class LoopbackHTTPServer: Sendable {
         // An HTTPS server's connections are served on its listener's event loop, not Swift's shared pool: a TLS
         // handshake waits for its connection's reader, and with the pool's threads held by the tests beside it, a
         // client's connect (handshake included) timed out, as the test proxy's tunnels once did.
-        let executor = tls == nil ? nil : EventLoopTaskExecutor(listener.channel.eventLoop)
+        let executor = tls == nil && !onEventLoop ? nil : EventLoopTaskExecutor(listener.channel.eventLoop)
         let acceptLoop = Task(executorPreference: executor) {
             await acceptConnections(from: listener, book: book, handler: handler)
         }

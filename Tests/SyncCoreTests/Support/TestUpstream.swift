@@ -15,7 +15,7 @@ final class TestUpstream: Sendable {
 
     static func start() async throws -> TestUpstream {
         let box = RouteBox()
-        let server = try await LoopbackHTTPServer.start { request in
+        let server = try await LoopbackHTTPServer.start(onEventLoop: true) { request in
             await box.handle(request)
         }
         let upstream = TestUpstream(server: server)

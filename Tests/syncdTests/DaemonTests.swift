@@ -66,43 +66,91 @@ extension DaemonTests {
 struct DaemonStopTests {
     @Test("SIGTERM during a sync lets it finish and commit, then exits 0 with a consistent database")
     func sigtermMidSync() async throws {
-        let (requested, requestArrived) = AsyncStream.makeStream(of: Void.self)
-        let (released, release) = AsyncStream.makeStream(of: Void.self)
-        let releasedOnce = Mutex<AsyncStream<Void>.Iterator?>(released.makeAsyncIterator())
-        let server = try await LoopbackHTTPServer.start { request in
-            guard request.path == "/users" else { return .json(Array("{}".utf8)) }
-            requestArrived.yield()
-            // Held until the test has seen the daemon begin to stop.
-            if var iterator = releasedOnce.withLock({ state -> AsyncStream<Void>.Iterator? in
-                defer { state = nil }
-                return state
-            }) {
-                _ = await iterator.next()
-            }
-            return .json(SampleUsers.json(count: 50))
-        }
-        // The held request outlives no timeout of its own however slowly a loaded machine runs the daemon's stop.
-        let toml = CLITests.toml(server.baseURL).replacingOccurrences(
-            of: "\n[[endpoint]]\nname = \"flags\"", with: "\n[[endpoint]]\nname = \"flags\"\ninterval = \"1h\""
-        ).replacingOccurrences(of: "primary_key = [\"id\"]\n", with: "primary_key = [\"id\"]\ntimeout = \"10m\"\n")
-        #expect(toml.contains("timeout = \"10m\""))
-        let workspace = try CLITests.Workspace(toml: toml)
+        let upstream = try await HeldUpstream.start()
+        // Neither the held request nor the stop's grace runs out however slowly a loaded machine runs this test: the
+        // release comes from this process, after it has seen STOPPING=1.
+        let workspace = try CLITests.Workspace(toml: upstream.toml(stopGrace: "10m"))
         defer { workspace.remove() }
         let result = try await DaemonProcess.run(workspace) { notify, signal in
-            for await _ in requested { break }
+            for await _ in upstream.requested { break }
             signal(SIGTERM)
             let stopping = await notify.waitFor("STOPPING=1")
             #expect(stopping.last == "STOPPING=1")
-            release.yield()
+            upstream.release.yield()
         }
-        try await server.shutdown()
+        try await upstream.server.shutdown()
         #expect(result.status == 0, "\(result.standardError)")
-        let state = try await workspace.run([
+        #expect(try await Self.state(workspace) == "version,record_count,n,outcome,error\r\n1,50,50,changed,\r\n")
+    }
+
+    @Test("with stop_grace = \"0s\", SIGTERM rolls the sync in flight back at once: nothing stored, the run says why")
+    func sigtermWithoutGrace() async throws {
+        let upstream = try await HeldUpstream.start()
+        let workspace = try CLITests.Workspace(toml: upstream.toml(stopGrace: "0s"))
+        defer { workspace.remove() }
+        // The request is never answered while the daemon runs: it can only stop by cancelling the sync.
+        let result = try await DaemonProcess.run(workspace) { notify, signal in
+            for await _ in upstream.requested { break }
+            signal(SIGTERM)
+            _ = await notify.waitFor("STOPPING=1")
+        }
+        upstream.release.finish()
+        try await upstream.server.shutdown()
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(
+            try await Self.state(workspace)
+                == "version,record_count,n,outcome,error\r\n0,0,0,failed,"
+                + "users: stopped before the sync finished; kept the stored data\r\n")
+    }
+
+    /// The users endpoint's version, record count, rows and last run, as CSV.
+    static func state(_ workspace: CLITests.Workspace) async throws -> String {
+        try await workspace.run([
             "sql",
-            "SELECT e.version, e.record_count, (SELECT count(*) FROM users) AS n, r.outcome FROM syncd_endpoints e "
-                + "JOIN syncd_runs r ON r.endpoint = e.name WHERE e.name = 'users'", "--format", "csv",
-        ])
-        #expect(state.standardOutput == "version,record_count,n,outcome\r\n1,50,50,changed\r\n")
+            "SELECT e.version, e.record_count, (SELECT count(*) FROM users) AS n, r.outcome, r.error "
+                + "FROM syncd_endpoints e JOIN syncd_runs r ON r.endpoint = e.name WHERE e.name = 'users'",
+            "--format", "csv",
+        ]).standardOutput
+    }
+
+    /// An upstream whose first `/users` request is held until ``release`` yields (or finishes).
+    struct HeldUpstream {
+        let server: LoopbackHTTPServer
+        /// Yields when the held request has arrived.
+        let requested: AsyncStream<Void>
+        let release: AsyncStream<Void>.Continuation
+
+        static func start() async throws -> HeldUpstream {
+            let (requested, requestArrived) = AsyncStream.makeStream(of: Void.self)
+            let (released, release) = AsyncStream.makeStream(of: Void.self)
+            let releasedOnce = Mutex<AsyncStream<Void>.Iterator?>(released.makeAsyncIterator())
+            let server = try await LoopbackHTTPServer.start { request in
+                guard request.path == "/users" else { return .json(Array("{}".utf8)) }
+                requestArrived.yield()
+                if var iterator = releasedOnce.withLock({ state -> AsyncStream<Void>.Iterator? in
+                    defer { state = nil }
+                    return state
+                }) {
+                    _ = await iterator.next()
+                }
+                return .json(SampleUsers.json(count: 50))
+            }
+            return HeldUpstream(server: server, requested: requested, release: release)
+        }
+
+        /// The CLI tests' configuration against this upstream: flags hourly, users held for up to 10 minutes.
+        func toml(stopGrace: String) -> String {
+            let toml = CLITests.toml(server.baseURL)
+                .replacingOccurrences(
+                    of: "\n[[endpoint]]\nname = \"flags\"", with: "\n[[endpoint]]\nname = \"flags\"\ninterval = \"1h\""
+                )
+                .replacingOccurrences(
+                    of: "primary_key = [\"id\"]\n", with: "primary_key = [\"id\"]\ntimeout = \"10m\"\n"
+                )
+                .replacingOccurrences(of: "\n[server]", with: "\n[defaults]\nstop_grace = \"\(stopGrace)\"\n\n[server]")
+            precondition(toml.contains("timeout = \"10m\"") && toml.contains("stop_grace"))
+            return toml
+        }
     }
 }
 

@@ -44,6 +44,8 @@ extension ConfigurationParser {
                 report(
                     "\"concurrency\" is only valid in [defaults]"
                         + (table["parent"] == nil ? "" : ": a child endpoint's is \"parent_concurrency\""), at: field)
+            case "stop_grace":
+                report("\"stop_grace\" is only valid in [defaults]: it is the daemon's, for every endpoint", at: field)
             case "parent", "parent_columns", "children", "max_parents", "parent_concurrency":
                 applyFanOutSetting(field, to: &declared)
             default:

@@ -100,7 +100,7 @@ struct ConfigurationParser {
         // [defaults] first: endpoints start from it.
         if let field = rootFields.first(where: { $0.key == "defaults" }) {
             if let table = field.value.table {
-                configuration.concurrency = parseDefaults(table, into: &defaults)
+                parseDefaults(table, into: &defaults, configuration: &configuration)
             } else {
                 report("defaults must be a table: write [defaults]", at: field)
             }
@@ -208,21 +208,25 @@ struct ConfigurationParser {
         return server
     }
 
-    /// Reads `[defaults]` into `defaults`, the endpoint every `[[endpoint]]` starts from; returns `concurrency`.
-    private mutating func parseDefaults(_ table: TOMLTable, into defaults: inout SyncEndpoint) -> Int {
-        var concurrency = SyncConfiguration.defaultConcurrency
+    /// Reads `[defaults]` into `defaults`, the endpoint every `[[endpoint]]` starts from, and the settings only it
+    /// holds (`concurrency`, `stop_grace`) into `configuration`.
+    private mutating func parseDefaults(
+        _ table: TOMLTable, into defaults: inout SyncEndpoint, configuration: inout SyncConfiguration
+    ) {
         let tableFields = fields(of: table, in: Scope(path: [.key("defaults")], context: "[defaults]"))
         for field in tableFields {
             if applySetting(field, to: &defaults) { continue }
             switch field.key {
             case "concurrency":
                 if let value = field.value.int, ConfigurationBounds.concurrency.contains(value) {
-                    concurrency = value
+                    configuration.concurrency = value
                 } else {
                     report(
                         "concurrency must be an integer \(ConfigurationBounds.describe(ConfigurationBounds.concurrency))",
                         at: field)
                 }
+            case "stop_grace":
+                if let grace = duration(field, in: ConfigurationBounds.stopGrace) { configuration.stopGrace = grace }
             case "name", "url", "records", "primary_key", "columns":
                 report("\"\(field.key)\" is set in each [[endpoint]], not in [defaults]", at: field)
             default:
@@ -230,7 +234,6 @@ struct ConfigurationParser {
             }
         }
         reportBounds(of: defaults, in: tableFields)
-        return concurrency
     }
 
     private mutating func parseEndpoints(_ field: Field, defaults: SyncEndpoint) -> [EndpointConfiguration] {

@@ -25,6 +25,8 @@ package enum ConfigurationBounds {
     package static let jitter: ClosedRange<Double> = 0...1
     /// `[defaults] concurrency`.
     package static let concurrency: ClosedRange<Int> = 1...64
+    /// `[defaults] stop_grace`: 0 cancels the syncs in flight at once; past an hour a service manager has long given up.
+    package static let stopGrace: ClosedRange<Duration> = .zero ... .seconds(3600)
     /// `retries`.
     package static let retries: ClosedRange<Int> = 0...100
     /// `rate_limit`: the requests of one period (`N` in `"N/s"`).

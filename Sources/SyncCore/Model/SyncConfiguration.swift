@@ -22,6 +22,7 @@ internal import SyncSQLite
 public struct SyncConfiguration: Sendable, Equatable {
     /// The number of endpoints fetched at once when `[defaults]` does not say.
     package static let defaultConcurrency = 4
+    package static let defaultStopGrace = Duration.seconds(10)
     /// The values `concurrency` may take.
     package static let concurrencyRange = ConfigurationBounds.concurrency
 
@@ -43,6 +44,10 @@ public struct SyncConfiguration: Sendable, Equatable {
     public package(set) var cluster: Cluster
     /// How many endpoints are fetched at once (`[defaults] concurrency`): 1...64. The default is 4.
     public package(set) var concurrency: Int
+    /// How long the syncs in flight when ``SyncCache/run(onSync:)`` is asked to stop may go on before they are
+    /// cancelled and roll back (`[defaults] stop_grace`): 0 s…1 h. The default is 10 s, a third of the
+    /// `TimeoutStopSec=30s` of the unit syncd ships.
+    public package(set) var stopGrace: Duration = SyncConfiguration.defaultStopGrace
     /// The endpoints compiled: what syncs run by, in file order. None is valid: there is nothing to sync.
     package var plans: [EndpointConfiguration]
 

@@ -10,7 +10,7 @@ import SyncSupport
 ///
 /// A `Service`: it runs until its task is cancelled or a graceful shutdown begins. On graceful shutdown it
 /// starts nothing new and lets running syncs finish (each commits or rolls back as a whole) for up to
-/// `shutdownGrace`, then cancels what is left.
+/// `stop_grace` (10 s unless configured), then cancels what is left.
 package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duration {
     private enum Wake: Sendable {
         case finished(String, SyncSummary)
@@ -31,7 +31,8 @@ package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duratio
 
     private let engine: SyncEngine
     private let clock: C
-    private let shutdownGrace: Duration
+    /// How long the syncs in flight at a shutdown may go on (`stop_grace`): the latest configuration's.
+    private var shutdownGrace: Duration
     /// Timers fire on a grid of this many seconds, 0 at each due time: see the initializer.
     private let timerResolution: Double
     private let onReport: @Sendable (SyncSummary) -> Void
@@ -63,14 +64,13 @@ package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duratio
         engine: SyncEngine,
         clock: C,
         persisted: [String: ScheduleStateMachine.PersistedState] = [:],
-        shutdownGrace: Duration = .seconds(10),
         timerResolution: Double = 0.01,
         leasing: (any EndpointLeasing)? = nil,
         onReport: @escaping @Sendable (SyncSummary) -> Void = { _ in }
     ) {
         self.engine = engine
         self.clock = clock
-        self.shutdownGrace = shutdownGrace
+        self.shutdownGrace = configuration.stopGrace
         self.timerResolution = timerResolution
         self.onReport = onReport
         self.leasing = leasing
@@ -165,6 +165,7 @@ package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duratio
                         }
                     }
                 case .reload(let configuration):
+                    shutdownGrace = configuration.stopGrace
                     endpoints = Dictionary(
                         configuration.plans.map { ($0.name.name, $0) }, uniquingKeysWith: { first, _ in first })
                     machine.reconfigure(

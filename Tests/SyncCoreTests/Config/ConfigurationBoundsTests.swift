@@ -80,6 +80,24 @@ struct ConfigurationBoundsTests {
             ])
     }
 
+    @Test("stop_grace is read from [defaults] only, 0s to 1h; unset, it is 10 s")
+    func stopGrace() throws {
+        #expect(try SyncConfiguration.parse("", sourcePath: "syncd.toml").stopGrace == .seconds(10))
+        #expect(try SyncConfiguration.parse("[defaults]\nstop_grace = \"0s\"", sourcePath: "s").stopGrace == .zero)
+        #expect(
+            try SyncConfiguration.parse("[defaults]\nstop_grace = \"1h\"", sourcePath: "s").stopGrace == .seconds(3600))
+        #expect(
+            configurationProblems("[defaults]\nstop_grace = \"61m\"") == [
+                "syncd.toml:2: [defaults]: stop_grace must be between 0s and 1h"
+            ])
+        #expect(
+            configurationProblems("[[endpoint]]\nname = \"a\"\nurl = \"https://example.com/a\"\nstop_grace = \"1m\"")
+                == [
+                    #"syncd.toml:4: [[endpoint]] "a": "stop_grace" is only valid in [defaults]: it is the daemon's, "#
+                        + "for every endpoint"
+                ])
+    }
+
     @Test("a value out of range in [defaults] is refused once, at its line, however many endpoints inherit it")
     func defaultsOutOfRangeOnce() {
         let problems = configurationProblems(

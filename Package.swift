@@ -68,11 +68,22 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "SyncModel",
+            dependencies: [
+                "SyncSupport",
+                "SyncSQLite",
+                "SyncDecoding",
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "SyncCore",
             dependencies: [
                 "SyncSupport",
                 "SyncSQLite",
                 "SyncDecoding",
+                "SyncModel",
                 "CSQLite",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -198,7 +209,7 @@ let package = Package(
         .target(
             name: "FuzzTargets",
             dependencies: [
-                "SyncCore", "SyncSupport", "SyncSQLite", "SyncDecoding",
+                "SyncCore", "SyncSupport", "SyncSQLite", "SyncDecoding", "SyncModel",
                 "SyncServe",
                 "SyncPostgres",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -229,7 +240,7 @@ let package = Package(
         .testTarget(
             name: "SyncCoreTests",
             dependencies: [
-                "SyncCore", "SyncSupport", "SyncSQLite", "SyncDecoding",
+                "SyncCore", "SyncSupport", "SyncSQLite", "SyncDecoding", "SyncModel",
                 "SyncServe",
                 "SyncSystemd",
                 "SyncInfer",

@@ -1,3 +1,5 @@
 // SyncCore is the façade: a program that imports it sees the public model whole, including the types of the modules
-// below it (the resilient decoding's JSONValue, Lossy and their kin live in SyncDecoding).
+// below it (the endpoints, the configuration and its TOML live in SyncModel; the resilient decoding's JSONValue, Lossy
+// and their kin in SyncDecoding).
 @_exported public import SyncDecoding
+@_exported public import SyncModel

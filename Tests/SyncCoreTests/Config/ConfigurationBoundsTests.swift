@@ -1,6 +1,7 @@
 import Testing
 
 @testable import SyncCore
+@testable import SyncModel
 @testable import SyncSupport
 
 /// Every numeric key has a range (``ConfigurationBounds``): a value outside it is refused with the line, the key

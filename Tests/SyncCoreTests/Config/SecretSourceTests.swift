@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import SyncCore
+@testable import SyncModel
 
 @Suite("Secrets from the environment, files and systemd credentials")
 struct SecretSourceTests {

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import SyncCore
+@testable import SyncModel
 
 /// `auth = { type = "oauth2", … }` read into ``Credential/oauth2(tokenURL:clientID:clientSecret:scope:audience:clientAuthentication:grant:)``,
 /// and every mistake one sentence at its line naming its key; the same rules for an endpoint built in Swift.

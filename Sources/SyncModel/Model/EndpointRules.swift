@@ -1,3 +1,4 @@
+import SyncDecoding
 import SyncSupport
 
 /// The rules a value of the configuration is checked by, written once for syncd.toml and for ``SyncEndpoint``: each

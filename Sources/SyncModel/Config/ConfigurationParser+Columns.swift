@@ -1,3 +1,4 @@
+import SyncDecoding
 internal import SyncSQLite
 
 extension ConfigurationParser {

@@ -18,7 +18,7 @@ import SyncSupport
 /// - ``query(name:value:)``
 /// - ``oauth2(tokenURL:clientID:clientSecret:scope:audience:clientAuthentication:grant:)``
 public struct Credential: Sendable, Hashable {
-    enum Placement: Sendable, Hashable {
+    package enum Placement: Sendable, Hashable {
         case bearer(Secret)
         case basic(username: String, Secret)
         case header(name: String, Secret)
@@ -26,7 +26,7 @@ public struct Credential: Sendable, Hashable {
         case oauth2(OAuth2)
     }
 
-    let placement: Placement
+    package let placement: Placement
 
     /// `Authorization: Bearer <secret>`.
     ///

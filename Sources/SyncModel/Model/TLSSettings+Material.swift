@@ -1,4 +1,4 @@
-internal import NIOSSL
+package import NIOSSL
 import SyncSupport
 
 /// Reading ``TLSSettings``' files into NIOSSL's client configuration: one implementation for the transport, which
@@ -13,7 +13,7 @@ extension TLSSettings {
     /// - Parameter environment: Where `$CREDENTIALS_DIRECTORY` (and a Swift caller's environment secrets) are read.
     /// - Throws: ``OptionProblem`` keyed by the TOML key, one sentence naming the file (never its contents): not
     ///   readable, not PEM, or a key that does not match the certificate.
-    func makeClientConfiguration(environment: [String: String]) throws(OptionProblem) -> TLSConfiguration {
+    package func makeClientConfiguration(environment: [String: String]) throws(OptionProblem) -> TLSConfiguration {
         var configuration = TLSConfiguration.makeClientConfiguration()
         if let caFile {
             let name = "ca_file \(caFile)"

@@ -1,3 +1,5 @@
+import SyncDecoding
+
 extension ConfigurationParser {
     private static let paginationKinds = ["link", "cursor", "next_url", "page", "offset"]
     /// Keys every kind takes besides `type`.

@@ -1,6 +1,7 @@
 // Links each child endpoint to its parent once every endpoint of a configuration is compiled: the rules that need
 // both (the parent exists, has records, makes no cycle, has the columns named), and the compiled FanOutPlan.
 
+import SyncDecoding
 package import SyncSQLite
 
 /// How a child endpoint reads its parent's rows: the plan ``FanOutLink`` adds to it.

@@ -19,7 +19,7 @@ extension Credential {
     /// - ``systemdCredential(_:)``
     public struct Secret: Sendable, Hashable, CustomStringConvertible {
         /// Where the secret is; a literal one is held here, and never printed.
-        let source: SecretSource
+        package let source: SecretSource
 
         /// The secret given in code.
         ///

@@ -1,3 +1,4 @@
+public import SyncDecoding
 internal import SyncSQLite
 import SyncSupport
 

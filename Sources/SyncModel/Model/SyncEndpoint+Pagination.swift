@@ -1,3 +1,4 @@
+package import SyncDecoding
 import SyncSupport
 
 extension SyncEndpoint {

@@ -1,3 +1,5 @@
+package import SyncDecoding
+
 extension EndpointConfiguration {
     /// The endpoint's decoder; an incremental endpoint's deleted flag is read as one more column, after the
     /// configured ones, which the table does not have. A child endpoint's parent columns are not read from its

@@ -1,3 +1,5 @@
+import SyncDecoding
+
 // A child endpoint's options (`parent`, `parent_columns`, `children`, `max_parents`, `parent_concurrency`) and the
 // rules one endpoint can check alone; FanOutLink checks those that need the parent.
 

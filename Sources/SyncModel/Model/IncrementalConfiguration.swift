@@ -1,3 +1,5 @@
+package import SyncDecoding
+
 /// How an incremental endpoint asks only for what changed (`incremental = { param = …, column = … }`).
 ///
 /// The highest value of ``column`` applied so far is sent as the query parameter ``param`` (``initial`` before

@@ -1,3 +1,4 @@
+package import SyncDecoding
 package import SyncSQLite
 import SyncSupport
 

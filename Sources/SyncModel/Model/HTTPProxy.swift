@@ -26,13 +26,13 @@
 /// - ``direct``
 /// - ``url(_:authorization:)``
 public struct HTTPProxy: Sendable, Hashable {
-    enum Choice: Sendable, Hashable {
+    package enum Choice: Sendable, Hashable {
         case environment
         case direct
         case url(String)
     }
 
-    var choice: Choice
+    package var choice: Choice
     /// The proxy's credentials (`proxy_auth`), sent as `Proxy-Authorization` on each `CONNECT`: basic only. The
     /// default is none.
     public var authorization: Credential?

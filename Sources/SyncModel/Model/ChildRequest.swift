@@ -1,9 +1,11 @@
+import SyncDecoding
+
 // A child endpoint's `{parent.COLUMN}` templates: their URL, header values and body, read by ParentTemplate, as the
 // configuration checks them; parsed once when the child is linked, and rendered per parent row for each walk.
 
 /// A child endpoint's request for one parent row: each ``ParentTemplate`` of the endpoint (its `url`, header values
 /// and `body`) rendered with the row's values, each encoded for where it stands.
-enum ChildRequest {
+package enum ChildRequest {
     /// The texts of an endpoint that may hold `{parent.NAME}`, with the key that names each in syncd.toml and where
     /// each is used.
     static func texts(of endpoint: SyncEndpoint) -> [(key: String, text: String, use: ParentTemplate.Use)] {
@@ -80,7 +82,7 @@ extension ChildRequest {
     ///
     /// - Throws: ``ParentTemplate/Problem`` when a value cannot stand where it is (a null, a control character in a
     ///   header, a URL past its bound): that parent is not walked.
-    static func render(_ endpoint: EndpointConfiguration, for parent: ParentRow) throws(ParentTemplate.Problem)
+    package static func render(_ endpoint: EndpointConfiguration, for parent: ParentRow) throws(ParentTemplate.Problem)
         -> (url: String, headers: [(name: String, value: String)], body: RequestBody?)
     {
         guard let plan = endpoint.fanOut else { return (endpoint.url, endpoint.headers, endpoint.body) }

@@ -47,7 +47,7 @@ public struct TLSSettings: Sendable, Hashable {
     }
 
     /// Whether these are the defaults: the one HTTP client every request without settings of its own shares.
-    var isDefault: Bool { self == TLSSettings() }
+    package var isDefault: Bool { self == TLSSettings() }
 
     /// What is wrong with them without reading a file, in syncd.toml's words.
     package var problems: [OptionProblem] {

@@ -1,3 +1,5 @@
+package import SyncDecoding
+
 // One row of a child endpoint's parent, as its run reads it: in the model, since the request templates render from
 // it (ChildRequest) and the store reads it (FanOutInputs).
 

@@ -1,3 +1,5 @@
+package import SyncDecoding
+
 /// How an endpoint's collection is split over several responses, and when the last one has arrived
 /// (`pagination = { type = … }`).
 ///

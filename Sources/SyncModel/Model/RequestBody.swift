@@ -1,3 +1,4 @@
+package import SyncDecoding
 import SyncSupport
 
 /// The JSON body an endpoint sends with each request (`method = "POST"`, `body` or `body_file`): a GraphQL query

@@ -1,4 +1,5 @@
 import Foundation
+import SyncDecoding
 internal import SyncSQLite
 
 extension ConfigurationParser {

@@ -1,3 +1,5 @@
+import SyncDecoding
+
 /// `incremental`: read from the file, then resolved against the endpoint's columns.
 extension ConfigurationParser {
     /// `incremental = { param = "updated_since", column = "updated_at", initial = "…", lag = "5m" }`.

@@ -78,12 +78,29 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "SyncHTTP",
+            dependencies: [
+                "SyncSupport",
+                "SyncDecoding",
+                "SyncModel",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "SyncCore",
             dependencies: [
                 "SyncSupport",
                 "SyncSQLite",
                 "SyncDecoding",
                 "SyncModel",
+                "SyncHTTP",
                 "CSQLite",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -114,7 +131,7 @@ let package = Package(
         // compile it.
         .target(
             name: "SyncInfer",
-            dependencies: ["SyncCore", "SyncSQLite", "SyncSupport"],
+            dependencies: ["SyncCore", "SyncSQLite", "SyncSupport", "SyncHTTP"],
             swiftSettings: swiftSettings
         ),
         // The local HTTP read API over SyncCore's reads. A target of its own, so that a program embedding
@@ -158,7 +175,7 @@ let package = Package(
         .target(
             name: "SampleUpstream",
             dependencies: [
-                "SyncCore", "SyncSupport",
+                "SyncCore", "SyncSupport", "SyncHTTP",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -209,7 +226,7 @@ let package = Package(
         .target(
             name: "FuzzTargets",
             dependencies: [
-                "SyncCore", "SyncSupport", "SyncSQLite", "SyncDecoding", "SyncModel",
+                "SyncCore", "SyncSupport", "SyncSQLite", "SyncDecoding", "SyncModel", "SyncHTTP",
                 "SyncServe",
                 "SyncPostgres",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -240,7 +257,7 @@ let package = Package(
         .testTarget(
             name: "SyncCoreTests",
             dependencies: [
-                "SyncCore", "SyncSupport", "SyncSQLite", "SyncDecoding", "SyncModel",
+                "SyncCore", "SyncSupport", "SyncSQLite", "SyncDecoding", "SyncModel", "SyncHTTP",
                 "SyncServe",
                 "SyncSystemd",
                 "SyncInfer",

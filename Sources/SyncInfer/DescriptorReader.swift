@@ -1,4 +1,5 @@
 import SyncCore
+import SyncHTTP
 
 #if canImport(Glibc)
     internal import Glibc

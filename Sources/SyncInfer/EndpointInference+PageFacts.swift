@@ -1,4 +1,5 @@
 import SyncCore
+import SyncHTTP
 
 /// What a page shows of its pagination, read while its bytes are at hand: the values ``PageWalker`` looks at (a
 /// cursor, a next URL, a has-more flag, a total) and the cursor in its last record.

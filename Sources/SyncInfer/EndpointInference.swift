@@ -1,4 +1,5 @@
 package import SyncCore
+import SyncHTTP
 
 /// Proposes an `[[endpoint]]` for a JSON response: finds the records, walks every one of them and infers columns,
 /// types, required columns, a primary key and, from the envelope around the records, pagination.

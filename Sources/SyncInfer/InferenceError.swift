@@ -1,4 +1,5 @@
 import SyncCore
+import SyncHTTP
 
 /// A body `syncd infer` cannot propose an endpoint for. The ``description`` is one sentence.
 package struct InferenceError: Error, Hashable, Sendable, CustomStringConvertible {

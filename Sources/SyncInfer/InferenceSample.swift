@@ -1,4 +1,5 @@
-package import SyncCore
+import SyncCore
+package import SyncHTTP
 
 /// What `syncd infer` has read so far, page after page: the first page's findings (the records path, the arrays
 /// passed over, the pagination proposed) and a streaming summary of every record read, a ``ShapeTree`` of counts

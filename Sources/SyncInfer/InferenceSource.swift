@@ -1,6 +1,7 @@
 internal import Foundation
 internal import NIOCore
 package import SyncCore
+import SyncHTTP
 
 /// Where `syncd infer` reads a response from: a URL fetched with syncd's own transports, with their TLS, timeout
 /// and body size rules, or bytes already read (a file given by path, standard input).

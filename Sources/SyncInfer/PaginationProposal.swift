@@ -1,4 +1,5 @@
 package import SyncCore
+import SyncHTTP
 
 /// A `pagination` line proposed from the envelope around the records (or the `Link` header), printed uncommented
 /// only when the envelope leaves no doubt.

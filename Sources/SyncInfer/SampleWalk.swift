@@ -1,4 +1,5 @@
 import SyncCore
+import SyncHTTP
 
 /// How `syncd infer --pages N` walks the pages of its sample: where the next page is (by ``PageWalker``, the walk a
 /// sync takes), and when to stop — the pages end, `N` pages were read, the bytes read reach their bound, or a page

@@ -1,4 +1,5 @@
 import SyncCore
+import SyncHTTP
 import SyncSupport
 
 /// A sample's URL as the stanza prints it, its secrets kept out: the query parameters ``URLRedaction`` names secret

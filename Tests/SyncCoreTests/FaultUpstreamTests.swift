@@ -4,6 +4,7 @@ import SampleUpstream
 import Testing
 
 @testable import SyncCore
+@testable import SyncHTTP
 
 /// The fault matrix's upstream does what its faults say, seen through syncd's own HTTP transport.
 @Suite("Sample upstream: faults")

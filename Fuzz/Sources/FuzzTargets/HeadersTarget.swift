@@ -1,4 +1,5 @@
 import SyncCore
+import SyncHTTP
 import SyncServe
 import SyncSupport
 

@@ -1,5 +1,6 @@
 import Foundation
 import SyncCore
+import SyncHTTP
 import SyncSupport
 
 /// The OAuth2 token endpoint's answer (``OAuth2TokenResponse``).

@@ -1,5 +1,6 @@
 import Foundation
 import SyncCore
+import SyncHTTP
 
 /// Proxy URLs (``ProxyAddress``, from `proxy` in syncd.toml and from `HTTPS_PROXY`), `NO_PROXY` lists
 /// (``NoProxyList``) and the choice between them (``ProxyEnvironment``).

@@ -1,6 +1,7 @@
 import NIOCore
 import NIOPosix
 import SyncCore
+import SyncHTTP
 import Synchronization
 
 /// A forward proxy on 127.0.0.1 that tunnels `CONNECT host:port` and records what it saw: each `CONNECT`'s head, and

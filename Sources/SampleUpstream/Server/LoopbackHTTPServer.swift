@@ -3,6 +3,7 @@ import NIOHTTP1
 import NIOPosix
 package import NIOSSL
 import SyncCore
+import SyncHTTP
 
 /// An HTTP/1.1 server on 127.0.0.1 whose every answer comes from a handler the caller controls: the demo's upstream,
 /// and the upstream tests steer (ETags, 304s, any status, truncated and stalled bodies).

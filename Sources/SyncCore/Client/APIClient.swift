@@ -1,5 +1,6 @@
 public import Foundation
 internal import NIOCore
+package import SyncHTTP
 
 /// Fetches JSON APIs over one shared HTTP client and decodes the answers into your types.
 ///

@@ -1,3 +1,4 @@
+import SyncHTTP
 import SyncSupport
 
 /// Why a fetch through ``APIClient`` returned no value: a ``code`` to react to, one sentence to show, and what a

@@ -1,5 +1,6 @@
 internal import Foundation
 package import NIOCore
+package import SyncHTTP
 internal import Synchronization
 
 /// A response body kept between its download and the transaction that applies it, so that a sync's memory is

@@ -1,6 +1,7 @@
 // A child endpoint's run as its walks end: each walk's pages copied into the run's one spool in the parents' order,
 // announced to the transaction that stores them as they come, and at the end what each walk answered.
 
+package import SyncHTTP
 internal import Synchronization
 
 /// What the walks of a child endpoint's run hand the store, shared between the walks (which end side by side, in any

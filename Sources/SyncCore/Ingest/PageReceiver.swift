@@ -1,4 +1,5 @@
 internal import NIOCore
+import SyncHTTP
 
 /// One attempt at one page, as its bytes arrive from the transport: appended to the run's spool (made on the first
 /// byte: a 304, the common answer, creates no file), bounded by the run's limit, announced to the feed a transaction

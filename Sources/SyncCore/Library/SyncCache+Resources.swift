@@ -1,5 +1,6 @@
 public import Foundation
 internal import NIOCore
+import SyncHTTP
 import SyncSupport
 
 /// Fetching: offline-first fetches of any URL, cached in the same database. Fresh answers come from the cache,

@@ -1,4 +1,5 @@
 internal import ServiceLifecycle
+import SyncHTTP
 internal import SyncSQLite
 import SyncSupport
 internal import Synchronization

@@ -1,4 +1,5 @@
 public import Foundation
+import SyncHTTP
 
 /// When OAuth2 tokens were last renewed and when they expire, as the process that syncs records them in its state
 /// folder: what `syncd status` and the read API's `/v1/endpoints` show of a token — never the token itself.

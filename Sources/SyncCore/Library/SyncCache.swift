@@ -1,6 +1,7 @@
 public import Foundation
 public import Logging
 public import ServiceLifecycle
+import SyncHTTP
 internal import SyncSQLite
 internal import Synchronization
 

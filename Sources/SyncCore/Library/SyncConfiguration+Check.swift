@@ -1,4 +1,5 @@
 internal import Foundation
+import SyncHTTP
 internal import SyncSQLite
 
 /// `syncd check-config` as a library call: a configuration checked against what it will meet — its secrets, its

@@ -1,3 +1,4 @@
+import SyncHTTP
 import SyncSupport
 
 /// The value an incremental endpoint sends as its cursor parameter: the highest stored value of its cursor column

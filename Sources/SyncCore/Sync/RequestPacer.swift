@@ -1,3 +1,4 @@
+package import SyncHTTP
 internal import SyncSQLite
 internal import Synchronization
 

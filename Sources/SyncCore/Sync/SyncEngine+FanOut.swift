@@ -4,6 +4,7 @@
 
 internal import Logging
 internal import NIOCore
+import SyncHTTP
 internal import SyncSQLite
 import SyncSupport
 

@@ -1,4 +1,5 @@
 internal import Logging
+import SyncHTTP
 internal import SyncSQLite
 import SyncSupport
 

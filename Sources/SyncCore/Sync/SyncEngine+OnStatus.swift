@@ -1,3 +1,4 @@
+import SyncHTTP
 internal import SyncSQLite
 import SyncSupport
 

@@ -1,5 +1,6 @@
 internal import Foundation
 internal import Logging
+import SyncHTTP
 internal import SyncSQLite
 import SyncSupport
 

@@ -1,6 +1,7 @@
 internal import Foundation
 package import Logging
 internal import NIOCore
+package import SyncHTTP
 internal import SyncSQLite
 import SyncSupport
 

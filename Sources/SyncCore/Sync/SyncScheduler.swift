@@ -1,6 +1,7 @@
 internal import Foundation
 internal import Logging
 internal import ServiceLifecycle
+import SyncHTTP
 internal import SyncSQLite
 import SyncSupport
 

@@ -2,6 +2,7 @@ import SyncSupport
 import Testing
 
 @testable import SyncCore
+@testable import SyncHTTP
 
 /// Limits are printed exactly, in the unit that writes them shortest, so `max_body = "1MB"` is reported as
 /// `1 MB`, not a rounded `976.6 KiB`.

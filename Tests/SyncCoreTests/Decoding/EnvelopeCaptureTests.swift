@@ -2,6 +2,7 @@ import Testing
 
 @testable import SyncCore
 @testable import SyncDecoding
+@testable import SyncHTTP
 @testable import SyncSupport
 
 /// Values outside the records — cursors, next URLs, has-more flags — are captured while the body streams, whatever

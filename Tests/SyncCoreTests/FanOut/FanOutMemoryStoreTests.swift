@@ -4,6 +4,7 @@ import SampleUpstream
 import Testing
 
 @testable import SyncCore
+@testable import SyncHTTP
 
 /// The fan-out in the in-memory store: the same algorithm (SyncApply), the store's own reads and writes.
 @Suite("fan-out: the in-memory store")

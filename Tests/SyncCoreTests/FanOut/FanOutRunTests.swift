@@ -3,6 +3,7 @@ import NIOCore
 import Testing
 
 @testable import SyncCore
+@testable import SyncHTTP
 
 /// A child endpoint's walks end side by side, in any order, each into a spool of its own; FanOutRun copies their pages
 /// into the run's one spool in the parents' order, announcing each to the feed the transaction follows. Every page

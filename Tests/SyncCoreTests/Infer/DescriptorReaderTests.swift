@@ -1,4 +1,5 @@
 import Foundation
+import SyncHTTP
 import Testing
 
 @testable import SyncCore

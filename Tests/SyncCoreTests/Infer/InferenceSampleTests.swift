@@ -2,6 +2,7 @@ import SampleUpstream
 import Testing
 
 @testable import SyncCore
+@testable import SyncHTTP
 @testable import SyncInfer
 
 /// Several pages summarized into one sample: `required` and the key hold over every record read, and a single page

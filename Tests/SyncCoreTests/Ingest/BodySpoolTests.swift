@@ -3,6 +3,7 @@ import NIOCore
 import Testing
 
 @testable import SyncCore
+@testable import SyncHTTP
 
 /// A run's body waits in a spool between its download and its transaction: in memory while it is small, in an
 /// unlinked file once it outgrows ``BodySpool/memoryLimit``. Either way it reads back byte for byte.

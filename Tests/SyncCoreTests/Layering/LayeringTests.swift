@@ -13,8 +13,8 @@ struct LayeringTests {
         // (calendar and HTTP dates, trimming, percent-decoding, durations, entity tags, byte sizes); above it
         // SyncSQLite (the SQLite wrapper, SQLite values only) and SyncDecoding (the record decoders); above them
         // SyncModel (the domain model — configuration, endpoints, columns, credentials, pagination, bounds — and the
-        // TOML reader that fills it).
-        "HTTP": 3,  // fetching
+        // TOML reader that fills it); above SyncModel SyncHTTP (fetching: transports, redirects, OAuth2 tokens, Retry-After
+        // and RateLimit headers, page URLs).
         "Ingest": 4,  // from the fetch to the store: the spool, the feed, the pipeline, the intake, the page probe
         "Store": 5,  // all SQL: tables, the atomic apply, reads, changes, state
         "Sync": 6,  // one run, and the scheduler
@@ -194,7 +194,7 @@ struct LayeringTests {
     static func packageModuleTypes() -> Set<String> {
         let root = sources.deletingLastPathComponent()
         var names = Set<String>()
-        for module in ["SyncSupport", "SyncSQLite", "SyncDecoding", "SyncModel"] {
+        for module in ["SyncSupport", "SyncSQLite", "SyncDecoding", "SyncModel", "SyncHTTP"] {
             let folder = root.appendingPathComponent(module)
             guard let paths = FileManager.default.enumerator(atPath: folder.path) else { continue }
             for case let path as String in paths where path.hasSuffix(".swift") {

@@ -3,6 +3,7 @@ import SampleUpstream
 import Testing
 
 @testable import SyncCore
+@testable import SyncHTTP
 
 /// Offline-first fetches: from the cache while fresh, revalidated when stale, the cached value when the upstream
 /// is down — against a real loopback server, on an injected clock.

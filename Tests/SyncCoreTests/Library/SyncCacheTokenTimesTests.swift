@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import SyncCore
+@testable import SyncHTTP
 
 /// When an OAuth2 token was renewed and when it expires, as `syncd status` and the read API show them: read from
 /// the syncing process's state folder through SyncCache, never the token.

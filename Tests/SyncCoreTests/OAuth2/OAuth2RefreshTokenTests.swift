@@ -3,6 +3,7 @@ import SampleUpstream
 import Testing
 
 @testable import SyncCore
+@testable import SyncHTTP
 
 /// `grant = "refresh_token"` against a provider that rotates refresh tokens and refuses a used one: the rotated token
 /// kept in the state folder (mode 0600, under a name that holds no secret) and used by the next process, a refused

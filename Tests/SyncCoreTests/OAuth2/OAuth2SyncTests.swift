@@ -3,6 +3,7 @@ import SampleUpstream
 import Testing
 
 @testable import SyncCore
+@testable import SyncHTTP
 @testable import SyncSupport
 
 /// Syncs with `auth = { type = "oauth2" }` against a real OAuth2 provider on loopback (``OAuth2Upstream``): the token

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import SyncCore
+@testable import SyncHTTP
 
 /// Reading a token endpoint's answer (RFC 6749 §5): the token, its lifetime bounded, a rotated refresh token, and
 /// every refusal in one sentence that never holds a token.

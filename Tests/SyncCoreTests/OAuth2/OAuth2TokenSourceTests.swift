@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 
 @testable import SyncCore
+@testable import SyncHTTP
 
 /// One OAuth2 token kept and renewed: the request a token endpoint on loopback receives, reuse until the renewal
 /// margin, one request for many callers, one renewal after a 401, a rotated refresh token kept before use, and no

@@ -1,6 +1,7 @@
 import NIOPosix
 
 @testable import SyncCore
+@testable import SyncHTTP
 
 /// A thread of its own for tests that compute for seconds without an `await` (the decoder's equivalence sweeps).
 ///

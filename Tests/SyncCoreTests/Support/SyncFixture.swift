@@ -3,6 +3,7 @@ import Logging
 import Synchronization
 
 @testable import SyncCore
+@testable import SyncHTTP
 @testable import SyncSQLite
 
 /// A test clock: seconds since 1970 that only the test moves.

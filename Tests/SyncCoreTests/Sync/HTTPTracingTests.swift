@@ -4,6 +4,7 @@ import Testing
 import Tracing
 
 @testable import SyncCore
+@testable import SyncHTTP
 
 /// AsyncHTTPClient traces each request with the tracer a program bootstrapped, and makes no spans at all for the
 /// no-op one (the default, and syncd's own).

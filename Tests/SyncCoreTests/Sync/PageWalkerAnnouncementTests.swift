@@ -1,6 +1,7 @@
 import Testing
 
 @testable import SyncCore
+@testable import SyncHTTP
 
 /// What the upstream announces about the rest of the walk — `rel="last"`, a total count, `has_more` — decides
 /// whether a walk that ends is complete.

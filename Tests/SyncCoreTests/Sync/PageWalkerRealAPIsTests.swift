@@ -1,6 +1,7 @@
 import Testing
 
 @testable import SyncCore
+@testable import SyncHTTP
 
 /// The stop rules for the paging real APIs send (issue 43): a cursor that stays the same, a walk that reaches the
 /// announced total, a last-page flag, and a `rel="last"` naming the first page.

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import SyncCore
+@testable import SyncHTTP
 
 /// The decisions of the pagination state machine that the loopback tests do not reach.
 @Suite("pagination: the page walker")

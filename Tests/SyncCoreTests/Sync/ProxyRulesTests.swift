@@ -1,6 +1,7 @@
 import Testing
 
 @testable import SyncCore
+@testable import SyncHTTP
 
 /// The rules that pick a proxy: `NO_PROXY` as curl matches it, and proxy URLs from syncd.toml and the environment.
 @Suite("sync: proxy rules")

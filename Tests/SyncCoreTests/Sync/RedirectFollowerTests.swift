@@ -1,6 +1,7 @@
 import Testing
 
 @testable import SyncCore
+@testable import SyncHTTP
 
 /// The redirect rules on their own: methods, origins, the query credential, limits.
 @Suite("redirect follower")

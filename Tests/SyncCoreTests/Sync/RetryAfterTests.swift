@@ -1,6 +1,7 @@
 import Testing
 
 @testable import SyncCore
+@testable import SyncHTTP
 @testable import SyncSupport
 
 @Suite("Retry-After: delay-seconds and the three HTTP-date forms")

@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 
 @testable import SyncCore
+@testable import SyncHTTP
 
 /// Numbers that reach the sync from an endpoint built in code, an upstream's headers or the file system never trap:
 /// each is clamped or fails the run with one sentence, and the stored data stays. (The configuration file refuses

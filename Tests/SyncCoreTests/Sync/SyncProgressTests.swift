@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 
 @testable import SyncCore
+@testable import SyncHTTP
 
 /// What running syncs report of themselves (``SyncProgress.Sink``, ``SyncProgress``): the sink's throttle and the
 /// estimates on an injected clock, and the counts a real paged sync reports against loopback upstreams.

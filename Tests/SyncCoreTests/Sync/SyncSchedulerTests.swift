@@ -4,6 +4,7 @@ import SampleUpstream
 import Testing
 
 @testable import SyncCore
+@testable import SyncHTTP
 @testable import SyncSQLite
 @testable import SyncSupport
 

@@ -1,4 +1,5 @@
 internal import Foundation
+package import SyncModel
 
 /// A request for an access token at an OAuth2 token endpoint (RFC 6749 §4.4 client credentials, §6 refresh): the
 /// form it posts and how the client authenticates, `client_secret_basic` (§2.3.1, the default every server must

@@ -1,5 +1,6 @@
 internal import Foundation
 internal import NIOCore
+import SyncModel
 import SyncSupport
 
 /// Reads `file://` URLs from disk: a 200 with the file's bytes, or a 304 when its validator still matches the

@@ -1,3 +1,5 @@
+package import SyncModel
+
 /// One conditional GET of an endpoint's URL.
 package struct FetchRequest: Sendable {
     /// An absolute http, https or file URL.

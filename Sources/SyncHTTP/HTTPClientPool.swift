@@ -1,5 +1,6 @@
 internal import AsyncHTTPClient
 internal import NIOCore
+import SyncModel
 internal import Synchronization
 
 /// The HTTP clients of one ``HTTPTransport``: AsyncHTTPClient takes its proxy and TLS settings per client, so each

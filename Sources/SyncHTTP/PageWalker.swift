@@ -1,3 +1,6 @@
+package import SyncDecoding
+package import SyncModel
+
 /// Decides, page after page, where the next page of a collection is and when the last one has arrived: the stop
 /// rules of ``PaginationConfiguration``, as a pure state machine that the engine feeds with each page's facts.
 ///

@@ -42,7 +42,7 @@ package struct FetchError: Error, Sendable, Hashable, CustomStringConvertible {
     package static func bodyTooLarge(limit: Int) -> FetchError {
         FetchError(.bodyTooLarge, "the body is larger than max_body (\(ByteSize.format(limit)))")
     }
-    static func spoolFull(limit: Int) -> FetchError {
+    package static func spoolFull(limit: Int) -> FetchError {
         FetchError(.bodyTooLarge, "the pages of the run are larger than \(ByteSize.format(limit)) together")
     }
     static func truncated(_ detail: String) -> FetchError { FetchError(.truncated, detail) }

@@ -1,3 +1,4 @@
+import SyncDecoding
 import SyncSupport
 
 /// What an OAuth2 token endpoint answered (RFC 6749 §5.1): an access token, how long it lives, and the new refresh

@@ -1,3 +1,5 @@
+package import SyncModel
+
 /// The proxy variables of a process's environment, read once, and the choice of a proxy for each request: see
 /// ``HTTPProxy`` for the rules (curl's).
 package struct ProxyEnvironment: Sendable {

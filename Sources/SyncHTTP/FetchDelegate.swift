@@ -1,6 +1,8 @@
 internal import AsyncHTTPClient
 internal import NIOCore
 internal import NIOHTTP1
+import SyncDecoding
+import SyncModel
 
 /// One response of AsyncHTTPClient's delegate API, received on the event loop the run is on: its head, and its body
 /// streamed to the run's handler (a 2xx, when the run gave one) or collected, counted against its limit as it arrives.

@@ -1,4 +1,5 @@
 internal import Foundation
+package import SyncModel
 
 extension Credential {
     /// Adds the credentials to a request. The secret goes only into the request, never into a message.

@@ -1,3 +1,4 @@
+package import SyncModel
 internal import Synchronization
 
 /// The OAuth2 token sources of one HTTP client: one ``OAuth2TokenSource`` per token endpoint, client, scope, audience

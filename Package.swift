@@ -94,6 +94,17 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "SyncIngest",
+            dependencies: [
+                "SyncSupport",
+                "SyncDecoding",
+                "SyncModel",
+                "SyncHTTP",
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "SyncCore",
             dependencies: [
                 "SyncSupport",
@@ -101,6 +112,7 @@ let package = Package(
                 "SyncDecoding",
                 "SyncModel",
                 "SyncHTTP",
+                "SyncIngest",
                 "CSQLite",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -160,7 +172,7 @@ let package = Package(
         .target(
             name: "SyncPostgres",
             dependencies: [
-                "SyncCore", "SyncSupport",
+                "SyncCore", "SyncSupport", "SyncIngest",
                 // SQL identifiers, validated and quoted, and the shape of a numbered migration: SQL's, not SQLite's.
                 "SyncSQLite",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -226,7 +238,7 @@ let package = Package(
         .target(
             name: "FuzzTargets",
             dependencies: [
-                "SyncCore", "SyncSupport", "SyncSQLite", "SyncDecoding", "SyncModel", "SyncHTTP",
+                "SyncCore", "SyncSupport", "SyncSQLite", "SyncDecoding", "SyncModel", "SyncHTTP", "SyncIngest",
                 "SyncServe",
                 "SyncPostgres",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -257,7 +269,7 @@ let package = Package(
         .testTarget(
             name: "SyncCoreTests",
             dependencies: [
-                "SyncCore", "SyncSupport", "SyncSQLite", "SyncDecoding", "SyncModel", "SyncHTTP",
+                "SyncCore", "SyncSupport", "SyncSQLite", "SyncDecoding", "SyncModel", "SyncHTTP", "SyncIngest",
                 "SyncServe",
                 "SyncSystemd",
                 "SyncInfer",

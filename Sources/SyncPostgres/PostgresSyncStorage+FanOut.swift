@@ -3,6 +3,7 @@
 
 internal import PostgresNIO
 package import SyncCore
+package import SyncIngest
 internal import SyncSQLite
 
 extension PostgresSyncStorage {

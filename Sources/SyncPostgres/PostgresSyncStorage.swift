@@ -2,6 +2,7 @@ internal import Foundation
 package import NIOCore
 internal import PostgresNIO
 package import SyncCore
+package import SyncIngest
 internal import SyncSQLite
 import SyncSupport
 

@@ -1,5 +1,6 @@
 internal import PostgresNIO
 internal import SyncCore
+import SyncIngest
 internal import SyncSQLite
 
 /// What stores a run's records in PostgreSQL: they wait in ``PendingRows`` for an INSERT of

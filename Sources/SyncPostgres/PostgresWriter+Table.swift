@@ -1,5 +1,6 @@
 internal import PostgresNIO
 internal import SyncCore
+import SyncIngest
 internal import SyncSQLite
 
 /// The endpoint's table in PostgreSQL: its shape, refills, counts, and a snapshot's deletions with their tombstones.

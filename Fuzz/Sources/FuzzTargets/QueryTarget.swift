@@ -1,6 +1,7 @@
 internal import Foundation
 internal import NIOCore
 import SyncCore
+import SyncIngest
 internal import SyncSQLite
 import SyncServe
 

@@ -1,3 +1,5 @@
+package import SyncIngest
+
 // What a run of a child endpoint reads before it fetches (its parents' rows, in Model/ParentRow.swift; each
 // parent's child state), and what it hands the store after (each walked parent's answer).
 

@@ -1,6 +1,7 @@
 // A MemoryStore's part of a child endpoint's run: its parent's rows and its state per parent, read before the
 // fetch, and the one transaction that applies the whole fan-out.
 
+package import SyncIngest
 internal import SyncSQLite
 
 extension MemoryStore {

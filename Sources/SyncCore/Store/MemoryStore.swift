@@ -1,6 +1,7 @@
 internal import Foundation
 package import NIOCore
 internal import NIOPosix
+package import SyncIngest
 internal import SyncSQLite
 import SyncSupport
 internal import Synchronization

@@ -1,5 +1,6 @@
 internal import Foundation
 internal import NIOCore
+import SyncIngest
 internal import SyncSQLite
 
 /// The copy of a ``MemoryStore``'s data that one transaction changes, shared by its ``MemoryTransaction`` and the

@@ -1,3 +1,4 @@
+package import SyncIngest
 import SyncSupport
 
 /// A run's row of syncd_runs and its problems' rows of syncd_errors, as ``SyncApply`` made them

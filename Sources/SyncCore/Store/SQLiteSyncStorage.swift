@@ -1,5 +1,6 @@
 internal import Foundation
 package import NIOCore
+package import SyncIngest
 package import SyncSQLite
 internal import Synchronization
 

@@ -1,3 +1,4 @@
+import SyncIngest
 internal import SyncSQLite
 
 extension SQLiteWriter {

@@ -1,4 +1,5 @@
 package import NIOCore
+package import SyncIngest
 
 /// What a store does inside the one transaction of a run, in its own SQL (or none): the narrow interface under
 /// ``SyncApply``, which decides everything a run means and is written once for every store.

@@ -1,4 +1,5 @@
 package import NIOCore
+package import SyncIngest
 import SyncSupport
 
 extension SyncApply {

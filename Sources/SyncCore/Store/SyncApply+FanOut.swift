@@ -1,6 +1,7 @@
 // What one run of a child endpoint means for the stored data, whatever the store: every walked parent's records in
 // one transaction, each parent's child set replaced, the children of vanished parents deleted.
 
+package import SyncIngest
 import SyncSupport
 
 extension SyncApply {

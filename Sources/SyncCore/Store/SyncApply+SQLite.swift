@@ -1,4 +1,5 @@
 package import NIOCore
+package import SyncIngest
 package import SyncSQLite
 
 /// ``SyncApply`` in an SQLite database: each call one IMMEDIATE transaction on `database`, through ``SQLiteWriter``.

@@ -1,3 +1,4 @@
+package import SyncIngest
 internal import SyncSQLite
 import SyncSupport
 

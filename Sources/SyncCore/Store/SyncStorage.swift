@@ -1,4 +1,5 @@
 package import NIOCore
+package import SyncIngest
 
 /// Where the sync engine and the scheduler keep what they fetch: the one interface between a run and a database.
 ///

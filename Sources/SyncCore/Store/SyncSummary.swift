@@ -1,3 +1,5 @@
+package import SyncIngest
+
 /// What one sync of one endpoint did: how it ended, what it changed, and the row it wrote to `syncd_runs`. The
 /// one summary of a run, whoever started it: ``SyncCache/sync(_:)`` and ``SyncCache/run(onSync:)`` return it,
 /// and `syncd sync`, `syncd run`, the metrics and the run history are made from it.

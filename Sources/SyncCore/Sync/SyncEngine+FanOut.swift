@@ -5,6 +5,7 @@
 internal import Logging
 internal import NIOCore
 import SyncHTTP
+import SyncIngest
 internal import SyncSQLite
 import SyncSupport
 

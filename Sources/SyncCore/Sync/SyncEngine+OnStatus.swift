@@ -1,4 +1,5 @@
 import SyncHTTP
+import SyncIngest
 internal import SyncSQLite
 import SyncSupport
 

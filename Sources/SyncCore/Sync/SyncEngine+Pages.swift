@@ -2,6 +2,7 @@ internal import Foundation
 internal import Logging
 internal import NIOCore
 import SyncHTTP
+import SyncIngest
 internal import SyncSQLite
 import SyncSupport
 

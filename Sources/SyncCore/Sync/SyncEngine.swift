@@ -2,6 +2,7 @@ internal import Foundation
 package import Logging
 internal import NIOCore
 package import SyncHTTP
+import SyncIngest
 internal import SyncSQLite
 import SyncSupport
 

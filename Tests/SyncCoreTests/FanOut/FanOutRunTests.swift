@@ -4,6 +4,7 @@ import Testing
 
 @testable import SyncCore
 @testable import SyncHTTP
+@testable import SyncIngest
 
 /// A child endpoint's walks end side by side, in any order, each into a spool of its own; FanOutRun copies their pages
 /// into the run's one spool in the parents' order, announcing each to the feed the transaction follows. Every page

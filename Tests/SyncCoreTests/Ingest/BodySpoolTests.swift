@@ -4,6 +4,7 @@ import Testing
 
 @testable import SyncCore
 @testable import SyncHTTP
+@testable import SyncIngest
 
 /// A run's body waits in a spool between its download and its transaction: in memory while it is small, in an
 /// unlinked file once it outgrows ``BodySpool/memoryLimit``. Either way it reads back byte for byte.

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import SyncCore
+@testable import SyncIngest
 
 /// What the fetch reads of each page for the next page's choice: all of it, checked and counted, or, when only an
 /// empty page ends the walk, up to its first record.

@@ -4,6 +4,7 @@ import Testing
 
 @testable import SyncCore
 @testable import SyncHTTP
+@testable import SyncIngest
 
 /// The second decoding pass of a sync runs on a thread of its own (RecordPipeline): what it hands over must be what
 /// decoding the pages inline gives, and it must stop cleanly when the transaction ends early.

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import SyncCore
+@testable import SyncIngest
 
 /// The keys a sync has seen: kept compactly while integer keys ascend, in a set once they do not, with the same
 /// answers either way.

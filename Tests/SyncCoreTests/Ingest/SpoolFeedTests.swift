@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 
 @testable import SyncCore
+@testable import SyncIngest
 
 /// A sync stores the records of a body while the rest of it arrives (SpoolFeed): the decoding thread follows the
 /// spool as it grows, and gives way — the transaction rolls back, the run stores the whole body later — when the

@@ -5,6 +5,7 @@ import SyncTestSupport
 import Testing
 
 @testable import SyncCore
+@testable import SyncIngest
 @testable import SyncPostgres
 @testable import SyncSQLite
 @testable import SyncSupport

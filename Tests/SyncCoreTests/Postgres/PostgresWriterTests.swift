@@ -6,6 +6,7 @@ import SyncTestSupport
 import Testing
 
 @testable import SyncCore
+@testable import SyncIngest
 @testable import SyncPostgres
 @testable import SyncSQLite
 

@@ -3,6 +3,7 @@ import SampleUpstream
 import Testing
 
 @testable import SyncCore
+@testable import SyncIngest
 @testable import SyncServe
 
 /// `GET /`: the status page over a real database and a real socket, and JSON for clients that ask for it.

@@ -4,6 +4,7 @@ import SyncTestSupport
 import Testing
 
 @testable import SyncCore
+@testable import SyncIngest
 @testable import SyncSQLite
 
 /// The in-memory store evaluates queries in Swift: every query here is run against it and against an SQLite file

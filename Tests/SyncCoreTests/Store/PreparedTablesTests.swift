@@ -3,6 +3,7 @@ import NIOCore
 import Testing
 
 @testable import SyncCore
+@testable import SyncIngest
 @testable import SyncSQLite
 
 /// Before the first syncs of many endpoints, the daemon and `syncd sync` create the missing tables in one

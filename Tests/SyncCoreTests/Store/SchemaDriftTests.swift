@@ -3,6 +3,7 @@ import NIOCore
 import Testing
 
 @testable import SyncCore
+@testable import SyncIngest
 
 /// The schema-drift journal, through the storage protocols, on every store: what a run notes, what is new to it, and
 /// what the journal keeps.

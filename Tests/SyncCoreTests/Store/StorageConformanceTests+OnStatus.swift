@@ -1,6 +1,7 @@
 import Testing
 
 @testable import SyncCore
+@testable import SyncIngest
 
 /// What `on_status` asks of every storage, through the protocol alone: a body of no pages is an empty set (refused
 /// over stored rows unless `allow_empty`, then deleting them), and a skip is a 304 with the status the upstream sent.

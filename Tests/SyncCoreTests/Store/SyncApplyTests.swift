@@ -3,6 +3,7 @@ import NIOCore
 import Testing
 
 @testable import SyncCore
+@testable import SyncIngest
 
 /// The contract between ``SyncApply`` and a store's ``StoreTransaction``, said against a store that only records what
 /// it is asked: the order of the calls, and what the algorithm decides before the store hears of it.

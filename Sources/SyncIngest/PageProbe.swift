@@ -1,3 +1,5 @@
+package import SyncDecoding
+
 /// What the fetch of a paged body reads of each page as it arrives, for ``PageWalker``'s choice of the next one: the
 /// values at the pagination's paths, and the page's records, checked and counted. The records themselves are the
 /// transaction's, which decodes them again.
@@ -10,9 +12,9 @@
 /// for chunk in chunks { try probe.feed(chunk) }
 /// let records = try probe.finish()   // 1 once a record was found: "not empty"
 /// ```
-struct PageProbe {
+package struct PageProbe {
     /// The page's decoder, while it reads; it still holds what it captured after ``finish()``.
-    private(set) var decoder: ChunkedRecordDecoder
+    package private(set) var decoder: ChunkedRecordDecoder
     /// Whether the page was read up to its first record, and no further.
     private(set) var sawFirstRecord = false
     /// What the decoder threw, when the body is read to its end regardless (`readsPastFailure`).
@@ -25,7 +27,7 @@ struct PageProbe {
     ///   - lastRecordPath: the path in each record whose value in the last one is the next cursor.
     ///   - firstRecordOnly: read up to the first record only.
     ///   - readsPastFailure: keep reading the body after a decoding error (GraphQL's errors come after a null `data`).
-    init(
+    package init(
         decoder: RecordDecoder, capturing paths: [JSONPath] = [], lastRecordPath: JSONPath? = nil,
         firstRecordOnly: Bool = false, readsPastFailure: Bool = false
     ) {
@@ -57,7 +59,7 @@ struct PageProbe {
     /// The page's records, once its last byte was read: at least 1 when only its first record was read.
     ///
     /// - Throws: What ``feed(_:)`` kept, or ``BodyDecodingError`` for a page cut short or without its records.
-    mutating func finish() throws -> Int {
+    package mutating func finish() throws -> Int {
         if sawFirstRecord { return 1 }
         if let failure { throw failure }
         return try decoder.finish()

@@ -1,3 +1,6 @@
+package import SyncDecoding
+package import SyncModel
+
 /// What a writer does with each decoded record of a run, whatever the store: counts it, keeps its problems (capped),
 /// keeps the stored row of a record that came back broken, follows an incremental cursor and its deleted flag, and
 /// notes a key seen twice (the last record wins). The writer then stores, deletes or skips as ``take(_:)`` says.

@@ -1,4 +1,4 @@
-internal import NIOCore
+package import NIOCore
 import SyncHTTP
 
 /// One attempt at one page, as its bytes arrive from the transport: appended to the run's spool (made on the first
@@ -12,18 +12,18 @@ import SyncHTTP
 ///     try receiver.probe(chunk)
 /// }
 /// ```
-struct PageReceiver {
+package struct PageReceiver {
     /// The run's spool, once a byte arrived (or an earlier page made it).
-    private(set) var spool: BodySpool?
+    package private(set) var spool: BodySpool?
     /// What the probe read of this page.
-    private(set) var pageProbe: PageProbe?
+    package private(set) var pageProbe: PageProbe?
     private let directory: String
     private let limit: Int
     private let feed: SpoolFeed?
 
     /// An attempt at a page whose bytes go after `start` of `spool`: what an earlier attempt left there is dropped,
     /// and a feed whose transaction may have read it gives way.
-    init(
+    package init(
         spool: BodySpool?, from start: Int, directory: String, limit: Int, feed: SpoolFeed?, probe: PageProbe?
     ) {
         feed?.restarting(at: start)
@@ -38,7 +38,7 @@ struct PageReceiver {
     /// Appends a chunk to the spool and tells the feed.
     ///
     /// - Throws: ``FetchError`` when the run's bodies would pass the limit, or the spool's file cannot be written.
-    mutating func append(_ chunk: ByteBuffer) throws {
+    package mutating func append(_ chunk: ByteBuffer) throws {
         let file = spool ?? BodySpool(directory: directory)
         spool = file
         guard file.count <= limit - chunk.readableBytes else { throw FetchError.spoolFull(limit: limit) }
@@ -50,7 +50,7 @@ struct PageReceiver {
     /// page's choice needs.
     ///
     /// - Throws: What the page's decoder found wrong.
-    mutating func probe(_ chunk: ByteBuffer) throws {
+    package mutating func probe(_ chunk: ByteBuffer) throws {
         try chunk.withUnsafeReadableBytes { bytes in try pageProbe?.feed(bytes) }
     }
 }

@@ -1,3 +1,6 @@
+package import SyncDecoding
+package import SyncModel
+
 /// What an incremental run follows, whatever the store: the highest cursor value among the records applied (a
 /// timestamp later than the sync's time plus ``futureTolerance`` is not adopted), and each record's deleted flag.
 package struct IncrementalProgress {

@@ -1,4 +1,5 @@
 internal import Foundation
+package import SyncDecoding
 
 /// A run's body as it arrives in its spool, for a transaction that stores the first records while the last bytes are
 /// still on the way: ``RecordPipeline`` follows it, so that the fetch and the writes overlap on the two cores instead

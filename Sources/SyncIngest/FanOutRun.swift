@@ -2,6 +2,7 @@
 // announced to the transaction that stores them as they come, and at the end what each walk answered.
 
 package import SyncHTTP
+package import SyncModel
 internal import Synchronization
 
 /// What the walks of a child endpoint's run hand the store, shared between the walks (which end side by side, in any

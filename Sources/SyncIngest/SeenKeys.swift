@@ -1,3 +1,5 @@
+package import SyncDecoding
+
 /// The keys seen in one response: duplicates are found on insert, and a snapshot deletes the stored rows
 /// whose key is not here.
 ///

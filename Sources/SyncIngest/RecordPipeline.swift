@@ -1,4 +1,5 @@
 internal import Foundation
+package import SyncDecoding
 
 /// Decodes the records of a spooled body on a thread of its own, a batch at a time, while the caller stores the
 /// batches before it: one core reads and decodes while SQLite writes on the other.

@@ -105,6 +105,22 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "SyncPersistence",
+            dependencies: [
+                "SyncSupport",
+                "SyncSQLite",
+                "SyncDecoding",
+                "SyncModel",
+                "SyncHTTP",
+                "SyncIngest",
+                "CSQLite",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings,
+            plugins: ["EmbedMigrations"]
+        ),
+        .target(
             name: "SyncCore",
             dependencies: [
                 "SyncSupport",
@@ -113,6 +129,7 @@ let package = Package(
                 "SyncModel",
                 "SyncHTTP",
                 "SyncIngest",
+                "SyncPersistence",
                 "CSQLite",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -125,8 +142,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
-            swiftSettings: swiftSettings,
-            plugins: ["EmbedMigrations"]
+            swiftSettings: swiftSettings
         ),
         // What only the daemon needs from its host: journald-aware log lines and systemd's notify protocol. A target
         // of its own, so that a program embedding SyncCore does not compile them.
@@ -172,7 +188,7 @@ let package = Package(
         .target(
             name: "SyncPostgres",
             dependencies: [
-                "SyncCore", "SyncSupport", "SyncIngest",
+                "SyncCore", "SyncSupport", "SyncIngest", "SyncPersistence",
                 // SQL identifiers, validated and quoted, and the shape of a numbered migration: SQL's, not SQLite's.
                 "SyncSQLite",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -239,6 +255,7 @@ let package = Package(
             name: "FuzzTargets",
             dependencies: [
                 "SyncCore", "SyncSupport", "SyncSQLite", "SyncDecoding", "SyncModel", "SyncHTTP", "SyncIngest",
+                "SyncPersistence",
                 "SyncServe",
                 "SyncPostgres",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -270,6 +287,7 @@ let package = Package(
             name: "SyncCoreTests",
             dependencies: [
                 "SyncCore", "SyncSupport", "SyncSQLite", "SyncDecoding", "SyncModel", "SyncHTTP", "SyncIngest",
+                "SyncPersistence",
                 "SyncServe",
                 "SyncSystemd",
                 "SyncInfer",

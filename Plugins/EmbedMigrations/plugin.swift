@@ -1,7 +1,7 @@
 import Foundation
 import PackagePlugin
 
-/// Embeds `migrations/NNNN_name.sql` from the package root into SyncCore as Swift source, and
+/// Embeds `migrations/NNNN_name.sql` from the package root into SyncPersistence as Swift source, and
 /// `migrations/postgres/NNNN_name.sql` into SyncPostgres.
 ///
 /// The SQL files stay the single source of truth for syncd's own tables; the generated

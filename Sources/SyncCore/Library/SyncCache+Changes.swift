@@ -1,4 +1,5 @@
 public import Foundation
+public import SyncPersistence
 internal import Synchronization
 
 extension SyncCache {

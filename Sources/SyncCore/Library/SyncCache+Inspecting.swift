@@ -1,3 +1,5 @@
+public import SyncPersistence
+
 /// What an operator's tools read of a cache besides its records: each endpoint's health, and read-only SQL — what
 /// `syncd status` and `syncd sql` print, for any program.
 extension SyncCache {

@@ -1,3 +1,4 @@
+import SyncPersistence
 internal import SyncSQLite
 
 extension SyncCache {

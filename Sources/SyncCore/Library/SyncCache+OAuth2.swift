@@ -1,4 +1,5 @@
 import SyncHTTP
+import SyncPersistence
 
 /// A resource fetched with OAuth2 credentials (``SyncCache/fetch(_:maxAge:timeout:environment:)``): the token of the
 /// cache's engine, shared with the endpoints of the same client.

@@ -1,3 +1,5 @@
+public import SyncPersistence
+
 /// A read of an endpoint's records as a value: what the read API parses a PostgREST query string into.
 extension SyncCache {
     /// Which records a read selects and in what order: filters on configured columns, all of which must hold, an

@@ -1,3 +1,5 @@
+public import SyncPersistence
+
 /// What a ``SyncCache/Reader`` returns: the stored data as stored — records' JSON as received, a document's bytes, a
 /// part of the change feed, the recent runs — each with the entity tag and versions a program revalidates with.
 ///

@@ -1,3 +1,4 @@
+public import SyncPersistence
 import SyncSupport
 
 /// A read session: several reads of one committed state, run where the store reads, for a program that serves what

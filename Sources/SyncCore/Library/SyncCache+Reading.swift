@@ -1,4 +1,5 @@
 public import Foundation
+public import SyncPersistence
 import SyncSupport
 internal import Synchronization
 

@@ -1,6 +1,7 @@
 public import Foundation
 internal import NIOCore
 import SyncHTTP
+import SyncPersistence
 import SyncSupport
 
 /// Fetching: offline-first fetches of any URL, cached in the same database. Fresh answers come from the cache,

@@ -1,4 +1,5 @@
 public import Foundation
+public import SyncPersistence
 import SyncSupport
 
 /// The stored data as stored: records' JSON as received with their configured columns' values, and documents' bodies,

@@ -1,5 +1,6 @@
 internal import ServiceLifecycle
 import SyncHTTP
+public import SyncPersistence
 internal import SyncSQLite
 import SyncSupport
 internal import Synchronization

@@ -2,6 +2,7 @@ public import Foundation
 public import Logging
 public import ServiceLifecycle
 import SyncHTTP
+package import SyncPersistence
 internal import SyncSQLite
 internal import Synchronization
 

@@ -1,5 +1,6 @@
 internal import Foundation
 import SyncHTTP
+import SyncPersistence
 internal import SyncSQLite
 
 /// `syncd check-config` as a library call: a configuration checked against what it will meet — its secrets, its

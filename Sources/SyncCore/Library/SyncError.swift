@@ -1,3 +1,5 @@
+package import SyncPersistence
+
 /// Why a ``SyncCache`` or ``SyncConfiguration`` operation failed: a ``code`` and one sentence. The one error of
 /// the library layer (``APIError`` is the typed fetches').
 ///

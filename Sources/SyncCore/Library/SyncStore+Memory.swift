@@ -1,4 +1,5 @@
 internal import Foundation
+import SyncPersistence
 internal import SyncSQLite
 internal import Synchronization
 

@@ -1,4 +1,5 @@
 internal import Foundation
+package import SyncPersistence
 package import SyncSQLite
 
 /// Where a ``SyncCache`` keeps what it syncs: an SQLite file (``sqlite(path:)``), memory (``memory()``), or a store

@@ -1,3 +1,5 @@
+import SyncPersistence
+
 extension ScheduleStateMachine {
     /// Applies a new configuration (SIGHUP), keeping what still holds of the schedule.
     ///

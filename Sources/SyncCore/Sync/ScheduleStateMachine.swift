@@ -1,3 +1,4 @@
+package import SyncPersistence
 import SyncSupport
 
 /// Decides when each endpoint runs: every endpoint on its own interval with jitter, at most `concurrency` fetching at

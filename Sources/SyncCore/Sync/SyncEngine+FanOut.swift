@@ -6,6 +6,7 @@ internal import Logging
 internal import NIOCore
 import SyncHTTP
 import SyncIngest
+import SyncPersistence
 internal import SyncSQLite
 import SyncSupport
 

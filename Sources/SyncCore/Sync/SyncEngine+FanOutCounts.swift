@@ -1,3 +1,5 @@
+import SyncPersistence
+
 // What a child endpoint's run counts of its parents' walks (SyncSummary.FanOut), when the walks are done and when
 // one of them fails the run.
 

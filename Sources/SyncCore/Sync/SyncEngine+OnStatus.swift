@@ -1,5 +1,6 @@
 import SyncHTTP
 import SyncIngest
+import SyncPersistence
 internal import SyncSQLite
 import SyncSupport
 

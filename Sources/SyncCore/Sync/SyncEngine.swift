@@ -3,6 +3,7 @@ package import Logging
 internal import NIOCore
 package import SyncHTTP
 import SyncIngest
+package import SyncPersistence
 internal import SyncSQLite
 import SyncSupport
 

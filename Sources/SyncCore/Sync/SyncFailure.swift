@@ -1,3 +1,5 @@
+import SyncPersistence
+
 // Why a run stored nothing: what SyncEngine records of a failed or refused run (its row and its endpoint's).
 
 /// Why a run stored nothing, already phrased for people.

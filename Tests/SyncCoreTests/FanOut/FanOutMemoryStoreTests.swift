@@ -5,6 +5,7 @@ import Testing
 
 @testable import SyncCore
 @testable import SyncHTTP
+@testable import SyncPersistence
 
 /// The fan-out in the in-memory store: the same algorithm (SyncApply), the store's own reads and writes.
 @Suite("fan-out: the in-memory store")

@@ -15,8 +15,8 @@ struct LayeringTests {
         // SyncModel (the domain model — configuration, endpoints, columns, credentials, pagination, bounds — and the
         // TOML reader that fills it); above SyncModel SyncHTTP (fetching: transports, redirects, OAuth2 tokens, Retry-After
         // and RateLimit headers, page URLs); above it SyncIngest (from the fetch to the store: the spool, the feed,
-        // the pipeline, the intake, the page probe).
-        "Store": 5,  // all SQL: tables, the atomic apply, reads, changes, state
+        // the pipeline, the intake, the page probe); above it SyncPersistence (all SQL: tables, the atomic apply, reads,
+        // changes, state).
         "Sync": 6,  // one run, and the scheduler
         "Client": 7,  // typed fetches
         "Library": 8,  // the public front door
@@ -45,34 +45,44 @@ struct LayeringTests {
         #expect(violations.isEmpty, "\(violations.map(\.description).sorted().joined(separator: "\n"))")
     }
 
-    @Test("the check sees uses: the store's names are used by the run, the run's by the front door")
+    @Test("the check sees uses: the run's and the typed client's names are used by the front door")
     func seesUses() throws {
         let uses = Self.uses(in: try Self.files())
-        #expect(uses.contains { $0.name == "SyncStorage" && $0.owner == "Store" && $0.folder == "Sync" })
         #expect(uses.contains { $0.name == "SyncEngine" && $0.owner == "Sync" && $0.folder == "Library" })
+        #expect(uses.contains { $0.name == "APIClient" && $0.owner == "Client" && $0.folder == "Library" })
     }
 
     @Test("the store takes records from the ingest room and never names where their bytes wait or how they arrive")
     func storageNeverNamesTheSpool() throws {
         let files = try Self.files()
-        let named = files.filter { $0.folder == "Store" }.flatMap { file in
-            ["BodySpool", "SpoolFeed"].filter { file.text.contains($0) }.map { "Store/\(file.name) names \($0)" }
+        let stores = try Self.moduleFiles("SyncPersistence") + Self.moduleFiles("SyncPostgres")
+        let named = stores.flatMap { file in
+            ["BodySpool", "SpoolFeed"].filter { file.text.contains($0) }.map {
+                "\(file.folder)/\(file.name) names \($0)"
+            }
         }
         #expect(named.isEmpty, "\(named.joined(separator: "\n"))")
         // The check sees the names where they are: the run that fetches into the ingest room (SyncIngest, a module
         // of its own, which the store needs for its records).
         #expect(files.contains { $0.folder == "Sync" && $0.text.contains("SpoolFeed") })
-        #expect(files.contains { $0.folder == "Store" && $0.text.contains("RecordPipeline") })
+        #expect(stores.contains { $0.folder == "SyncPersistence" && $0.text.contains("RecordPipeline") })
     }
 
-    /// The folders whose string literals may hold SQL: the store (outside SyncCore, the SyncSQLite module too).
-    static let sqlFolders: Set<String> = ["Store"]
+    /// The modules whose string literals may hold SQL, of those SyncCore is built on and the façade itself: the
+    /// store (the SyncSQLite module, below them all, too).
+    static let sqlFolders: Set<String> = ["SyncPersistence"]
 
-    @Test("SQL is written in Store/ only (and in the SyncSQLite module)")
+    @Test(
+        "SQL is written in the SyncPersistence module only (and in SyncSQLite), never in the engine or the modules below"
+    )
     func sqlInStore() throws {
         var outside: [String] = []
         var seen = Set<String>()
-        for file in try Self.files(keepingStrings: true) {
+        var files = try Self.files(keepingStrings: true)
+        for module in ["SyncSupport", "SyncDecoding", "SyncModel", "SyncHTTP", "SyncIngest", "SyncPersistence"] {
+            files += try Self.moduleFiles(module, keepingStrings: true)
+        }
+        for file in files {
             let statements = Self.sqlLiterals(file.text)
             if !statements.isEmpty { seen.insert(file.folder) }
             if !statements.isEmpty, !Self.sqlFolders.contains(file.folder) {
@@ -155,6 +165,19 @@ struct LayeringTests {
         return files
     }
 
+    /// The Swift files of one of the package's modules, with the module's name as their folder.
+    static func moduleFiles(_ module: String, keepingStrings: Bool = false) throws -> [File] {
+        let folder = sources.deletingLastPathComponent().appendingPathComponent(module)
+        guard let paths = FileManager.default.enumerator(atPath: folder.path) else { return [] }
+        var files: [File] = []
+        for case let path as String in paths where path.hasSuffix(".swift") {
+            let text = try String(contentsOfFile: folder.appendingPathComponent(path).path, encoding: .utf8)
+            files.append(File(folder: module, name: path, text: keepingStrings ? withoutComments(text) : code(text)))
+        }
+        #expect(files.count > 5, "\(module) has too few files: \(files.count)")
+        return files.sorted { $0.name < $1.name }
+    }
+
     /// Every use of a name owned by another folder. Names declared in more than one folder are nobody's.
     static func uses(in files: [File]) -> Set<Use> {
         var owners: [String: Set<String>] = [:]
@@ -195,7 +218,9 @@ struct LayeringTests {
     static func packageModuleTypes() -> Set<String> {
         let root = sources.deletingLastPathComponent()
         var names = Set<String>()
-        for module in ["SyncSupport", "SyncSQLite", "SyncDecoding", "SyncModel", "SyncHTTP", "SyncIngest"] {
+        for module in [
+            "SyncSupport", "SyncSQLite", "SyncDecoding", "SyncModel", "SyncHTTP", "SyncIngest", "SyncPersistence",
+        ] {
             let folder = root.appendingPathComponent(module)
             guard let paths = FileManager.default.enumerator(atPath: folder.path) else { continue }
             for case let path as String in paths where path.hasSuffix(".swift") {

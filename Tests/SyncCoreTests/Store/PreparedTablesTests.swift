@@ -4,6 +4,7 @@ import Testing
 
 @testable import SyncCore
 @testable import SyncIngest
+@testable import SyncPersistence
 @testable import SyncSQLite
 
 /// Before the first syncs of many endpoints, the daemon and `syncd sync` create the missing tables in one

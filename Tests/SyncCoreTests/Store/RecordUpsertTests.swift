@@ -3,6 +3,7 @@ import SampleUpstream
 import Testing
 
 @testable import SyncCore
+@testable import SyncPersistence
 @testable import SyncSQLite
 
 /// Records are stored 32 to a statement (RecordUpsert): the rows must come out exactly as one statement a record

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import SyncCore
+@testable import SyncPersistence
 @testable import SyncSQLite
 
 /// A child endpoint's stored rows re-read from `_raw` after its columns changed: a parent column in the primary key

@@ -120,6 +120,24 @@ let package = Package(
             swiftSettings: swiftSettings,
             plugins: ["EmbedMigrations"]
         ),
+        // The engine: one endpoint's run (pages, retries, fan-out, OAuth2 renewals, the on_status hooks) and the
+        // scheduler that paces all of them, above the store it applies to. SyncCore re-exports it for SyncProgress.
+        .target(
+            name: "SyncRuntime",
+            dependencies: [
+                "SyncSupport",
+                "SyncSQLite",
+                "SyncDecoding",
+                "SyncModel",
+                "SyncHTTP",
+                "SyncIngest",
+                "SyncPersistence",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "SyncCore",
             dependencies: [
@@ -130,6 +148,7 @@ let package = Package(
                 "SyncHTTP",
                 "SyncIngest",
                 "SyncPersistence",
+                "SyncRuntime",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -248,7 +267,7 @@ let package = Package(
             name: "FuzzTargets",
             dependencies: [
                 "SyncCore", "SyncSupport", "SyncSQLite", "SyncDecoding", "SyncModel", "SyncHTTP", "SyncIngest",
-                "SyncPersistence",
+                "SyncPersistence", "SyncRuntime",
                 "SyncServe",
                 "SyncPostgres",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -280,7 +299,7 @@ let package = Package(
             name: "SyncCoreTests",
             dependencies: [
                 "SyncCore", "SyncSupport", "SyncSQLite", "SyncDecoding", "SyncModel", "SyncHTTP", "SyncIngest",
-                "SyncPersistence",
+                "SyncPersistence", "SyncRuntime",
                 "SyncServe",
                 "SyncSystemd",
                 "SyncInfer",

@@ -15,7 +15,7 @@ trap 'rm -f "$types"' EXIT
 # or extension at the file's top level), so that a common word such as Kind or Row counts only where it names the
 # type.
 # SyncCore is the façade over the modules it was split into: its types are theirs too.
-modules="Sources/SyncCore Sources/SyncSQLite Sources/SyncDecoding Sources/SyncModel Sources/SyncHTTP Sources/SyncIngest Sources/SyncPersistence"
+modules="Sources/SyncCore Sources/SyncSQLite Sources/SyncDecoding Sources/SyncModel Sources/SyncHTTP Sources/SyncIngest Sources/SyncPersistence Sources/SyncRuntime"
 find $modules -name '*.swift' -exec awk '
     /^(public |package |internal |private |fileprivate )?(final )?(struct|enum|class|actor|protocol|extension) [A-Za-z.]+/ {
         for (i = 1; i <= NF; i++) if ($i ~ /^(struct|enum|class|actor|protocol|extension)$/) { outer = $(i + 1); break }

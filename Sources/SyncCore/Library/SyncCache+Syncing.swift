@@ -1,6 +1,7 @@
 internal import ServiceLifecycle
 import SyncHTTP
 public import SyncPersistence
+import SyncRuntime
 internal import SyncSQLite
 import SyncSupport
 internal import Synchronization

@@ -3,6 +3,7 @@ public import Logging
 public import ServiceLifecycle
 import SyncHTTP
 package import SyncPersistence
+import SyncRuntime
 internal import SyncSQLite
 internal import Synchronization
 

@@ -4,6 +4,7 @@ import Synchronization
 
 @testable import SyncCore
 @testable import SyncHTTP
+@testable import SyncRuntime
 @testable import SyncSQLite
 
 /// A test clock: seconds since 1970 that only the test moves.

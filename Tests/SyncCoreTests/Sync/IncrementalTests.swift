@@ -3,6 +3,7 @@ import SampleUpstream
 import Testing
 
 @testable import SyncCore
+@testable import SyncRuntime
 @testable import SyncSQLite
 
 /// Incremental endpoints send the highest stored cursor value (less the lag), upsert only, delete flagged records

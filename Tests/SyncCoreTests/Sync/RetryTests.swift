@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 
 @testable import SyncCore
+@testable import SyncRuntime
 
 /// Within one run: connection failures, timeouts, cut-off bodies, 5xx and 429 are retried with backoff,
 /// honouring Retry-After; other answers are not. The engine's waits are recorded, never waited.

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import SyncCore
+@testable import SyncRuntime
 
 @Suite("schedule: failures back off, Retry-After is honoured")
 struct ScheduleBackoffTests {

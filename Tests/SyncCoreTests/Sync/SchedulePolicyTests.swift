@@ -1,6 +1,7 @@
 import Testing
 
 @testable import SyncCore
+@testable import SyncRuntime
 
 @Suite("schedule: the policy's waits and their jitter")
 struct SchedulePolicyTests {

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import SyncCore
+@testable import SyncRuntime
 @testable import SyncSupport
 
 @Suite("schedule: the queue of waiting endpoints")

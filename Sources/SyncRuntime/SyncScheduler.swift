@@ -2,6 +2,7 @@ internal import Foundation
 internal import Logging
 internal import ServiceLifecycle
 import SyncHTTP
+package import SyncModel
 package import SyncPersistence
 internal import SyncSQLite
 import SyncSupport

@@ -1,6 +1,8 @@
 internal import Foundation
 internal import Logging
+import SyncDecoding
 import SyncHTTP
+import SyncModel
 internal import SyncSQLite
 import SyncSupport
 

@@ -1,4 +1,5 @@
 package import SyncHTTP
+package import SyncModel
 internal import SyncSQLite
 internal import Synchronization
 

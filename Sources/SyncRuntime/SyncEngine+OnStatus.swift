@@ -1,5 +1,6 @@
 import SyncHTTP
 import SyncIngest
+import SyncModel
 import SyncPersistence
 internal import SyncSQLite
 import SyncSupport

@@ -1,8 +1,10 @@
 internal import Foundation
 package import Logging
 internal import NIOCore
+import SyncDecoding
 package import SyncHTTP
 import SyncIngest
+package import SyncModel
 package import SyncPersistence
 internal import SyncSQLite
 import SyncSupport

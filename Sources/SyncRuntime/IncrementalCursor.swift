@@ -1,4 +1,6 @@
+import SyncDecoding
 import SyncHTTP
+import SyncModel
 import SyncSupport
 
 /// The value an incremental endpoint sends as its cursor parameter: the highest stored value of its cursor column

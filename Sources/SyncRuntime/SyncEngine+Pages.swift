@@ -1,8 +1,10 @@
 internal import Foundation
 internal import Logging
 internal import NIOCore
+import SyncDecoding
 import SyncHTTP
 import SyncIngest
+import SyncModel
 internal import SyncSQLite
 import SyncSupport
 

@@ -1,5 +1,6 @@
 internal import Logging
 import SyncHTTP
+import SyncModel
 internal import SyncSQLite
 import SyncSupport
 

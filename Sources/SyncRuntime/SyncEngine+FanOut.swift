@@ -4,8 +4,10 @@
 
 internal import Logging
 internal import NIOCore
+import SyncDecoding
 import SyncHTTP
 import SyncIngest
+import SyncModel
 import SyncPersistence
 internal import SyncSQLite
 import SyncSupport

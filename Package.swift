@@ -285,47 +285,233 @@ let package = Package(
             path: "Fuzz/Sources/syncd-fuzz",
             swiftSettings: swiftSettings
         ),
-        // What the test targets share: a throwaway PostgreSQL cluster.
+        // What the test targets share, as HummingbirdTesting is Hummingbird's: temporary folders, a manual clock, loopback
+        // upstreams (TestUpstream, PagedUpstream), a raw HTTP connection, the sync fixture and the read API's harness, record
+        // helpers, and a throwaway PostgreSQL cluster. Package API only: it imports no module @testable.
         .target(
-            name: "SyncTestSupport",
+            name: "SyncTesting",
             dependencies: [
-                .product(name: "PostgresNIO", package: "postgres-nio"),
+                "SyncCore",
+                "SyncSupport",
+                "SyncSQLite",
+                "SyncHTTP",
+                "SyncIngest",
+                "SyncRuntime",
+                "SyncServe",
+                "SampleUpstream",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            path: "Tests/SyncTestSupport",
+            path: "Tests/SyncTesting",
             swiftSettings: swiftSettings
         ),
+        // SyncSupport's tests.
+        .testTarget(
+            name: "SyncSupportTests",
+            dependencies: [
+                "SyncCore",
+                "SyncSupport",
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // SyncSQLite's tests.
+        .testTarget(
+            name: "SyncSQLiteTests",
+            dependencies: [
+                "SyncCore",
+                "SyncSQLite",
+                "SyncTesting",
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // SyncDecoding's tests.
+        .testTarget(
+            name: "SyncDecodingTests",
+            dependencies: [
+                "SyncCore",
+                "SyncSupport",
+                "SyncDecoding",
+                "SyncHTTP",
+                "SyncTesting",
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // SyncModel's tests.
+        .testTarget(
+            name: "SyncModelTests",
+            dependencies: [
+                "SyncCore",
+                "SyncSupport",
+                "SyncSQLite",
+                "SyncModel",
+                "SyncHTTP",
+                "SampleUpstream",
+                "SyncTesting",
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // SyncHTTP's tests.
+        .testTarget(
+            name: "SyncHTTPTests",
+            dependencies: [
+                "SyncCore",
+                "SyncHTTP",
+                "SampleUpstream",
+                "SyncTesting",
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // SyncIngest's tests.
+        .testTarget(
+            name: "SyncIngestTests",
+            dependencies: [
+                "SyncCore",
+                "SyncHTTP",
+                "SyncIngest",
+                "SyncTesting",
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // SyncPersistence's tests.
+        .testTarget(
+            name: "SyncPersistenceTests",
+            dependencies: [
+                "SyncCore",
+                "SyncSupport",
+                "SyncSQLite",
+                "SyncIngest",
+                "SyncPersistence",
+                "SyncPostgres",
+                "SampleUpstream",
+                "SyncTesting",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // SyncRuntime's tests.
+        .testTarget(
+            name: "SyncRuntimeTests",
+            dependencies: [
+                "SyncCore",
+                "SyncSupport",
+                "SyncSQLite",
+                "SyncHTTP",
+                "SyncIngest",
+                "SyncPersistence",
+                "SyncRuntime",
+                "SyncSystemd",
+                "SyncPostgres",
+                "SampleUpstream",
+                "SyncTesting",
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // SyncCore's tests: the front door, the typed client, the layering and the fuzz corpus.
         .testTarget(
             name: "SyncCoreTests",
             dependencies: [
-                "SyncCore", "SyncSupport", "SyncSQLite", "SyncDecoding", "SyncModel", "SyncHTTP", "SyncIngest",
-                "SyncPersistence", "SyncRuntime",
-                "SyncServe",
-                "SyncSystemd",
-                "SyncInfer",
+                "SyncCore",
+                "SyncSQLite",
+                "SyncHTTP",
                 "SyncPostgres",
-                "SyncTestSupport",
                 "SampleUpstream",
                 "FuzzTargets",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
+                "SyncTesting",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             swiftSettings: swiftSettings
         ),
+        // SyncServe's tests.
+        .testTarget(
+            name: "SyncServeTests",
+            dependencies: [
+                "SyncCore",
+                "SyncSupport",
+                "SyncSQLite",
+                "SyncIngest",
+                "SyncServe",
+                "SampleUpstream",
+                "SyncTesting",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // SyncSystemd's tests.
+        .testTarget(
+            name: "SyncSystemdTests",
+            dependencies: [
+                "SyncSystemd",
+                "SyncTesting",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // SyncInfer's tests.
+        .testTarget(
+            name: "SyncInferTests",
+            dependencies: [
+                "SyncCore",
+                "SyncSupport",
+                "SyncHTTP",
+                "SyncInfer",
+                "SampleUpstream",
+                "SyncTesting",
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // SyncPostgres's tests.
+        .testTarget(
+            name: "SyncPostgresTests",
+            dependencies: [
+                "SyncCore",
+                "SyncSupport",
+                "SyncSQLite",
+                "SyncIngest",
+                "SyncPostgres",
+                "SyncTesting",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // SampleUpstream's tests.
+        .testTarget(
+            name: "SampleUpstreamTests",
+            dependencies: [
+                "SyncCore",
+                "SyncHTTP",
+                "SampleUpstream",
+                "SyncTesting",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The binary's tests: `syncd` run as a process.
         .testTarget(
             name: "syncdTests",
             dependencies: [
                 "syncd",
                 "SampleUpstream",
-                "SyncTestSupport",
+                "SyncTesting",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -64,7 +64,7 @@ extension SyncEngine {
         return .milliseconds(clampingSeconds: min(jittered, Self.seconds(endpoint.retryMaxDelay)))
     }
 
-    static func seconds(_ duration: Duration) -> Double {
+    package static func seconds(_ duration: Duration) -> Double {
         let (seconds, attoseconds) = duration.components
         return Double(seconds) + Double(attoseconds) / 1e18
     }

@@ -1,6 +1,6 @@
 import Foundation
 import SampleUpstream
-import SyncTestSupport
+import SyncTesting
 import Testing
 
 /// The `syncd` binary with `database = "postgresql://…"`: the commands work against a real PostgreSQL (the tests'

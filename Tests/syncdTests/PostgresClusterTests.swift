@@ -1,6 +1,6 @@
 import Foundation
 import SampleUpstream
-import SyncTestSupport
+import SyncTesting
 import Synchronization
 import Testing
 
@@ -133,6 +133,12 @@ struct PostgresClusterTests {
             let result2 = try await DaemonProcess.run(workspaces[1]) { _, signal2 in
                 let result3 = try await DaemonProcess.run(workspaces[2]) { _, signal3 in
                     try await tally.wait("every endpoint is polled twice") { $0.allSatisfy { $0 >= 2 } }
+                    // A run's node is stored when it hands its lease back, after its request: on a loaded machine a
+                    // lease can run out mid-run and its endpoint's next request come from another node first.
+                    let recorded = try await cluster.waitFor(
+                        database, "SELECT count(*) FROM syncd_endpoints WHERE last_node IS NULL", toBe: "0",
+                        until: .now + .seconds(120))
+                    #expect(recorded, "an endpoint's node was never recorded")
                     // The nodes shared the work.
                     let nodes = try await cluster.query(
                         database, "SELECT DISTINCT last_node FROM syncd_endpoints ORDER BY 1")

@@ -1,6 +1,6 @@
 import Foundation
 import SampleUpstream
-import SyncTestSupport
+import SyncTesting
 import Synchronization
 import Testing
 

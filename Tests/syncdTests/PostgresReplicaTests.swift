@@ -1,6 +1,6 @@
 import Foundation
 import SampleUpstream
-import SyncTestSupport
+import SyncTesting
 import Testing
 
 /// `[server] read_database`: the read API of `syncd run` reads a hot standby of the database (the test cluster's

@@ -1,6 +1,6 @@
 import Foundation
 import SampleUpstream
-import SyncTestSupport
+import SyncTesting
 import Testing
 
 /// `syncd sql` on PostgreSQL: read-only SQL in a read-only transaction that is rolled back; what would write, change

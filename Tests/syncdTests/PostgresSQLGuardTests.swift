@@ -1,6 +1,6 @@
 import Foundation
 import SampleUpstream
-import SyncTestSupport
+import SyncTesting
 import Testing
 
 /// `syncd sql`'s guard on PostgreSQL judges what the server will run, not how it is spelled: each statement's plan

@@ -1,6 +1,7 @@
 import Foundation
 import SampleUpstream
 import SyncCore
+import SyncTesting
 import Testing
 
 // Seed 001: endpoints described as values (base URL, path, query, headers, method, auth) and one generic client.

@@ -1,5 +1,6 @@
 import Foundation
 import SyncCore
+import SyncTesting
 import Testing
 
 // Seed 003: a Resource pairs a request with its decoding; snake_case keys and ISO 8601 dates; one endpoint decoded

@@ -1,6 +1,7 @@
 import Foundation
 import SampleUpstream
 import SyncCore
+import SyncTesting
 import Testing
 
 // Seed 000: a typed fetch of jsonplaceholder-shaped users (models as quicktype writes them), and each way it fails.

@@ -4,9 +4,9 @@ import Testing
 /// Every target imports only the targets of this package that Package.swift declares as its dependencies: the walls
 /// between SyncCore's modules are the manifest's, not whatever happens to be built first.
 ///
-/// SwiftPM's `--explicit-target-dependency-import-check error` is meant to say so, but the 6.3 toolchain here builds
-/// a target that imports an undeclared target of the package without a word (tried: SyncServe importing SyncSQLite),
-/// so this test reads the manifest and the sources itself.
+/// CI also builds with SwiftPM's `--explicit-target-dependency-import-check error`, but that check accepts a target
+/// reached through another dependency (SyncServe importing SyncSQLite, which it reaches through SyncCore), so this
+/// test reads the manifest and the sources itself and asks for every import to be declared.
 @Suite("Package.swift: each target imports only the targets it declares")
 struct TargetImportTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -91,5 +91,31 @@ struct TargetImportTests {
         #expect(targets["SyncSupport"]?.dependencies.isEmpty == true)
         #expect(targets["FuzzTargets"]?.path == "Fuzz/Sources/FuzzTargets")
         #expect(targets["syncd"]?.dependencies.contains("ArgumentParser") == false, "a product is not a target")
+    }
+
+    @Test("every module has a test target of its own, which the shared helpers reach through SyncTesting")
+    func testTargetPerModule() throws {
+        let targets = Dictionary(uniqueKeysWithValues: try Self.targets().map { ($0.name, $0) })
+        let modules = [
+            "SyncSupport", "SyncSQLite", "SyncDecoding", "SyncModel", "SyncHTTP", "SyncIngest", "SyncPersistence",
+            "SyncRuntime", "SyncCore", "SyncServe", "SyncSystemd", "SyncInfer", "SyncPostgres", "SampleUpstream",
+            "syncd",
+        ]
+        for module in modules {
+            let tests = targets[module + "Tests"]
+            #expect(tests != nil, "\(module) has no test target \(module)Tests")
+            #expect(tests?.dependencies.contains(module) == true, "\(module)Tests does not depend on \(module)")
+        }
+        // SyncTesting is what HummingbirdTesting is to Hummingbird: a library target, built on the package API, never
+        // on a module's internals.
+        let helpers = try Self.imports(of: try #require(targets["SyncTesting"]))
+        #expect(helpers.contains { $0.module == "SyncCore" })
+        let folder = Self.root.appendingPathComponent("Tests/SyncTesting")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }
+        #expect(files.count > 10, "the check found too few files in SyncTesting: \(files.count)")
+        let testable = try files.filter { name in
+            try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8).contains("@testable import")
+        }
+        #expect(testable.isEmpty, "SyncTesting uses the package API, not @testable imports: \(testable.sorted())")
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import SampleUpstream
 import SyncCore
+import SyncTesting
 import Testing
 
 /// Child endpoints from one's own program, through the public API alone: endpoints built in Swift, a child synced

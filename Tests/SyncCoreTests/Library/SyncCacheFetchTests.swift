@@ -1,5 +1,6 @@
 import Foundation
 import SampleUpstream
+import SyncTesting
 import Testing
 
 @testable import SyncCore

@@ -1,5 +1,6 @@
 import Foundation
 import SyncCore
+import SyncTesting
 import Testing
 
 /// What `syncd status` and `syncd sql` read, through the public API any program has: each endpoint's health, and SQL

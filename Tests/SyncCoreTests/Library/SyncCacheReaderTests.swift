@@ -1,5 +1,6 @@
 import Foundation
 import SyncCore
+import SyncTesting
 import Testing
 
 /// The read session the read API serves from, through the public API any program has: several reads of one

@@ -1,5 +1,6 @@
 import Foundation
 import SyncCore
+import SyncTesting
 import Testing
 
 @testable import SyncSQLite
@@ -25,7 +26,7 @@ struct SyncCacheReadingTests {
     }
 
     static func store() async throws -> (SyncCache, SyncFixture, TemporaryDirectory) {
-        let (fixture, files) = try await ReadAPITests.fixture()
+        let (fixture, files) = try await ReadAPIFixture.fixture()
         return (try SyncCache(readingFrom: fixture.directory.file("cache.db")), fixture, files)
     }
 
@@ -91,7 +92,7 @@ struct SyncCacheReadingTests {
         #expect(try await store.isModified("users", since: before.etag) == false)
         #expect(try await store.isModified("users", since: "\"another-database.1\"") == true)
 
-        try ReadAPITests.write(files, "users.json", users: [1, 2, 3, 5], renamed: [2: "Rob"], generation: 1)
+        try ReadAPIFixture.write(files, "users.json", users: [1, 2, 3, 5], renamed: [2: "Rob"], generation: 1)
         _ = try await fixture.sync("users")
         #expect(try await store.isModified("users", since: before.etag) == true)
         let change = try await store.changes("users", since: before.version)
@@ -116,7 +117,7 @@ struct SyncCacheReadingTests {
         // From the version just read, so that the write below is after the stream's start whenever its task runs.
         var changes = store.changeSets("users", since: now.version, every: .milliseconds(10)).makeAsyncIterator()
 
-        try ReadAPITests.write(files, "users.json", users: [1, 2, 3], renamed: [1: "Anna"], generation: 1)
+        try ReadAPIFixture.write(files, "users.json", users: [1, 2, 3], renamed: [1: "Anna"], generation: 1)
         _ = try await fixture.sync("users")
         let change = try #require(try await changes.next())
         #expect(change.changed.map(\.key) == ["1"])
@@ -130,7 +131,7 @@ struct SyncCacheReadingTests {
         let (store, fixture, files) = try await Self.store()
         defer { _ = (fixture, files) }
         try fixture.database.performBlocking { try $0.execute(#"ALTER TABLE users DROP COLUMN "_created_version""#) }
-        try ReadAPITests.write(files, "users.json", users: [1, 2, 3, 4, 5], renamed: [1: "Anna"], generation: 1)
+        try ReadAPIFixture.write(files, "users.json", users: [1, 2, 3, 4, 5], renamed: [1: "Anna"], generation: 1)
         _ = try await fixture.sync("users")
         let change = try await store.changes("users", since: 1)
         #expect(change.insertedKeys == ["5"])

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import SyncCore
+import SyncTesting
 import Synchronization
 import Testing
 
@@ -13,7 +14,7 @@ struct SyncCacheSyncingTests {
     }
 
     static func users(_ files: TemporaryDirectory) throws -> SyncEndpoint {
-        try ReadAPITests.write(files, "users.json", users: [1, 2, 3])
+        try ReadAPIFixture.write(files, "users.json", users: [1, 2, 3])
         return SyncEndpoint(
             name: "users", url: URL(fileURLWithPath: files.file("users.json")).absoluteString, records: "$",
             primaryKey: ["id"],
@@ -44,7 +45,7 @@ struct SyncCacheSyncingTests {
     @Test("TOML gives every option syncd knows; its errors name the line and the key")
     func toml() async throws {
         let files = try TemporaryDirectory()
-        try ReadAPITests.write(files, "users.json", users: [1, 2])
+        try ReadAPIFixture.write(files, "users.json", users: [1, 2])
         let url = URL(fileURLWithPath: files.file("users.json")).absoluteString
         let configuration = try SyncConfiguration(
             toml: """
@@ -206,7 +207,7 @@ struct SyncCacheSyncingTests {
         // An hour between looks: only the cache's signal can deliver the change within the time limit.
         var changes = syncer.changeSets("users", since: first.version, every: .seconds(3600))
             .makeAsyncIterator()
-        try ReadAPITests.write(files, "users.json", users: [1, 2], renamed: [2: "Rob"], generation: 1)
+        try ReadAPIFixture.write(files, "users.json", users: [1, 2], renamed: [2: "Rob"], generation: 1)
         _ = try await syncer.sync("users")
         let change = try #require(try await changes.next())
         #expect(change.changed.map(\.key) == ["2"])

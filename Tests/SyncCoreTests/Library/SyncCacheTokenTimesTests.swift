@@ -1,4 +1,5 @@
 import Foundation
+import SyncTesting
 import Testing
 
 @testable import SyncCore

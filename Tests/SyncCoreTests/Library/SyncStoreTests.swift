@@ -2,7 +2,7 @@ import Foundation
 import SampleUpstream
 import SyncCore
 import SyncPostgres
-import SyncTestSupport
+import SyncTesting
 import Testing
 
 /// Choosing where a cache keeps its data: the store is passed to `SyncCache`, and a store of another library is that

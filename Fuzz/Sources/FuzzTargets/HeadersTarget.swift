@@ -3,11 +3,12 @@ import SyncHTTP
 import SyncServe
 import SyncSupport
 
-/// The header parsers: `Link`, `Retry-After`, `RateLimit-*`/`X-RateLimit-*`, HTTP-dates, `If-None-Match` and the
-/// status page's `Accept`.
+/// The header parsers: `Link`, `Retry-After`, `RateLimit-*`/`X-RateLimit-*`, HTTP-dates, `If-None-Match`, the
+/// status page's `Accept`, and an upstream's freshness (`Cache-Control`, `Expires`, `Date`, `Age`).
 ///
-/// Input: one byte choosing the parser — `L`ink, `R`etry-After, `X` rate limit, `D`ate, `E`Tag, `A`ccept (any other
-/// byte picks by its value) — then the header value; newlines separate fields where a parser takes several.
+/// Input: one byte choosing the parser — `L`ink, `R`etry-After, `X` rate limit, `D`ate, `E`Tag, `A`ccept,
+/// `C`ache-Control (any other byte picks by its value) — then the header value; newlines separate fields where a
+/// parser takes several.
 enum HeadersTarget {
     /// 2025-11-24T00:00:00Z: the clock is ours, not the input's.
     static let now = 1_763_942_400.0
@@ -19,14 +20,15 @@ enum HeadersTarget {
         guard let first = input.first else { return }
         let text = String(decoding: input.dropFirst(), as: UTF8.self)
         // A letter names a parser; any other byte picks one by its value.
-        let letters: [UInt8] = Array("LRXDEA".utf8)
+        let letters: [UInt8] = Array("LRXDEAC".utf8)
         switch letters.firstIndex(of: first) ?? Int(first) % letters.count {
         case 0: try link(text)
         case 1: try retryAfter(text)
         case 2: try rateLimit(text)
         case 3: try date(text)
         case 4: try entityTags(text)
-        default: try accept(text)
+        case 5: try accept(text)
+        default: try freshness(text)
         }
     }
 
@@ -36,6 +38,39 @@ enum HeadersTarget {
         try require(text.lowercased().contains("json"), "Accept \(text.debugDescription) chose JSON without naming it")
         try require(
             !AcceptHeader.wantsJSON(text + ", text/html"), "Accept \(text.debugDescription), text/html chose JSON")
+    }
+
+    /// Directives are lowercase tokens, at most ``CacheDirectives/limit``, and read back the same when written out
+    /// again; the freshness read from the lines as `Cache-Control`, `Expires`, `Date` and `Age` is bounded.
+    static func freshness(_ text: String) throws(FuzzFailure) {
+        let lines = fields(text)
+        let directives = CacheDirectives(fields: lines)
+        try require(directives.all.count <= CacheDirectives.limit, "\(directives.all.count) directives")
+        for directive in directives.all {
+            try require(
+                HTTPHeaderSyntax.isToken(directive.name) && directive.name == directive.name.lowercased(),
+                "directive name \(directive.name.debugDescription) from \(text.debugDescription)")
+        }
+        let written = directives.all.map { directive in
+            guard let value = directive.value else { return directive.name }
+            let escaped = value.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"")
+            return "\(directive.name)=\"\(escaped)\""
+        }
+        try require(
+            CacheDirectives(fields: [written.joined(separator: ", ")]) == directives,
+            "\(text.debugDescription) read back otherwise from \(written)")
+        let names = ["Cache-Control", "Expires", "Date", "Age"]
+        let headers = zip(names, lines + ["", "", "", ""]).map { (name: $0.0, value: $0.1) }
+        let freshness = UpstreamFreshness(headers: headers, now: now)
+        // Dates are finite (HTTPDate reads four-digit years), so is every difference of two.
+        try require(freshness.age >= 0 && freshness.age.isFinite, "age \(freshness.age) from \(headers)")
+        try require(
+            freshness.lifetime.map { $0 >= 0 && $0.isFinite } ?? true,
+            "lifetime \(freshness.lifetime ?? 0) from \(headers)")
+        if let left = freshness.freshFor {
+            try require(
+                left >= 0 && left.isFinite && left <= (freshness.lifetime ?? 0), "fresh for \(left) from \(headers)")
+        }
     }
 
     static func fields(_ text: String) -> [String] {

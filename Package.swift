@@ -361,6 +361,7 @@ let package = Package(
             name: "SyncHTTPTests",
             dependencies: [
                 "SyncCore",
+                "SyncSupport",
                 "SyncHTTP",
                 "SampleUpstream",
                 "SyncTesting",

@@ -23,7 +23,7 @@ package protocol EndpointLeasing: Sendable {
     /// Stores next due times (`nil`: due at once), records this node as the one that polled them, and hands their
     /// claims back, in one transaction; then calls `completion` with the error, if any (as
     /// ``SyncStorage/storeNextDue(_:completion:)``).
-    func finish(_ rows: [(name: String, nextDue: Double?)], completion: @escaping @Sendable ((any Error)?) -> Void)
+    func finish(_ rows: [NextDue], completion: @escaping @Sendable ((any Error)?) -> Void)
 
     /// Hands back every claim this process holds: a node stopping lets the others take its endpoints at once.
     func releaseAll() async throws

@@ -16,6 +16,8 @@ package struct EndpointState: Sendable, Hashable {
     package var lastModified: String?
     /// When the scheduler polls next; `nil` when no daemon has scheduled it.
     package var nextDueAt: String?
+    /// Why it polls next then (``StoredSchedule/reason``); `nil` when no daemon has scheduled it.
+    package var scheduleReason: String?
     /// An incremental endpoint's highest cursor value applied so far, and the column it was read from.
     package var cursor: String?
     package var cursorColumn: String?
@@ -53,7 +55,7 @@ package struct EndpointState: Sendable, Hashable {
     private static let columns = """
         name, kind, version, record_count, changed_at, last_attempt_at, last_success_at, last_status,
         last_error, consecutive_failures, etag, last_modified, next_due_at, cursor, cursor_column,
-        parents
+        parents, schedule_reason
         """
 
     /// Every endpoint's state, by name.
@@ -81,6 +83,7 @@ package struct EndpointState: Sendable, Hashable {
         etag = row.text("etag")
         lastModified = row.text("last_modified")
         nextDueAt = row.text("next_due_at")
+        scheduleReason = row.text("schedule_reason")
         cursor = row.text("cursor")
         cursorColumn = row.text("cursor_column")
         parents = SyncSummary.FanOut.stored(row.text("parents"))

@@ -147,19 +147,22 @@ package final class MemoryStore: SyncStorage, ReadStorage {
             let stale = row.columnsSignature.map { $0 != signatures[row.state.name] } ?? false
             return StoredSchedule(
                 nextDue: stale ? nil : row.state.nextDueAt.flatMap(Timestamp.parse),
-                consecutiveFailures: row.state.consecutiveFailures)
+                consecutiveFailures: row.state.consecutiveFailures, reason: stale ? nil : row.state.scheduleReason)
         }
     }
 
     package func storeNextDue(
-        _ rows: [(name: String, nextDue: Double?)], completion: @escaping @Sendable ((any Error)?) -> Void
+        _ rows: [NextDue], completion: @escaping @Sendable ((any Error)?) -> Void
     ) {
-        let rows = rows.map { (name: $0.name, nextDue: $0.nextDue.map(Timestamp.format)) }
+        let rows = rows.map { (name: $0.name, nextDue: $0.due.map(Timestamp.format), reason: $0.reason) }
         waiting.add(1, ordering: .relaxed)
         NIOThreadPool.singleton.submit { _ in
             do {
                 try self.commit { working in
-                    for (name, nextDue) in rows { working.data.endpoints[name]?.state.nextDueAt = nextDue }
+                    for (name, nextDue, reason) in rows {
+                        working.data.endpoints[name]?.state.nextDueAt = nextDue
+                        working.data.endpoints[name]?.state.scheduleReason = reason
+                    }
                 }
                 completion(nil)
             } catch {

@@ -123,7 +123,7 @@ package struct SQLiteSyncStorage: SyncStorage {
     }
 
     package func storeNextDue(
-        _ rows: [(name: String, nextDue: Double?)], completion: @escaping @Sendable ((any Error)?) -> Void
+        _ rows: [NextDue], completion: @escaping @Sendable ((any Error)?) -> Void
     ) {
         // On the scheduler's thread when the connection is free: a batch of small UPDATEs, without a wake-up of the
         // writer's thread and another of the scheduler's to say it is done.

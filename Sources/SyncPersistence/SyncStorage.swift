@@ -75,7 +75,7 @@ package protocol SyncStorage: Sendable {
     /// implementation's later, without a task in between (with 10,000 endpoints a task and its wake-ups for each
     /// batch were a tenth of the daemon's thread switches).
     func storeNextDue(
-        _ rows: [(name: String, nextDue: Double?)], completion: @escaping @Sendable ((any Error)?) -> Void)
+        _ rows: [NextDue], completion: @escaping @Sendable ((any Error)?) -> Void)
 
     /// The claims through which the `syncd run` nodes sharing this storage take turns at its endpoints, for a node
     /// of this name holding each claim for `lease` seconds; nil for storage that one process owns (SQLite).
@@ -119,7 +119,7 @@ extension SyncStorage {
     package func leasing(node: String, lease: Double) -> (any EndpointLeasing)? { nil }
 
     /// Stores next due times (`nil`: due at once) together, and returns once they are stored.
-    package func storeNextDue(_ rows: [(name: String, nextDue: Double?)]) async throws {
+    package func storeNextDue(_ rows: [NextDue]) async throws {
         let error = await withCheckedContinuation { continuation in
             storeNextDue(rows) { continuation.resume(returning: $0) }
         }

@@ -1,4 +1,5 @@
 package import SyncDecoding
+package import SyncHTTP
 package import SyncIngest
 
 /// What one sync of one endpoint did: how it ended, what it changed, and the row it wrote to `syncd_runs`. The
@@ -66,6 +67,9 @@ public struct SyncSummary: Sendable, Hashable, CustomStringConvertible {
     package var newDrift: [DriftObservations.Observation] = []
     /// Seconds the upstream asked to wait (Retry-After on a 429 or 503), for the scheduler.
     package var retryAfter: Double?
+    /// What the upstream's answer said of its freshness (a 200's or a 304's `Cache-Control`, `Expires`, `Date` and
+    /// `Age`; a paged collection's first page's), for a scheduler the upstream's freshness times.
+    package var upstreamFreshness: UpstreamFreshness?
     /// How late the run started after the scheduler's due time, in seconds; `nil` for a run nobody scheduled.
     package var lateSeconds: Double?
     /// Whether the records were stored while the body still arrived (``SpoolFeed``), rather than after.

@@ -102,12 +102,13 @@ package struct PostgresLeases: EndpointLeasing {
     }
 
     package func finish(
-        _ rows: [(name: String, nextDue: Double?)], completion: @escaping @Sendable ((any Error)?) -> Void
+        _ rows: [NextDue], completion: @escaping @Sendable ((any Error)?) -> Void
     ) {
         let leases = self
         let names = rows.map(\.name)
         // "" stands for NULL: an array of optionals is not something the driver binds.
-        let dues = rows.map { $0.nextDue.map(Timestamp.format) ?? "" }
+        let dues = rows.map { $0.due.map(Timestamp.format) ?? "" }
+        let reasons = rows.map { $0.reason ?? "" }
         store.write(
             { session in
                 // One statement: the claims still this process's are handed back with their next due times, and only
@@ -120,9 +121,11 @@ package struct PostgresLeases: EndpointLeasing {
                         WHERE l.endpoint = v.name AND l.holder = $3
                         RETURNING l.endpoint, l.due_at
                     )
-                    UPDATE syncd_endpoints AS e SET next_due_at = r.due_at, last_node = $4
-                    FROM released AS r WHERE e.name = r.endpoint
-                    """, [.texts(names), .texts(dues), .text(leases.holder), .text(leases.node)])
+                    UPDATE syncd_endpoints AS e SET next_due_at = r.due_at, last_node = $4,
+                        schedule_reason = NULLIF(v.why, '')
+                    FROM released AS r JOIN unnest($1::text[], $5::text[]) AS v(name, why) ON v.name = r.endpoint
+                    WHERE e.name = r.endpoint
+                    """, [.texts(names), .texts(dues), .text(leases.holder), .text(leases.node), .texts(reasons)])
             }, completion: completion)
     }
 

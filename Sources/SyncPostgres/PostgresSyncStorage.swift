@@ -44,7 +44,7 @@ package struct PostgresSyncStorage: SyncStorage {
     static let stateColumns = """
         name, kind, version, record_count, changed_at, last_attempt_at, last_success_at, last_status,
         last_error, consecutive_failures, etag, last_modified, next_due_at, cursor, cursor_column, last_node,
-        parents
+        parents, schedule_reason
         """
 
     static func state(of endpoint: String, _ session: PostgresSession) throws -> EndpointState? {
@@ -53,7 +53,7 @@ package struct PostgresSyncStorage: SyncStorage {
     }
 
     static func state(row: PostgresRandomAccessRow) throws -> EndpointState {
-        EndpointState(
+        var state = EndpointState(
             name: try row[0].decode(String.self), kind: try row[1].decode(String.self),
             version: try row[2].decode(Int64.self), recordCount: Int(try row[3].decode(Int64.self)),
             changedAt: try row[4].decode(String?.self), lastAttemptAt: try row[5].decode(String?.self),
@@ -63,6 +63,8 @@ package struct PostgresSyncStorage: SyncStorage {
             nextDueAt: try row[12].decode(String?.self), cursor: try row[13].decode(String?.self),
             cursorColumn: try row[14].decode(String?.self), lastNode: try row[15].decode(String?.self),
             parents: SyncSummary.FanOut.stored(try row[16].decode(String?.self)))
+        state.scheduleReason = try row[17].decode(String?.self)
+        return state
     }
 
     package func applyCollection(
@@ -113,31 +115,34 @@ package struct PostgresSyncStorage: SyncStorage {
             uniquingKeysWith: { first, _ in first })
         return try await store.withSession { session in
             var states: [String: StoredSchedule] = [:]
-            for row in try session.query("SELECT name, next_due_at, consecutive_failures, columns FROM syncd_endpoints")
-                .rows
-            {
+            for row in try session.query(
+                "SELECT name, next_due_at, consecutive_failures, columns, schedule_reason FROM syncd_endpoints"
+            ).rows {
                 let name = try row[0].decode(String.self)
                 let stale = try row[3].decode(String?.self).map { $0 != signatures[name] } ?? false
                 states[name] = StoredSchedule(
                     nextDue: stale ? nil : try row[1].decode(String?.self).flatMap(Timestamp.parse),
-                    consecutiveFailures: Int(try row[2].decode(Int32.self)))
+                    consecutiveFailures: Int(try row[2].decode(Int32.self)),
+                    reason: stale ? nil : try row[4].decode(String?.self))
             }
             return states
         }
     }
 
     package func storeNextDue(
-        _ rows: [(name: String, nextDue: Double?)], completion: @escaping @Sendable ((any Error)?) -> Void
+        _ rows: [NextDue], completion: @escaping @Sendable ((any Error)?) -> Void
     ) {
         let names = rows.map(\.name)
-        let dues = rows.map { $0.nextDue.map(Timestamp.format) ?? "" }
+        // "" stands for NULL: an array of optionals is not something the driver binds.
+        let dues = rows.map { $0.due.map(Timestamp.format) ?? "" }
+        let reasons = rows.map { $0.reason ?? "" }
         store.write(
             { session in
                 try session.query(
                     """
-                    UPDATE syncd_endpoints AS e SET next_due_at = NULLIF(v.due, '')
-                    FROM unnest($1::text[], $2::text[]) AS v(name, due) WHERE e.name = v.name
-                    """, [.texts(names), .texts(dues)])
+                    UPDATE syncd_endpoints AS e SET next_due_at = NULLIF(v.due, ''), schedule_reason = NULLIF(v.why, '')
+                    FROM unnest($1::text[], $2::text[], $3::text[]) AS v(name, due, why) WHERE e.name = v.name
+                    """, [.texts(names), .texts(dues), .texts(reasons)])
             }, completion: completion)
     }
 

@@ -1,3 +1,4 @@
+import SyncHTTP
 import SyncSupport
 
 /// How long the scheduler waits after a run: the jittered interval after a success, an exponential backoff after
@@ -96,6 +97,33 @@ extension SchedulePolicy {
         return max(wait, seconds(minimumDelay))
     }
 
+    /// The wait after a success of an endpoint its upstream's freshness times (``ScheduledEndpoint/freshness``,
+    /// `bounds` in seconds), why, and which bound held it (`min_interval`, `max_interval`), if one did.
+    ///
+    /// The wait is what was left of the answer's freshness lifetime when it arrived; an answer that says `no-cache`
+    /// gets the shortest wait, one that says nothing the interval. It is held within `bounds`, then varied by the
+    /// endpoint's jitter upward only — never polled before the answer goes stale — and held to the longest again.
+    ///
+    /// - Parameter unit: A uniform draw from `-1...1`; -1 gives no jitter, 1 the most.
+    func freshDelay(
+        for endpoint: ScheduledEndpoint, bounds: ClosedRange<Double>, freshness: UpstreamFreshness?, unit: Double
+    ) -> (wait: Double, reason: ScheduleReason, held: String?) {
+        let freshness = freshness ?? .unknown
+        let (base, reason): (Double, ScheduleReason) =
+            if freshness.noCache {
+                (bounds.lowerBound, .noCache)
+            } else if let left = freshness.freshFor, let source = freshness.source {
+                (left, .fresh(source, seconds: left))
+            } else {
+                (endpoint.intervalSeconds, .noFreshness(noStore: freshness.noStore))
+            }
+        let held: String? =
+            base < bounds.lowerBound ? "min_interval" : base > bounds.upperBound ? "max_interval" : nil
+        let within = min(bounds.upperBound, max(bounds.lowerBound, base))
+        let jittered = min(bounds.upperBound, within * (1 + endpoint.clampedJitter * (min(1, max(-1, unit)) + 1) / 2))
+        return (max(jittered, seconds(minimumDelay)), reason, held)
+    }
+
     /// How late a run may start and still be on time: the endpoint's jitter of its interval, and at least a second.
     /// A busy daemon starts runs a little late all the time; only a run later than this, with other due endpoints
     /// waiting for a slot, is a backlog's, followed by ``spreadingDelay(for:unit:)``.
@@ -148,8 +176,11 @@ extension SchedulePolicy {
     /// The longest wait this policy can give the endpoint in any state: a persisted next due further away than
     /// this came from a clock that was wrong, and is not believed.
     func longestWait(for endpoint: ScheduledEndpoint) -> Double {
-        // After a late run, up to one and a half intervals (spreadingDelay).
-        let success = endpoint.intervalSeconds * (1 + max(endpoint.clampedJitter, 0.5))
+        // After a late run, up to one and a half intervals (spreadingDelay); the upstream's freshness, up to the
+        // longest wait it may set.
+        let success = max(
+            endpoint.intervalSeconds * (1 + max(endpoint.clampedJitter, 0.5)),
+            endpoint.freshnessSeconds?.upperBound ?? 0)
         let failure = backoffCap(for: endpoint) * (1 + fraction(backoffJitter, upTo: 1))
         return max(success, failure, seconds(maximumRetryAfter), seconds(minimumDelay))
     }

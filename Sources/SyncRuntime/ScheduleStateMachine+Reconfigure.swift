@@ -56,9 +56,12 @@ extension ScheduleStateMachine {
         var entry = entry
         let changed = entry.endpoint != endpoint
         entry.endpoint = endpoint
-        if changed, !entry.isRunning, entry.consecutiveFailures == 0, entry.nextDue > now + endpoint.intervalSeconds {
+        if changed, !entry.isRunning, entry.consecutiveFailures == 0,
+            entry.nextDue > now + endpoint.longestSuccessSeconds
+        {
             let unit = Double.random(in: -1...1, using: &random)
-            entry.nextDue = min(entry.nextDue, now + policy.successDelay(for: endpoint, unit: unit))
+            let wait = endpoint.freshnessSeconds?.upperBound ?? policy.successDelay(for: endpoint, unit: unit)
+            entry.nextDue = min(entry.nextDue, now + wait)
         }
         return entry
     }
@@ -72,7 +75,8 @@ extension ScheduleStateMachine {
             endpoint: endpoint,
             nextDue: nextDue,
             consecutiveFailures: max(0, persisted?.consecutiveFailures ?? 0),
-            isRunning: running.contains(endpoint.name)
+            isRunning: running.contains(endpoint.name),
+            reason: nextDue == now ? nil : persisted?.reason
         )
     }
 }

@@ -1,3 +1,4 @@
+package import SyncHTTP
 package import SyncPersistence
 import SyncSupport
 
@@ -5,7 +6,8 @@ import SyncSupport
 /// once, never one endpoint twice at once, failures backing off, and a schedule that survives a restart.
 ///
 /// The machine does no I/O and never sleeps: its owner asks ``nextAction(now:)`` what to do, starts the runs it
-/// names, reports with ``fetched(_:)`` when a run's answer is in, and each end with ``finished(_:outcome:now:)``
+/// names, reports with ``fetched(_:)`` when a run's answer is in, and each end with
+/// ``finished(_:outcome:freshness:now:)``
 /// (and persists the state that returns), and asks again after each of those, after a configuration change, and
 /// when a sleep is over:
 ///
@@ -77,6 +79,8 @@ package struct ScheduleStateMachine: Sendable {
         /// Whether the run under way started late (past ``SchedulePolicy/latenessTolerance(for:)``) while other due
         /// endpoints waited for a slot: part of a backlog.
         var startedInBacklog = false
+        /// Why ``nextDue`` is when it is (``ScheduleReason/text(held:)``); nil until a run ends, unless stored.
+        var reason: String?
     }
 
     /// The waits after runs.
@@ -179,40 +183,50 @@ package struct ScheduleStateMachine: Sendable {
     /// A success resets the failures and waits the endpoint's interval, varied by its jitter; after a run that
     /// started late while other due endpoints waited for a slot (a backlog: a cold start's first pass, a restart
     /// after downtime), half to one and a half intervals, so that endpoints that were due together spread over the
-    /// interval. A failure adds one to
-    /// the failures and backs off exponentially, or waits for the upstream's `Retry-After` if that is longer (see
-    /// ``SchedulePolicy`` for the numbers).
+    /// interval; for an endpoint its upstream's freshness times (``ScheduledEndpoint/freshness``), what is left of
+    /// the answer's freshness, within the endpoint's bounds (``SchedulePolicy/freshDelay(for:bounds:freshness:unit:)``).
+    /// A failure adds one to the failures and backs off exponentially, or waits for the upstream's `Retry-After` if
+    /// that is longer (see ``SchedulePolicy`` for the numbers). The state returned says why, in its `reason`.
     ///
     /// - Parameters:
     ///   - name: The endpoint whose run ended.
     ///   - outcome: How it ended.
+    ///   - freshness: What the run's answer said of its freshness, for an endpoint the upstream's freshness times.
     ///   - now: The current time, in seconds since 1970.
     /// - Returns: The endpoint's new state, to persist; `nil` when the run is ignored because the endpoint was
     ///   removed from the configuration while it ran, or was not running.
-    package mutating func finished(_ name: String, outcome: Outcome, now: Double) -> PersistedState? {
+    package mutating func finished(
+        _ name: String, outcome: Outcome, freshness: UpstreamFreshness? = nil, now: Double
+    ) -> PersistedState? {
         storing.remove(name)
         guard running.remove(name) != nil, let id = ids[name] else { return nil }
         let endpoint = entries[id].endpoint
         let unit = Double.random(in: -1...1, using: &random)
+        let wait: Double
         switch outcome {
         case .success:
             entries[id].consecutiveFailures = 0
-            entries[id].nextDue =
-                now
-                + (entries[id].startedInBacklog
-                    ? policy.spreadingDelay(for: endpoint, unit: unit) : policy.successDelay(for: endpoint, unit: unit))
+            if let bounds = endpoint.freshnessSeconds {
+                let fresh = policy.freshDelay(for: endpoint, bounds: bounds, freshness: freshness, unit: unit)
+                wait = fresh.wait
+                entries[id].reason = fresh.reason.text(held: fresh.held)
+            } else if entries[id].startedInBacklog {
+                wait = policy.spreadingDelay(for: endpoint, unit: unit)
+                entries[id].reason = ScheduleReason.spread.text()
+            } else {
+                wait = policy.successDelay(for: endpoint, unit: unit)
+                entries[id].reason = ScheduleReason.interval.text()
+            }
         case .failure(let retryAfter):
             let failures = entries[id].consecutiveFailures.addingReportingOverflow(1)
             entries[id].consecutiveFailures = failures.overflow ? Int.max : failures.partialValue
-            entries[id].nextDue =
-                now
-                + policy.failureDelay(
-                    for: endpoint,
-                    failures: entries[id].consecutiveFailures,
-                    retryAfter: retryAfter,
-                    unit: unit
-                )
+            wait = policy.failureDelay(
+                for: endpoint, failures: entries[id].consecutiveFailures, retryAfter: retryAfter, unit: unit)
+            let asked = retryAfter.map { min(max(0, $0), policy.maximumRetryAfter.scheduleSeconds) >= wait } ?? false
+            entries[id].reason =
+                (asked ? ScheduleReason.retryAfter : .backoff(failures: entries[id].consecutiveFailures)).text()
         }
+        entries[id].nextDue = now + wait
         entries[id].isRunning = false
         entries[id].startedInBacklog = false
         queue.insert(ScheduleQueue.Item(due: entries[id].nextDue, id: id))
@@ -227,6 +241,8 @@ package struct ScheduleStateMachine: Sendable {
     /// - Returns: Its next due time and consecutive failures, or `nil` if no endpoint of that name is configured.
     package func state(of name: String) -> PersistedState? {
         guard let id = ids[name] else { return nil }
-        return PersistedState(nextDue: entries[id].nextDue, consecutiveFailures: entries[id].consecutiveFailures)
+        return PersistedState(
+            nextDue: entries[id].nextDue, consecutiveFailures: entries[id].consecutiveFailures,
+            reason: entries[id].reason)
     }
 }

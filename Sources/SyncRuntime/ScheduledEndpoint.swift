@@ -8,10 +8,11 @@ import SyncSupport
 ///
 /// ## Topics
 ///
-/// - ``init(name:interval:jitter:)``
+/// - ``init(name:interval:jitter:freshness:)``
 /// - ``name``
 /// - ``interval``
 /// - ``jitter``
+/// - ``freshness``
 package struct ScheduledEndpoint: Sendable, Hashable {
     /// The endpoint's name, unique in a configuration.
     package var name: String
@@ -20,6 +21,9 @@ package struct ScheduledEndpoint: Sendable, Hashable {
     /// The fraction of ``interval`` each wait varies by, in `0...1`: each wait is drawn uniformly from
     /// `interval × (1 - jitter) ... interval × (1 + jitter)`.
     package var jitter: Double
+    /// With `freshness = "upstream"`, the shortest and the longest wait after a success, between which the
+    /// upstream's freshness times it; `nil` when every wait is the interval.
+    package var freshness: ClosedRange<Duration>?
 
     /// Creates an endpoint's schedule.
     ///
@@ -27,10 +31,13 @@ package struct ScheduledEndpoint: Sendable, Hashable {
     ///   - name: The endpoint's name.
     ///   - interval: The time between the end of a successful run and the start of the next.
     ///   - jitter: The fraction of `interval` each wait varies by, in `0...1`.
-    package init(name: String, interval: Duration, jitter: Double) {
+    ///   - freshness: The shortest and the longest wait after a success that the upstream's freshness times; `nil`
+    ///     for every wait the interval.
+    package init(name: String, interval: Duration, jitter: Double, freshness: ClosedRange<Duration>? = nil) {
         self.name = name
         self.interval = interval
         self.jitter = jitter
+        self.freshness = freshness
     }
 }
 
@@ -38,6 +45,16 @@ extension ScheduledEndpoint {
     /// ``interval`` in seconds, never negative.
     var intervalSeconds: Double {
         max(0, interval.scheduleSeconds)
+    }
+
+    /// ``freshness`` in seconds, never negative; `nil` without it.
+    var freshnessSeconds: ClosedRange<Double>? {
+        freshness.map { max(0, $0.lowerBound.scheduleSeconds)...max(0, $0.upperBound.scheduleSeconds) }
+    }
+
+    /// The longest wait after a success, before jitter: the longest the upstream may ask for, else the interval.
+    var longestSuccessSeconds: Double {
+        freshnessSeconds?.upperBound ?? intervalSeconds
     }
 
     /// ``jitter`` clamped into `0...1`; NaN counts as no jitter.

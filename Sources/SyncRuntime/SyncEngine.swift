@@ -208,6 +208,7 @@ package struct SyncEngine: Sendable {
         }
         fetched()
         let response = pages.firstResponse
+        let freshness = UpstreamFreshness(headers: response.headers, now: now())
         let bytes = pages.spool?.count ?? 0
         let facts = self.facts(response, startedAt: startedAt, bytes: bytes, pages: pages.count)
         if response.isSuccess, pages.spool != nil {
@@ -215,15 +216,15 @@ package struct SyncEngine: Sendable {
         } else {
             feed.fail()
         }
-        if let report = await streamed { return report }
+        if let report = await streamed { return report.answered(freshness) }
         if let answered = try await applyUnlessSuccess(response, endpoint: endpoint, run: run, facts: facts) {
-            return answered
+            return answered.answered(freshness)
         }
         let body = pages.spool ?? BodySpool(directory: spoolDirectory)
         // Stored after the fetch: the body had no bytes, or the transaction that stored them as they came gave way.
         let decoded = DecodedBody(spool: body, pages: pages.ranges, isPaged: endpoint.pagination != nil)
         do {
-            return try await storage.applyCollection(decoded, run: run, facts: facts)
+            return try await storage.applyCollection(decoded, run: run, facts: facts).answered(freshness)
         } catch  where error is BodyDecodingError || error is PageDecodingError {
             // The body, decoded as it is stored, is not what the endpoint's records should be.
             throw SyncFailure(
@@ -338,8 +339,9 @@ package struct SyncEngine: Sendable {
         progress?.received(bytes: response.body.readableBytes)
         progress?.pageEnded(records: nil, totalRecords: nil, totalPages: nil)
         let facts = self.facts(response, startedAt: startedAt, bytes: response.body.readableBytes)
+        let freshness = UpstreamFreshness(headers: response.headers, now: now())
         if let answered = try await applyUnlessSuccess(response, endpoint: endpoint, run: run, facts: facts) {
-            return answered
+            return answered.answered(freshness)
         }
         if JSONDocumentCheck.isJSON(contentType: response.contentType) {
             do {
@@ -351,6 +353,7 @@ package struct SyncEngine: Sendable {
             }
         }
         return try await storage.applyDocument(response.body, contentType: response.contentType, run: run, facts: facts)
+            .answered(freshness)
     }
 
     /// The run's facts, timed when the transaction starts.
@@ -378,5 +381,14 @@ package struct SyncEngine: Sendable {
         default:
             return "HTTP \(status) \(reason) from the upstream"
         }
+    }
+}
+
+extension SyncSummary {
+    /// The summary with what the upstream's answer said of its freshness, for the scheduler.
+    fileprivate func answered(_ freshness: UpstreamFreshness) -> SyncSummary {
+        var summary = self
+        summary.upstreamFreshness = freshness
+        return summary
     }
 }

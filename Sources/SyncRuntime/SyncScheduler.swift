@@ -48,7 +48,9 @@ package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duratio
     private var pendingTimer: Double?
     /// Next due times waiting to be stored, with the reports that wait for them; stored in one transaction per
     /// batch, off the loop, so that the loop never waits behind the syncs' own writes.
-    private var unstored: [(name: String, nextDue: Double?, report: SyncSummary)] = []
+    private var unstored: [(next: NextDue, report: SyncSummary)] = []
+    /// The endpoints timed by their upstream's freshness whose answer said `no-store`, said once each in the log.
+    private var toldNoStore: Set<String> = []
     private var storing = false
     private let wakes: AsyncStream<Wake>
     private let wake: AsyncStream<Wake>.Continuation
@@ -117,9 +119,15 @@ package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duratio
                 case .finished(let name, var report):
                     let outcome: ScheduleStateMachine.Outcome =
                         report.outcome.isFailure ? .failure(retryAfter: report.retryAfter) : .success
-                    if let state = machine.finished(name, outcome: outcome, now: engine.now()) {
+                    let freshness = endpoints[name]?.declared.freshness == .upstream ? report.upstreamFreshness : nil
+                    if freshness?.noStore == true, toldNoStore.insert(name).inserted {
+                        engine.logger.warning(
+                            "The upstream says no-store; syncd keeps its answers all the same",
+                            metadata: [LogKey.endpointName: "\(name)"])
+                    }
+                    if let state = machine.finished(name, outcome: outcome, freshness: freshness, now: engine.now()) {
                         report.consecutiveFailures = state.consecutiveFailures
-                        unstored.append((name, state.nextDue, report))
+                        unstored.append((NextDue(name: name, due: state.nextDue, reason: state.reason), report))
                         store()
                     } else {
                         onReport(report)
@@ -158,7 +166,7 @@ package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duratio
                     if let leasing {
                         // The running syncs, and those whose next due time (which hands the claim back) waits to
                         // be stored; a claim handed back meanwhile is not taken again.
-                        let held = Array(machine.running) + unstored.map(\.name)
+                        let held = Array(machine.running) + unstored.map(\.next.name)
                         group.addTask { [engine] in
                             do {
                                 try await leasing.renew(held)
@@ -305,13 +313,13 @@ package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duratio
         storing = true
         let batch = unstored
         unstored = []
-        let rows = batch.map { (name: $0.name, nextDue: $0.nextDue) }
+        let rows = batch.map(\.next)
         let completion: @Sendable ((any Error)?) -> Void = { [engine, wake] error in
             if error != nil {
                 // The schedule in memory is right; a restart would only run these endpoints early.
                 engine.logger.info(
                     "Could not store the next due times",
-                    metadata: ["endpoints": "\(batch.map(\.name).joined(separator: ","))"])
+                    metadata: ["endpoints": "\(batch.map(\.next.name).joined(separator: ","))"])
             }
             wake.yield(.stored(batch.map(\.report)))
         }
@@ -324,6 +332,11 @@ package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duratio
     }
 
     private static func scheduled(_ endpoint: EndpointConfiguration) -> ScheduledEndpoint {
-        ScheduledEndpoint(name: endpoint.name.name, interval: endpoint.interval, jitter: endpoint.jitter)
+        ScheduledEndpoint(
+            name: endpoint.name.name, interval: endpoint.interval, jitter: endpoint.jitter,
+            // The configuration's rules keep the longest from being shorter than the shortest; the range never traps.
+            freshness: endpoint.declared.freshnessBounds.map {
+                min($0.minimum, $0.maximum)...max($0.minimum, $0.maximum)
+            })
     }
 }

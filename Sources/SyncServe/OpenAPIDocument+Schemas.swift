@@ -35,6 +35,12 @@ extension OpenAPIDocument {
                 "last_success_at": nullableString, "last_attempt_at": nullableString,
                 "last_status": .object(["type": .array(["integer", "null"])]), "last_error": nullableString,
                 "consecutive_failures": .object(["type": "integer", "minimum": 0]), "next_due_at": nullableString,
+                "schedule_reason": .object([
+                    "type": .array(["string", "null"]),
+                    "description": .string(
+                        "Why the endpoint is polled next at next_due_at: interval, max-age: fresh for 58m, no-cache: "
+                            + "min_interval, backoff after 3 failures, Retry-After…"),
+                ]),
                 "node": nullableString, "etag": string,
                 "token_renewed_at": .object([
                     "type": .array(["string", "null"]),

@@ -47,6 +47,7 @@ extension ReadModel {
                     ("last_error", optional(state.lastError)),
                     ("consecutive_failures", String(state.consecutiveFailures)),
                     ("next_due_at", optional(state.nextDueAt)),
+                    ("schedule_reason", optional(state.scheduleReason)),
                     ("node", optional(state.lastNode)),
                     ("etag", string(served.etag)),
                 ]

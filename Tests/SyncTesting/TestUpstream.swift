@@ -55,7 +55,9 @@ package final class TestUpstream: Sendable {
         if let etag = response.headers.first(where: { $0.name.lowercased() == "etag" })?.value,
             request.header("If-None-Match") == etag
         {
-            return UpstreamResponse(status: 304, headers: [(name: "ETag", value: etag)])
+            // As RFC 9110 §15.4.5 asks: the fields a 200 would have sent that a cache updates from a 304.
+            let kept = response.headers.filter { ["cache-control", "expires", "date"].contains($0.name.lowercased()) }
+            return UpstreamResponse(status: 304, headers: [(name: "ETag", value: etag)] + kept)
         }
         return response
     }

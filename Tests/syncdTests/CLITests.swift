@@ -233,12 +233,12 @@ struct CLITests {
         #expect(first.status == 0)
         let applied = [
             "initial", "incremental_cursor", "resources", "kept_problems", "timestamp_width", "run_due_time",
-            "schema_drift", "children", "parent_counts", "child_cursor_column",
+            "schema_drift", "children", "parent_counts", "child_cursor_column", "schedule_reason",
         ]
         let lines = applied.enumerated().map { "applied migration \($0.offset + 1) \($0.element)\n" }
-        #expect(first.standardOutput == lines.joined() + "\(workspace.path)/cache.db is at migration 10.\n")
+        #expect(first.standardOutput == lines.joined() + "\(workspace.path)/cache.db is at migration 11.\n")
         let second = try await workspace.run(["migrate"])
-        #expect(second.standardOutput == "\(workspace.path)/cache.db is up to date (migration 10).\n")
+        #expect(second.standardOutput == "\(workspace.path)/cache.db is up to date (migration 11).\n")
     }
 
     @Test("demo syncs three passes, then serves the read API and prints commands that work, a 304 among them")

@@ -32,6 +32,10 @@ extension SyncCache {
         public var lastNode: String?
         /// When the scheduler of a `syncd run` (or ``run(onSync:)``) polls it next; nil when none has scheduled it.
         public var nextDueAt: String?
+        /// Why it is polled next then, in `syncd status`' words: `interval`, `max-age: fresh for 58m` (an endpoint
+        /// its upstream's freshness times, ``SyncEndpoint/Freshness/upstream``), `backoff after 3 failures`,
+        /// `Retry-After`…; nil when no scheduler has scheduled it.
+        public var scheduleReason: String?
         /// What the last run of an endpoint with a parent did per parent row: walked, not modified, empty, skipped,
         /// failed (1 when a parent's walk failed the run; the stored data then stayed as it was) and left for later
         /// runs. Nil for an endpoint without a parent, before its first run, and after a run that failed before
@@ -51,6 +55,7 @@ extension SyncCache {
             lastError = state.lastError
             lastNode = state.lastNode
             nextDueAt = state.nextDueAt
+            scheduleReason = state.scheduleReason
             parents = state.parents
         }
     }

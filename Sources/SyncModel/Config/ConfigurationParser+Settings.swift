@@ -13,6 +13,16 @@ extension ConfigurationParser {
         case "jitter":
             // Not a number reads as out of range, which the rule refuses in the same words.
             endpoint.jitter = field.value.double ?? field.value.int.map(Double.init) ?? -1
+        case "freshness":
+            if let value = field.value.string.flatMap(SyncEndpoint.Freshness.init(rawValue:)) {
+                endpoint.freshness = value
+            } else {
+                report(#"freshness must be "interval" or "upstream""#, at: field)
+            }
+        case "min_interval":
+            endpoint.set(\.minInterval, duration(field))
+        case "max_interval":
+            endpoint.set(\.maxInterval, duration(field))
         case "max_body":
             endpoint.set(\.maxBody, size(field))
         case "max_record":

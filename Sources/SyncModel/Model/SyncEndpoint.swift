@@ -40,6 +40,15 @@ public struct SyncEndpoint: Sendable, Hashable {
     public var interval: Duration
     /// The random spread of the interval, as a fraction of it: 0...1. The default is 0.1.
     public var jitter: Double
+    /// Whether the upstream's `Cache-Control` and `Expires` time the poll after a success (`freshness`). The default
+    /// is ``Freshness/interval``: every interval.
+    public var freshness: Freshness = .interval
+    /// With ``Freshness/upstream``, the shortest wait after a success: 100 ms...30 days (`min_interval`). The
+    /// default is the interval.
+    public var minInterval: Duration?
+    /// With ``Freshness/upstream``, the longest wait after a success: 100 ms...30 days, not shorter than the
+    /// shortest (`max_interval`). The default is a day, or the shortest wait if that is longer.
+    public var maxInterval: Duration?
     /// How long one request may take, body included: 100 ms...1 day. The default is 30 seconds.
     public var timeout: Duration
     /// Extra request headers. Set from Swift, they are sent in the order of their names.
@@ -157,24 +166,29 @@ public struct SyncEndpoint: Sendable, Hashable {
     /// The options out of their bounds, each keyed by its name in syncd.toml: the one place the bounds of
     /// ``ConfigurationBounds`` are checked, for syncd.toml and Swift alike.
     package var boundProblems: [OptionProblem] {
-        let problems: [(key: String, problem: String?)] = [
-            ("interval", EndpointRules.duration("interval", interval, in: ConfigurationBounds.interval)),
-            ("timeout", EndpointRules.duration("timeout", timeout, in: ConfigurationBounds.timeout)),
-            (
-                "retry_max_delay",
-                EndpointRules.duration("retry_max_delay", retryMaxDelay, in: ConfigurationBounds.retryMaxDelay)
-            ),
-            ("max_body", EndpointRules.size("max_body", maxBody, in: ConfigurationBounds.maxBody)),
-            ("max_record", EndpointRules.size("max_record", maxRecord, in: ConfigurationBounds.maxRecord)),
-            ("jitter", EndpointRules.jitter(jitter)),
-            ("retries", EndpointRules.wholeNumber("retries", retries, in: ConfigurationBounds.retries)),
-            ("max_parents", EndpointRules.wholeNumber("max_parents", maxParents, in: ConfigurationBounds.maxParents)),
-            (
-                "parent_concurrency",
-                EndpointRules.wholeNumber(
-                    "parent_concurrency", parentConcurrency, in: ConfigurationBounds.parentConcurrency)
-            ),
-        ]
+        let problems: [(key: String, problem: String?)] =
+            [
+                ("interval", EndpointRules.duration("interval", interval, in: ConfigurationBounds.interval)),
+                ("timeout", EndpointRules.duration("timeout", timeout, in: ConfigurationBounds.timeout)),
+                (
+                    "retry_max_delay",
+                    EndpointRules.duration("retry_max_delay", retryMaxDelay, in: ConfigurationBounds.retryMaxDelay)
+                ),
+                ("max_body", EndpointRules.size("max_body", maxBody, in: ConfigurationBounds.maxBody)),
+                ("max_record", EndpointRules.size("max_record", maxRecord, in: ConfigurationBounds.maxRecord)),
+                ("jitter", EndpointRules.jitter(jitter)),
+            ] + freshnessProblems + [
+                ("retries", EndpointRules.wholeNumber("retries", retries, in: ConfigurationBounds.retries)),
+                (
+                    "max_parents",
+                    EndpointRules.wholeNumber("max_parents", maxParents, in: ConfigurationBounds.maxParents)
+                ),
+                (
+                    "parent_concurrency",
+                    EndpointRules.wholeNumber(
+                        "parent_concurrency", parentConcurrency, in: ConfigurationBounds.parentConcurrency)
+                ),
+            ]
         return problems.compactMap { key, problem in problem.map { OptionProblem(key: key, $0) } }
     }
 

@@ -10,6 +10,9 @@ struct StatusCommand: AsyncParsableCommand {
             An endpoint with a parent (one walk per parent row) says what its last run did per parent: \
             walked, not modified, empty, skipped, failed (1 when a parent's walk failed the run) and left for \
             later runs (the parents_* columns, shown when some endpoint has a parent). \
+            Where some endpoint's polls follow its upstream's freshness (freshness = "upstream"), next_poll says \
+            when the daemon polls each endpoint next, and schedule why: interval, max-age: fresh for 58m, \
+            no-cache: min_interval, backoff after 3 failures, Retry-After. \
             While the daemon (syncd run) syncs an endpoint, its row also says since when and how far the sync \
             has come: pages, records read, bytes, and parents walked of their total for an endpoint with a \
             parent. The daemon publishes them in its state folder, where the OAuth2 token times are.
@@ -35,24 +38,27 @@ struct StatusCommand: AsyncParsableCommand {
             let parents = ParentColumns(configuration)
             // What the daemon syncs now, as it last published it.
             let running = RunningColumns(store: options.store(configuration))
+            // Where the upstream's freshness times some endpoint's polls, when each is polled next and why.
+            let schedule = ScheduleColumns(configuration)
             let columns =
                 ["endpoint", "kind", "records", "version", "last_success", "last_status", "failures", "last_error"]
                 + (clustered ? ["node"] : []) + (tokens.isShown ? ["token_renewed", "token_expires"] : [])
-                + parents.names + running.names
+                + parents.names + schedule.names + running.names
             let rows: [[SyncCache.SQLValue]] = configuration.endpoints.map { endpoint in
                 let name = endpoint.name
                 guard let status = statuses[name] else {
                     return [
                         .text(name), .text(endpoint.isDocument ? "document" : "collection"), .integer(0), .integer(0),
                         .text("never"), .null, .integer(0), .null,
-                    ] + (clustered ? [.null] : []) + tokens.cells(endpoint) + parents.cells(nil) + running.cells(name)
+                    ] + (clustered ? [.null] : []) + tokens.cells(endpoint) + parents.cells(nil) + schedule.cells(nil)
+                        + running.cells(name)
                 }
                 return [
                     .text(name), .text(status.kind), .integer(Int64(status.recordCount)), .integer(status.version),
                     .text(status.lastSuccessAt ?? "never"), status.lastStatus.map { .integer(Int64($0)) } ?? .null,
                     .integer(Int64(status.consecutiveFailures)), status.lastError.map { .text($0) } ?? .null,
                 ] + (clustered ? [status.lastNode.map { .text($0) } ?? .null] : []) + tokens.cells(endpoint)
-                    + parents.cells(status) + running.cells(name)
+                    + parents.cells(status) + schedule.cells(status) + running.cells(name)
             }
             format.write(columns: columns, rows: rows)
         }

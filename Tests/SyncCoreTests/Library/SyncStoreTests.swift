@@ -95,7 +95,7 @@ struct SyncStoreTests {
         let files = try TemporaryDirectory()
         let store = SyncStore.sqlite(path: files.file("cache.db"))
         let first = try #require(try SyncCache.migrate(store))
-        #expect(first.map(\.version) == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
+        #expect(first.map(\.version) == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11])
         #expect(first.last?.version == SyncCache.latestMigration)
         #expect(first.first?.description.hasPrefix("1 ") == true)
         #expect(try SyncCache.migrate(store) == [])

@@ -46,6 +46,8 @@ struct ConfigurationBoundsTests {
             (#"max_record = 100"#, "max_record must be between 1KiB and 1GiB"),
             (#"rate_limit = "2000000/s""#, "rate_limit must allow from 1 to 1000000 requests per period"),
             (#"retries = 101"#, "retries must be a whole number from 0 to 100"),
+            (#"min_interval = "50ms""#, "min_interval must be between 100ms and 30d"),
+            (#"max_interval = "31d""#, "max_interval must be between 100ms and 30d"),
             (
                 #"pagination = { type = "page", param = "page", start = 9223372036854775807 }"#,
                 "pagination: start must be a whole number from 0 to 1000000000"
@@ -130,7 +132,8 @@ struct ConfigurationBoundsTests {
         arguments: [
             #"timeout = "100ms""#, #"timeout = "1d""#, #"interval = "1s""#, #"interval = "30d""#,
             #"retry_max_delay = "1s""#, #"retry_max_delay = "24h""#, #"max_body = 1"#, #"max_body = "2GiB""#,
-            #"rate_limit = "1000000/s""#, #"retries = 0"#, #"retries = 100"#,
+            #"rate_limit = "1000000/s""#, #"retries = 0"#, #"retries = 100"#, #"min_interval = "100ms""#,
+            #"max_interval = "30d""#,
             #"pagination = { type = "page", param = "page", start = 1000000000, size = 1000000 }"#,
             #"pagination = { type = "offset", param = "o", limit = 1, max_pages = 1000000 }"#,
         ])

@@ -188,17 +188,23 @@ struct StorageConformanceTests {
         #expect(try await storage.state(of: "flags")?.version == 2)
     }
 
-    @Test("next due times are stored and read back; nil is due at once", arguments: Kind.all)
+    @Test("next due times and their reasons are stored and read back; nil is due at once", arguments: Kind.all)
     func schedule(kind: Kind) async throws {
         let storage = try await kind.make(in: directory, open)
         _ = try await storage.applyCollection(try body([1], in: storage), run: users, facts: Self.facts())
         _ = try await storage.applyDocument(
             ByteBuffer(string: "{}"), contentType: "application/json", run: flags, facts: Self.facts())
-        try await storage.storeNextDue([(name: "users", nextDue: 1_700_000_600), (name: "flags", nextDue: nil)])
+        try await storage.storeNextDue([
+            NextDue(name: "users", due: 1_700_000_600, reason: "max-age: fresh for 10m"),
+            NextDue(name: "flags", due: nil),
+        ])
         let schedule = try await storage.schedule(of: [users.endpoint, flags.endpoint])
         #expect(schedule["users"]?.nextDue == 1_700_000_600)
         #expect(schedule["flags"]?.nextDue == nil)
         #expect(schedule["users"]?.consecutiveFailures == 0)
+        #expect(schedule["users"]?.reason == "max-age: fresh for 10m" && schedule["flags"]?.reason == nil)
+        // `syncd status` and the read API read the reason with the endpoint's state.
+        #expect(try await storage.state(of: "users")?.scheduleReason == "max-age: fresh for 10m")
     }
 
     @Test("a cached resource is stored, replaced and touched under its key", arguments: Kind.all)

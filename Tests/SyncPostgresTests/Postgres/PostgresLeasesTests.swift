@@ -179,7 +179,7 @@ struct PostgresLeasesTests {
 
     func finish(_ leases: PostgresLeases, _ rows: [(String, Double?)]) async throws {
         let error = await withCheckedContinuation { continuation in
-            leases.finish(rows.map { (name: $0.0, nextDue: $0.1) }) { continuation.resume(returning: $0) }
+            leases.finish(rows.map { NextDue(name: $0.0, due: $0.1) }) { continuation.resume(returning: $0) }
         }
         if let error { throw error }
     }

@@ -69,7 +69,9 @@ struct ScheduleBackoffTests {
             now = machine.finished("a", outcome: .failure(retryAfter: nil), now: now)?.nextDue ?? .infinity
         }
         #expect(machine.nextAction(now: now) == .run(["a"]))
-        #expect(machine.finished("a", outcome: .success, now: now) == .init(nextDue: now + 60, consecutiveFailures: 0))
+        #expect(
+            machine.finished("a", outcome: .success, now: now)
+                == .init(nextDue: now + 60, consecutiveFailures: 0, reason: "interval"))
         #expect(machine.nextAction(now: now + 60) == .run(["a"]))
         #expect(machine.finished("a", outcome: .failure(retryAfter: nil), now: now + 60)?.nextDue == now + 60 + 15)
     }

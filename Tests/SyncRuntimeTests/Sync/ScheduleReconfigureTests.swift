@@ -37,7 +37,8 @@ struct ScheduleReconfigureTests {
             now: 1010
         )
         #expect(machine.state(of: "c") == .init(nextDue: 1030, consecutiveFailures: 2))
-        #expect(machine.state(of: "a") == .init(nextDue: 1060, consecutiveFailures: 0))  // known: memory wins
+        // Known: memory wins.
+        #expect(machine.state(of: "a") == .init(nextDue: 1060, consecutiveFailures: 0, reason: "interval"))
         #expect(machine.nextAction(now: 1010) == .sleep(until: 1030))
     }
 
@@ -74,7 +75,9 @@ struct ScheduleReconfigureTests {
         #expect(machine.nextAction(now: 1001) == .idle)
         machine.reconfigure([ScheduledEndpoint("a", every: 30)], concurrency: 4, now: 1002)
         #expect(machine.nextAction(now: 1002) == .waitForFinish)
-        #expect(machine.finished("a", outcome: .success, now: 1003) == .init(nextDue: 1033, consecutiveFailures: 0))
+        #expect(
+            machine.finished("a", outcome: .success, now: 1003)
+                == .init(nextDue: 1033, consecutiveFailures: 0, reason: "interval"))
         #expect(machine.nextAction(now: 1003) == .sleep(until: 1033))
     }
 
@@ -137,7 +140,7 @@ struct ScheduleReconfigureTests {
         _ = machine.nextAction(now: 1000)
         _ = machine.finished("a", outcome: .failure(retryAfter: 3600), now: 1000)
         machine.reconfigure([ScheduledEndpoint("a", every: 10)], concurrency: 4, now: 1010)
-        #expect(machine.state(of: "a") == .init(nextDue: 4600, consecutiveFailures: 1))
+        #expect(machine.state(of: "a") == .init(nextDue: 4600, consecutiveFailures: 1, reason: "Retry-After"))
     }
 
     @Test("a running endpoint whose interval changed uses the new one when it ends")

@@ -163,7 +163,7 @@ struct ScheduleStateMachineTests {
         )
         #expect(machine.nextAction(now: 1000) == .run(["a"]))
         let state = machine.finished("a", outcome: .success, now: 1007)
-        #expect(state == .init(nextDue: 1067, consecutiveFailures: 0))
+        #expect(state == .init(nextDue: 1067, consecutiveFailures: 0, reason: "interval"))
         #expect(machine.state(of: "a") == state)
         #expect(machine.nextAction(now: 1007) == .sleep(until: 1067))
         #expect(machine.nextAction(now: 1067) == .run(["a"]))

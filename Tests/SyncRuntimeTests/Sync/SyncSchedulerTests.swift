@@ -35,7 +35,7 @@ struct SyncSchedulerTests {
     static func withScheduler(
         _ fixture: SyncFixture, clock: ManualClock,
         persisted: [String: ScheduleStateMachine.PersistedState] = [:],
-        timerResolution: Double = 0,
+        timerResolution: Double = 0, logger: Logger = Logger(label: "test"),
         _ body: (SyncScheduler<ManualClock>, AsyncStream<SyncSummary>.Iterator) async throws -> Void
     ) async throws {
         let (reports, reported) = AsyncStream.makeStream(of: SyncSummary.self)
@@ -43,7 +43,7 @@ struct SyncSchedulerTests {
             storage: SQLiteSyncStorage(database: fixture.database),
             transport: SchemeTransport(http: SharedTransport.http),
             environment: [:],
-            logger: Logger(label: "test"), now: { clock.wallNow })
+            logger: logger, now: { clock.wallNow })
         let scheduler = SyncScheduler(
             configuration: fixture.configuration, engine: engine, clock: clock, persisted: persisted,
             timerResolution: timerResolution, onReport: { reported.yield($0) })

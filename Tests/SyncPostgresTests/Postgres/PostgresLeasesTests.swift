@@ -66,20 +66,20 @@ struct PostgresLeasesTests {
         }
     }
 
-    @Test("handing back with the next due time: the others see that time, then claim it when it comes")
+    @Test("handing back with the next due time and its reason: the others see that time, then claim it when it comes")
     func finishSharesTheSchedule() async throws {
         let nodes = try await nodes()
         defer { Task { await nodes.store.close() } }
         _ = try await nodes.one.claim(["a"], now: Self.now)
-        try await finish(nodes.one, [("a", Self.now + 60)])
+        try await finish(nodes.one, [("a", Self.now + 60)], reason: "max-age: fresh for 1m")
         let early = try await nodes.two.claim(["a"], now: Self.now + 1)
         #expect(early.claimed.isEmpty)
         #expect(early.refused["a"] == .notDue(until: Self.now + 60))
         let due = try await nodes.two.claim(["a"], now: Self.now + 60)
         #expect(due.claimed.keys.sorted() == ["a"])
         let rows = try await PostgresTestCluster.shared().query(
-            nodes.url, "SELECT next_due_at, last_node FROM syncd_endpoints WHERE name = 'a'")
-        #expect(rows == [[Timestamp.format(Self.now + 60), "one"]])
+            nodes.url, "SELECT next_due_at, last_node, schedule_reason FROM syncd_endpoints WHERE name = 'a'")
+        #expect(rows == [[Timestamp.format(Self.now + 60), "one", "max-age: fresh for 1m"]])
     }
 
     @Test("a lease that ran out is taken by another node; its old holder can neither renew nor hand it back")
@@ -177,9 +177,11 @@ struct PostgresLeasesTests {
         #expect(try await again.claim(["a"], now: Self.now).claimed.isEmpty)
     }
 
-    func finish(_ leases: PostgresLeases, _ rows: [(String, Double?)]) async throws {
+    func finish(_ leases: PostgresLeases, _ rows: [(String, Double?)], reason: String? = nil) async throws {
         let error = await withCheckedContinuation { continuation in
-            leases.finish(rows.map { NextDue(name: $0.0, due: $0.1) }) { continuation.resume(returning: $0) }
+            leases.finish(rows.map { NextDue(name: $0.0, due: $0.1, reason: reason) }) {
+                continuation.resume(returning: $0)
+            }
         }
         if let error { throw error }
     }

@@ -191,9 +191,8 @@ package struct OAuth2TokenError: Error, Sendable, Hashable, CustomStringConverti
         return OAuth2TokenError(kind, sentence, code: String(code.prefix(64)))
     }
 
-    /// `text` with its control characters escaped and cut to 200 characters.
+    /// `text` with its control characters escaped, cut to 200 characters of what is shown.
     static func bounded(_ text: String) -> String {
-        let escaped = ControlCharacters.escaped(String(text.prefix(200)), .log)
-        return text.count > 200 ? escaped + "…" : escaped
+        ControlCharacters.escaped(text, .log, limit: 200)
     }
 }

@@ -35,6 +35,22 @@ package enum ControlCharacters {
         return result
     }
 
+    /// `text` escaped as ``escaped(_:_:)`` does, cut to at most `limit` scalars of the escaped text, and `…` after
+    /// when it was cut: a bound on what is shown, whatever the text holds (each control character escapes to four
+    /// or six, so cutting the text before escaping it would bound nothing).
+    package static func escaped(_ text: String, _ style: Style, limit: Int) -> String {
+        var result = ""
+        var count = 0
+        for scalar in text.unicodeScalars {
+            let piece = needsEscape(scalar, style) ? escaped(String(scalar), style) : String(scalar)
+            let length = piece.unicodeScalars.count
+            guard count + length <= limit else { return result + "…" }
+            result += piece
+            count += length
+        }
+        return result
+    }
+
     /// Whether a scalar is escaped in `style`: C0 (but the tab in a log line), DEL and C1; in code, the
     /// bidirectional controls too.
     package static func needsEscape(_ scalar: Unicode.Scalar, _ style: Style) -> Bool {

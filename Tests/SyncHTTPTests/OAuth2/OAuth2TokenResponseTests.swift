@@ -1,3 +1,4 @@
+import SyncSupport
 import Testing
 
 @testable import SyncCore
@@ -109,5 +110,21 @@ struct OAuth2TokenResponseTests {
         #expect(denied?.kind == .refused)
         let inBody = #expect(throws: OAuth2TokenError.self) { try Self.parse(#"{"error":"invalid_scope"}"#) }
         #expect(inBody?.code == "invalid_scope")
+    }
+
+    @Test("a refusal made of control characters is bounded by what it shows, not by what it held (a fuzzer's find)")
+    func controlCharactersBounded() {
+        // 300 DELs escape to 1,200 characters; cut before escaping, the sentence was 609 characters long.
+        let dels = String(repeating: #"\u007f"#, count: 300)
+        let refusal = #expect(throws: OAuth2TokenError.self) {
+            try Self.parse(#"{"error":"i\#(dels)","error_description":"\#(dels)"}"#, status: 400)
+        }
+        let sentence = refusal?.description ?? ""
+        #expect(sentence.count <= 600, "\(sentence.count) characters")
+        #expect(sentence.contains(#"(400): i\x7f\x7f"#) && sentence.hasSuffix("…\")"), "\(sentence)")
+        #expect(!sentence.unicodeScalars.contains { ControlCharacters.needsEscape($0, .log) })
+        #expect(ControlCharacters.escaped("ab\u{7F}c", .log, limit: 6) == #"ab\x7f"# + "…")
+        #expect(ControlCharacters.escaped("ab\u{7F}c", .log, limit: 7) == #"ab\x7fc"#)
+        #expect(ControlCharacters.escaped("abc", .log, limit: 3) == "abc")
     }
 }

@@ -208,7 +208,7 @@ package struct SyncEngine: Sendable {
         }
         fetched()
         let response = pages.firstResponse
-        let freshness = UpstreamFreshness(headers: response.headers, now: now())
+        let freshness = upstreamFreshness(response, endpoint: endpoint)
         let bytes = pages.spool?.count ?? 0
         let facts = self.facts(response, startedAt: startedAt, bytes: bytes, pages: pages.count)
         if response.isSuccess, pages.spool != nil {
@@ -339,7 +339,7 @@ package struct SyncEngine: Sendable {
         progress?.received(bytes: response.body.readableBytes)
         progress?.pageEnded(records: nil, totalRecords: nil, totalPages: nil)
         let facts = self.facts(response, startedAt: startedAt, bytes: response.body.readableBytes)
-        let freshness = UpstreamFreshness(headers: response.headers, now: now())
+        let freshness = upstreamFreshness(response, endpoint: endpoint)
         if let answered = try await applyUnlessSuccess(response, endpoint: endpoint, run: run, facts: facts) {
             return answered.answered(freshness)
         }
@@ -367,6 +367,12 @@ package struct SyncEngine: Sendable {
         }
     }
 
+    /// What the answer says of its freshness, read only for an endpoint it times (`freshness = "upstream"`): a 304
+    /// poll of any other endpoint parses no header it would not use.
+    private func upstreamFreshness(_ response: FetchResponse, endpoint: EndpointConfiguration) -> UpstreamFreshness? {
+        endpoint.declared.freshness == .upstream ? UpstreamFreshness(headers: response.headers, now: now()) : nil
+    }
+
     /// Bodies are spooled where the storage says: the same disk as the data.
     var spoolDirectory: String { storage.spoolDirectory }
 
@@ -386,7 +392,7 @@ package struct SyncEngine: Sendable {
 
 extension SyncSummary {
     /// The summary with what the upstream's answer said of its freshness, for the scheduler.
-    fileprivate func answered(_ freshness: UpstreamFreshness) -> SyncSummary {
+    fileprivate func answered(_ freshness: UpstreamFreshness?) -> SyncSummary {
         var summary = self
         summary.upstreamFreshness = freshness
         return summary

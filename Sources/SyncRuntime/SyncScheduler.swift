@@ -119,7 +119,8 @@ package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duratio
                 case .finished(let name, var report):
                     let outcome: ScheduleStateMachine.Outcome =
                         report.outcome.isFailure ? .failure(retryAfter: report.retryAfter) : .success
-                    let freshness = endpoints[name]?.declared.freshness == .upstream ? report.upstreamFreshness : nil
+                    // Read by the engine only for an endpoint its upstream's freshness times.
+                    let freshness = report.upstreamFreshness
                     if freshness?.noStore == true, toldNoStore.insert(name).inserted {
                         engine.logger.warning(
                             "The upstream says no-store; syncd keeps its answers all the same",

@@ -208,8 +208,10 @@ package enum PageURL {
 
     /// Whether two absolute URLs have the same scheme, host and port (RFC 6454), default ports included.
     package static func isSameOrigin(_ first: String, _ second: String) -> Bool {
-        // Asked for every request: two plain URLs (see plainlyResolved) with the same bytes up to their paths need no
-        // parser; anything else is Foundation's to compare.
+        // Asked for every request, most often with the endpoint's own URL twice: the same string is the same origin.
+        // Two plain URLs (see plainlyResolved) with the same bytes up to their paths need no parser; anything else is
+        // Foundation's to compare.
+        if first == second, Plain.originLength(first) != nil { return true }
         if let length = Plain.originLength(first), Plain.isPath(first.utf8.dropFirst(length)),
             Plain.originLength(second) == length, Plain.isPath(second.utf8.dropFirst(length)),
             first.utf8.prefix(length).elementsEqual(second.utf8.prefix(length))

@@ -3,11 +3,13 @@ internal import SyncSQLite
 
 /// A run's rows of syncd_runs and syncd_errors in SQLite.
 extension SQLiteWriter {
+    /// The statement that inserts a run, written once.
+    private static let insertRunSQL =
+        "INSERT INTO syncd_runs (\(RunRecord.columns.joined(separator: ", "))) VALUES ("
+        + Array(repeating: "?", count: RunRecord.columns.count).joined(separator: ", ") + ")"
+
     func insertRun(_ run: RunRecord) throws -> Int64 {
-        let placeholders = Array(repeating: "?", count: RunRecord.columns.count).joined(separator: ", ")
-        try database.execute(
-            "INSERT INTO syncd_runs (\(RunRecord.columns.joined(separator: ", "))) VALUES (\(placeholders))",
-            run.values.map(SQLiteValue.init))
+        try database.execute(Self.insertRunSQL, run.values.map(SQLiteValue.init))
         let runID = database.lastInsertRowID
         try insertProblems(run.problems, runID: runID)
         try database.execute(

@@ -62,10 +62,19 @@ struct SQLiteWriter: StoreTransaction {
 
     func finishEndpoint(_ success: EndpointSuccess) throws {
         let assignments = success.assignments
-        let set = assignments.map { "\($0.column) = ?" }.joined(separator: ", ")
-        try database.execute(
-            "UPDATE syncd_endpoints SET \(set) WHERE name = ?",
-            assignments.map { SQLiteValue($0.value) } + [.text(name)])
+        // Appended into one string rather than mapped and joined: every run ends here.
+        var sql = "UPDATE syncd_endpoints SET "
+        var arguments: [SQLiteValue] = []
+        arguments.reserveCapacity(assignments.count + 1)
+        for (index, assignment) in assignments.enumerated() {
+            if index > 0 { sql += ", " }
+            sql += assignment.column
+            sql += " = ?"
+            arguments.append(SQLiteValue(assignment.value))
+        }
+        sql += " WHERE name = ?"
+        arguments.append(.text(name))
+        try database.execute(sql, arguments)
     }
 
     func failEndpoint(at time: String, httpStatus: Int?, error: String, parents: SyncSummary.FanOut?) throws {

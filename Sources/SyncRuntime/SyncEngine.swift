@@ -259,39 +259,6 @@ package struct SyncEngine: Sendable {
         return ["drift": "\(text)", "see": "syncd drift \(report.endpoint)"]
     }
 
-    /// A request for `url` with, when `url` has the endpoint's origin (scheme, host, port), the endpoint's headers and
-    /// credentials: a next page on another origin receives neither, nor the query credential's parameter. The
-    /// endpoint's method and `body` (the endpoint's own by default) go to any origin; a POST is never conditional.
-    func request(
-        _ url: String, endpoint: EndpointConfiguration, validators: (etag: String?, lastModified: String?)?,
-        body: [UInt8]? = nil
-    ) throws -> FetchRequest {
-        let validators = endpoint.method == .get ? validators : nil
-        var request = FetchRequest(
-            url: url, etag: validators?.etag, lastModified: validators?.lastModified, timeout: endpoint.timeout,
-            maxBody: endpoint.maxBody)
-        request.method = endpoint.method.rawValue
-        request.body = body ?? endpoint.body?.bytes
-        (request.proxy, request.tls) = (endpoint.proxy, endpoint.tls)
-        if request.body != nil, !endpoint.headers.contains(where: { $0.name.lowercased() == "content-type" }) {
-            request.headers.append((name: "Content-Type", value: "application/json"))
-        }
-        guard PageURL.isSameOrigin(url, endpoint.url) else {
-            if let name = endpoint.auth?.queryName { request.url = PageURL.removing([name], from: url) }
-            return request
-        }
-        request.headers += endpoint.headers
-        // An OAuth2 token is added as each request is sent (authorized(_:endpoint:_:response:)).
-        if let auth = endpoint.auth, auth.oauth2 == nil {
-            do {
-                try auth.apply(to: &request, environment: environment)
-            } catch {
-                throw SyncFailure(message: "\(endpoint.name.name): \(error)", status: nil, bytes: 0)
-            }
-        }
-        return request
-    }
-
     /// What a 304 or a non-2xx answer does, for collections and documents alike: the report of a 304 or of a status
     /// `on_status` maps (``applyMappedStatus(_:endpoint:run:facts:)``), a thrown failure for any other non-2xx, and
     /// `nil` for a 2xx, whose body the caller applies.

@@ -4,6 +4,15 @@ extension Database {
         case deferred = "DEFERRED"
         /// Takes the write lock at once, so a sync never fails half-way with SQLITE_BUSY on its first write.
         case immediate = "IMMEDIATE"
+
+        /// The statement that begins it, a constant: no string is built for each transaction.
+        @usableFromInline
+        var begin: String {
+            switch self {
+            case .deferred: "BEGIN DEFERRED TRANSACTION"
+            case .immediate: "BEGIN IMMEDIATE TRANSACTION"
+            }
+        }
     }
 
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
@@ -11,8 +20,12 @@ extension Database {
     /// The first error wins: a failed rollback after a thrown error rethrows the body's error.
     ///
     /// - Throws: what `body` throws, or ``SQLiteError`` when BEGIN or COMMIT fails.
+    ///
+    /// Inlinable so that each module's callers get it specialized for their result, as they did when the store and
+    /// its SQLite were one module (a 304 poll runs one transaction).
+    @inlinable
     package func transaction<T>(_ kind: TransactionKind = .immediate, _ body: () throws -> T) throws -> T {
-        try execute("BEGIN \(kind.rawValue) TRANSACTION")
+        try execute(kind.begin)
         let result: T
         do {
             result = try body()

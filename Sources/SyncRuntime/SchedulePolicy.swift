@@ -153,7 +153,12 @@ extension SchedulePolicy {
 
     /// The longest backoff before jitter: `max(interval, min(maximumBackoff, interval × backoffCapIntervals))`.
     func backoffCap(for endpoint: ScheduledEndpoint) -> Double {
-        let interval = endpoint.intervalSeconds
+        backoffCap(interval: endpoint.intervalSeconds)
+    }
+
+    /// The longest backoff before jitter of an endpoint polled every `interval` seconds: the longest syncd waits
+    /// between polls of an upstream that keeps failing, which the read API's `stale-if-error` says.
+    package func backoffCap(interval: Double) -> Double {
         let multiple = backoffCapIntervals.isNaN ? 0 : max(0, backoffCapIntervals)
         let relative = interval == 0 ? 0 : interval * multiple  // 0 × infinity would be NaN
         return max(interval, min(seconds(maximumBackoff), relative))

@@ -14,7 +14,11 @@ enum CacheHeaders {
         return field
     }
 
-    /// `ETag`, `Last-Modified`, `Cache-Control: max-age`, `Age` and `Cache-Status` (RFC 9211).
+    /// `ETag`, `Last-Modified`, `Cache-Control`, `Age` and `Cache-Status` (RFC 9211).
+    ///
+    /// `Cache-Control` says `max-age` from the last poll to the next (0 when stale), and the endpoint's
+    /// `stale-while-revalidate` and `stale-if-error` (RFC 5861), so that a cache in front keeps serving a known-good
+    /// copy while it asks again, or while syncd is down: `max-age=300, stale-while-revalidate=30, stale-if-error=3600`.
     ///
     /// `Cache-Status` names syncd as the cache; a hit's `ttl` is the seconds until the next poll, negative once
     /// it is overdue, and stale data says why in `detail`:
@@ -24,7 +28,9 @@ enum CacheHeaders {
         fields.reserveCapacity(6)
         fields[.eTag] = etag
         if let lastModified { fields[.lastModified] = lastModified }
-        fields[.cacheControl] = "max-age=\(freshness.maxAge)"
+        fields[.cacheControl] =
+            "max-age=\(freshness.maxAge), stale-while-revalidate=\(freshness.staleWhileRevalidate), "
+            + "stale-if-error=\(freshness.staleIfError)"
         fields[.age] = String(freshness.age)
         if let reason = freshness.staleReason {
             fields[cacheStatus] = "syncd; hit; ttl=\(min(freshness.ttl, 0)); detail=\"\(reason.description)\""

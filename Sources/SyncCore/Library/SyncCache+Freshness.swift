@@ -1,3 +1,4 @@
+import SyncRuntime
 import SyncSupport
 
 extension SyncCache {
@@ -49,6 +50,16 @@ extension SyncCache {
         public var age: Int
         /// Whole seconds until the next poll is due: negative when it is overdue.
         public var ttl: Int
+
+        /// Whole seconds a cache in front of syncd may go on serving its copy once the copy is stale, while it asks
+        /// syncd again (`stale-while-revalidate`, RFC 5861): the endpoint's request timeout, the time a poll that is due
+        /// may take before the data counts as overdue. The same whether the data is fresh or not.
+        public var staleWhileRevalidate: Int
+        /// Whole seconds a cache in front of syncd may serve its stale copy when syncd cannot answer, or answers with
+        /// an error (`stale-if-error`, RFC 5861): the longest syncd itself waits between polls of an upstream that
+        /// keeps failing — the backoff's cap, 32 intervals, at most an hour, never less than the interval. A copy that
+        /// old is no older than syncd's own would be. The same whether the data is fresh or not.
+        public var staleIfError: Int
 
         /// Whether the data is fresh: no ``staleReason``.
         public var isFresh: Bool { staleReason == nil }
@@ -105,6 +116,9 @@ extension SyncCache {
             } else {
                 staleReason = nil
             }
+            let seconds = interval.scheduleSeconds
+            staleWhileRevalidate = max(0, Self.wholeSeconds(timeout.scheduleSeconds))
+            staleIfError = max(0, Self.wholeSeconds(SchedulePolicy().backoffCap(interval: seconds)))
         }
 
         /// Whole seconds, rounded down; the times come from the database file, so a value no clock could reach (or

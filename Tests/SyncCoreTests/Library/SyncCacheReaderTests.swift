@@ -139,5 +139,15 @@ struct SyncCacheReaderTests {
         #expect(
             SyncCache.Freshness(schedule: never, interval: .seconds(60), timeout: .seconds(10), now: success)
                 .staleReason == .lastPollFailed)
+        // What a cache in front may serve once stale: the timeout while it asks again, the backoff's cap if syncd
+        // fails it; the same whether the data is fresh or stale.
+        #expect(fresh.staleWhileRevalidate == 10 && overdue.staleWhileRevalidate == 10)
+        #expect(fresh.staleIfError == 1920 && overdue.staleIfError == 1920, "32 intervals of 60 s")
+        let hourly = SyncCache.Freshness(schedule: schedule, interval: .seconds(3600), timeout: .seconds(30), now: 0)
+        #expect(hourly.staleIfError == 3600, "at most an hour, never less than the interval")
+        let daily = SyncCache.Freshness(schedule: schedule, interval: .seconds(86_400), timeout: .zero, now: 0)
+        #expect(daily.staleIfError == 86_400 && daily.staleWhileRevalidate == 0)
+        let second = SyncCache.Freshness(schedule: schedule, interval: .seconds(1), timeout: .seconds(5), now: 0)
+        #expect(second.staleIfError == 32)
     }
 }

@@ -16,13 +16,15 @@ struct ReadAPIServiceTests {
         defer { _ = files }
         try await ReadAPIHarness.with(fixture) { api in
             let fresh = try await api.get("/v1/endpoints/users/records/1")
-            #expect(fresh.header("Cache-Control") == "max-age=60")
+            #expect(fresh.header("Cache-Control") == "max-age=60, stale-while-revalidate=10, stale-if-error=1920")
             #expect(fresh.header("Age") == "0")
             #expect(fresh.header("Cache-Status") == "syncd; hit; ttl=60")
 
             fixture.clock.advance(by: 45)
             let older = try await api.get("/v1/endpoints/users/records/1")
-            #expect(older.header("Cache-Control") == "max-age=60", "max-age - Age is what is left: 15 s")
+            #expect(
+                older.header("Cache-Control") == "max-age=60, stale-while-revalidate=10, stale-if-error=1920",
+                "max-age - Age is what is left: 15 s")
             #expect(older.header("Age") == "45")
 
             // Due at +60, its 10 s timeout spent at +70: overdue.
@@ -30,7 +32,7 @@ struct ReadAPIServiceTests {
             let overdue = try await api.get("/v1/endpoints/users/records/1")
             #expect(overdue.status == 200)
             #expect(overdue.body == fresh.body)
-            #expect(overdue.header("Cache-Control") == "max-age=0")
+            #expect(overdue.header("Cache-Control") == "max-age=0, stale-while-revalidate=10, stale-if-error=1920")
             #expect(overdue.header("Cache-Status") == #"syncd; hit; ttl=-15; detail="poll overdue""#)
 
             try "not json".write(toFile: files.file("users.json"), atomically: true, encoding: .utf8)

@@ -54,5 +54,6 @@ extension ChangeBatch {
             taken += 1
             last = position
         }
+        self.last = last
     }
 }

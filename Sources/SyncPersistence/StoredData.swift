@@ -92,6 +92,9 @@ package struct ChangeBatch: Sendable {
     /// Where the next part of the feed starts, when this answer was capped; `nil` when it holds everything up to
     /// ``version``.
     package var next: ChangePosition?
+    /// Where this answer's last change is in the feed; `nil` when it holds none. A reader that has taken every change
+    /// up to here resumes after it (the read API's event stream sends it as each event's `id`).
+    package var last: ChangePosition?
 
     /// Ends a capped answer after the change at `last`, the next one being at `following`: ``next`` is `last`, and
     /// ``version`` the highest version whose every change the walk has handed out (versions below the next change's

@@ -1,6 +1,5 @@
 public import Foundation
 public import SyncPersistence
-internal import Synchronization
 
 extension SyncCache {
     /// What changed in an endpoint between two versions: enough to mirror it.
@@ -57,10 +56,10 @@ extension SyncCache {
     /// The endpoint's change sets as they happen: one element per sync that changed it, whoever wrote it — a
     /// daemon in another process or a sync in this one.
     ///
-    /// Every `interval` it asks SQLite's `data_version` whether anything was committed (a shared-memory read);
-    /// only then does it read the endpoint's version, and only when that moved does it read the changes. A sync
-    /// by this cache wakes it at once. The stream ends with an error if a read
-    /// fails, and stops when the consumer stops iterating.
+    /// The cache's one watcher of commits (shared with every other stream) asks the storage whether anything was
+    /// committed at least every `interval` (SQLite's `data_version`, a shared-memory read); only then does the
+    /// stream read the endpoint's version, and only when that moved does it read the changes. A sync by this cache
+    /// wakes it at once. The stream ends with an error if a read fails, and stops when the consumer stops iterating.
     ///
     /// ```swift
     /// for try await change in cache.changeSets("users") {
@@ -70,32 +69,29 @@ extension SyncCache {
     ///
     /// - Parameters:
     ///   - version: Where to start; `nil` is the current version (only later changes), 0 is everything first.
-    ///   - interval: How often to look.
+    ///   - interval: How often to look, at the longest.
     public func changeSets(
         _ endpoint: String, since version: Int64? = nil, every interval: Duration = .milliseconds(500)
     ) -> AsyncThrowingStream<ChangeSet, any Error> {
-        let (wakes, token) = signal.subscribe()
-        return Self.stream { [signal] continuation in
-            defer { signal.unsubscribe(token) }
+        // Read before the first read of the data: a commit after it is news to this stream.
+        let first = notifier.current()
+        return Self.stream { [notifier] continuation in
+            var seen = first
             var since: Int64
             if let version {
                 since = version
             } else {
                 since = try await self.version(of: endpoint)
             }
-            var seen: Int64?
-            while !Task.isCancelled {
-                let generation = try self.storage.generation()
-                if generation != seen {
-                    seen = generation
-                    if try await self.version(of: endpoint) != since {
-                        let change = try await self.changes(endpoint, since: since)
-                        since = change.version
-                        continuation.yield(change)
-                    }
+            repeat {
+                if try await self.version(of: endpoint) != since {
+                    let change = try await self.changes(endpoint, since: since)
+                    since = change.version
+                    continuation.yield(change)
                 }
-                try await Self.wait(interval, orFor: wakes)
-            }
+                seen = await notifier.next(after: seen, lookingEvery: interval)
+            } while !Task.isCancelled
+            try Task.checkCancellation()
         }
     }
 
@@ -135,47 +131,6 @@ extension SyncCache {
             }
             continuation.onTermination = { _ in task.cancel() }
         }
-    }
-}
-
-extension SyncCache {
-    /// Returns after `interval`, or sooner when `wakes` yields; throws when the task is cancelled.
-    static func wait(_ interval: Duration, orFor wakes: AsyncStream<Void>) async throws {
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { try? await Task.sleep(for: interval) }
-            group.addTask {
-                var iterator = wakes.makeAsyncIterator()
-                _ = await iterator.next()
-            }
-            await group.next()
-            group.cancelAll()
-        }
-        try Task.checkCancellation()
-    }
-}
-
-/// Wakes every change stream of one ``SyncCache``: each has a stream of its own that keeps at most one wake.
-final class ChangeSignal: Sendable {
-    private let subscribers = Mutex<(next: Int, continuations: [Int: AsyncStream<Void>.Continuation])>((0, [:]))
-
-    func subscribe() -> (AsyncStream<Void>, Int) {
-        let (stream, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        let token = subscribers.withLock { state in
-            let token = state.next
-            state.next += 1
-            state.continuations[token] = continuation
-            return token
-        }
-        return (stream, token)
-    }
-
-    func unsubscribe(_ token: Int) {
-        subscribers.withLock { $0.continuations.removeValue(forKey: token) }?.finish()
-    }
-
-    /// Something was committed in this process: every stream looks now.
-    func changed() {
-        for continuation in subscribers.withLock({ Array($0.continuations.values) }) { continuation.yield() }
     }
 }
 

@@ -115,6 +115,10 @@ extension SyncCache {
         public var changedAt: String? { base.changedAt }
         /// Where the next part starts when this one was capped; nil when it holds everything up to ``version``.
         public var next: FeedPosition? { base.next.map(FeedPosition.init) }
+        /// Where this part's last change is in the feed; nil when it holds none. Whoever has taken every change up
+        /// to it continues with `after` set to it (and any `since`): the read API's event stream sends it as each
+        /// event's `id`.
+        public var last: FeedPosition? { base.last.map(FeedPosition.init) }
     }
 
     /// One recent run of an endpoint: how long its sync took, how it ended and how many records it received.

@@ -17,7 +17,7 @@ extension SyncCache {
         let summary = await withTaskExecutorPreference(engine.transport.nextRunExecutor()) {
             await engine.sync(endpoint)
         }
-        signal.changed()
+        notifier.changed()
         return summary
     }
 
@@ -58,7 +58,7 @@ extension SyncCache {
         var engine = writer.engine
         engine.progress = progress
         let summaries = await engine.sync(selected, concurrency: configuration.concurrency, onReport: onSync)
-        signal.changed()
+        notifier.changed()
         return summaries
     }
 
@@ -83,8 +83,8 @@ extension SyncCache {
                 leasing: writer.storage.leasing(
                     node: live.configuration.cluster.nodeName,
                     lease: live.configuration.cluster.lease.scheduleSeconds),
-                onReport: { [signal] report in
-                    signal.changed()
+                onReport: { [notifier] report in
+                    notifier.changed()
                     onSync(report)
                 })
             live.scheduler = scheduler

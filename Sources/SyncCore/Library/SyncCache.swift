@@ -74,8 +74,9 @@ public final class SyncCache: Service, Sendable {
     public static func configureProcess() {
         Database.configureProcess()
     }
-    /// Wakes the change streams at once when this cache committed, instead of at their next look.
-    let signal = ChangeSignal()
+    /// Tells the change streams (and the read API's event streams and long polls) of each commit: at once when this
+    /// cache committed, else at their next look.
+    package let notifier: CommitNotifier
     let writer: Writer?
     /// The configuration syncs use, which ``reload(_:)`` replaces, and the scheduler while ``run(onSync:)`` runs.
     let live: Mutex<Live>
@@ -171,6 +172,7 @@ public final class SyncCache: Service, Sendable {
     package init(reading storage: any ReadStorage, of store: SyncStore, configuration: SyncConfiguration) {
         self.store = store
         self.storage = storage
+        notifier = CommitNotifier(generation: { try storage.generation() })
         writer = nil
         live = Mutex(Live(configuration: configuration))
         shared = Mutex((nil, false))
@@ -198,7 +200,9 @@ public final class SyncCache: Service, Sendable {
             throw .cannotOpen("\(store) cannot be used: \(error)")
         }
         self.store = store
-        storage = try Self.openForReading(store, connections: connections)
+        let storage = try Self.openForReading(store, connections: connections)
+        self.storage = storage
+        notifier = CommitNotifier(generation: { try storage.generation() })
         live = Mutex(Live(configuration: configuration))
         shared = Mutex((client, ownsClient))
         writer = Writer(

@@ -1,10 +1,12 @@
 package import SyncCore
 
-/// A change-feed request: `since=VERSION`, and `after=POSITION` and `limit=N` when it continues a capped answer.
+/// A change-feed request: `since=VERSION`, and `after=POSITION` and `limit=N` when it continues a capped answer;
+/// `wait=DURATION` makes it a long poll.
 ///
 /// ```
 /// ?since=12                       the changes after version 12, at most max_rows of them
 /// ?since=12&after=15.r.4031       the part after the position a capped answer gave in "next"
+/// ?since=12&wait=30s              the same, answered as soon as there is a change after version 12 (30 s at most)
 /// ```
 package struct ChangeFeedQuery: Sendable, Hashable {
     package var since: Int64
@@ -13,6 +15,13 @@ package struct ChangeFeedQuery: Sendable, Hashable {
     package var limit: Int
     /// Whether the request set `limit` (the `next` link repeats it).
     var limitGiven: Bool
+    /// How long a long poll waits for a change after `since` before it answers anyway: `wait=30s` or `wait=500ms`,
+    /// at most ``longestWait``. `nil` answers at once.
+    package var wait: Duration?
+
+    /// The longest `wait`: below the read API's idle timeout (60 s), which closes a connection whose answer has not
+    /// started, and the 60 s many proxies give an idle request.
+    package static let longestWait = Duration.seconds(50)
 
     /// Parses a change-feed request's query string as the changes route reads it. Also the entry point of the `query`
     /// fuzz target (Fuzz/).
@@ -54,6 +63,22 @@ package struct ChangeFeedQuery: Sendable, Hashable {
             limit = min(Int(value), maxRows)
             limitGiven = true
         }
+        if let text = parameters.first("wait") {
+            guard let wait = Self.duration(text), wait <= Self.longestWait else {
+                throw .badParameter(
+                    "wait", "wait must be a time of at most 50s, such as 30s or 500ms; got \"\(text)\".")
+            }
+            self.wait = wait
+        }
+    }
+
+    /// `30s` or `500ms`: digits, then the unit; nil for anything else or a number past any wait.
+    private static func duration(_ text: String) -> Duration? {
+        let (digits, milliseconds) =
+            text.hasSuffix("ms")
+            ? (text.dropLast(2), true) : text.hasSuffix("s") ? (text.dropLast(), false) : ("", false)
+        guard digits.utf8.count <= 6, let value = QueryGrammar.natural(String(digits)) else { return nil }
+        return milliseconds ? .milliseconds(value) : .seconds(value)
     }
 
     /// What tells this request's answer from another's in the representation cache.

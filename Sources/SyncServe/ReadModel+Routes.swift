@@ -57,10 +57,21 @@ extension ReadModel {
     }
 
     /// `GET /v1/endpoints/{name}/changes?since=VERSION`.
+    ///
+    /// With `Accept: text/event-stream` it is the live stream (``changeStream(_:request:)``); with `wait=` a long
+    /// poll, answered when a change after `since` exists (``waitForChanges(_:_:)``).
     func changes(_ name: String, request: Request) async throws(ReadAPIError) -> Response {
-        let (endpoint, served, snapshot) = try await synced(name)
-        guard !endpoint.isDocument else { throw .notCollection(name) }
+        if AcceptHeader.wantsEventStream(request.headers[.accept]) {
+            return try await changeStream(name, request: request)
+        }
+        var synced = try await synced(name)
+        guard !synced.0.isDocument else { throw .notCollection(name) }
         let feed = try ChangeFeedQuery(parsing: request.uri.query ?? "", maxRows: maxRows)
+        if feed.wait != nil {
+            try await waitForChanges(name, feed)
+            synced = try await self.synced(name)
+        }
+        let (endpoint, served, snapshot) = synced
         let key = RepresentationCache.Key(endpoint: name, route: .changes, argument: feed.cacheArgument)
         return try await respond(key, endpoint, served, snapshot, request) { () async throws(ReadAPIError) in
             let (changes, body) = try await read(parameter: "since") { reader in

@@ -52,6 +52,10 @@ package final class ReadModel: Sendable {
     let maxRows: Int
     /// syncd's state folder, where the syncing process records when each OAuth2 token was renewed; nil shows none.
     let stateDirectory: String?
+    /// The change streams and long polls open, at most `[server] max_streams` (a change needs a restart).
+    let streams: StreamSlots
+    /// How long a change stream goes without sending before it sends a comment, so that proxies keep it open.
+    let heartbeat: Duration
     /// The configured endpoints, in the configuration's order and by name (every request looks one up).
     private let endpoints: Mutex<Endpoints>
 
@@ -82,11 +86,15 @@ package final class ReadModel: Sendable {
     ///     and `[server] max_rows` as it opened (a change needs a restart).
     ///   - replica: Where the data is read instead of `cache`'s store: `[server] read_database`.
     ///   - now: Seconds since 1970, injected so that freshness is tested without waiting.
+    ///   - heartbeat: How long a change stream goes without sending before it sends a comment (15 s; 30 s is what
+    ///     the proxies need at most).
     package init(
         cache: SyncCache, readingFrom replica: SyncCache? = nil, cacheBytes: Int = 32 << 20,
-        now: @escaping @Sendable () -> Double, stateDirectory: String? = nil
+        now: @escaping @Sendable () -> Double, stateDirectory: String? = nil, heartbeat: Duration = .seconds(15)
     ) {
         let configuration = cache.configuration
+        self.streams = StreamSlots(limit: configuration.server.maxStreams)
+        self.heartbeat = heartbeat
         self.source = replica ?? cache
         self.syncing = cache
         self.now = now

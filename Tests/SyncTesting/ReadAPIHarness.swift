@@ -28,14 +28,17 @@ package struct ReadAPIHarness {
         _ fixture: SyncFixture, token: String? = nil, listen: SyncConfiguration.Server.Listen? = nil,
         pool: ReadConnectionPool? = nil, fastPath: Bool = true, limits: ConnectionLimits = .default,
         maxConnections: Int = SyncConfiguration.Server.defaultMaxConnections,
+        maxStreams: Int = SyncConfiguration.Server.defaultMaxStreams, heartbeat: Duration = .seconds(15),
         _ body: (ReadAPIHarness) async throws -> Void
     ) async throws {
         let clock = fixture.clock
         let path = fixture.directory.file("cache.db")
+        var configuration = fixture.configuration
+        configuration.server.maxStreams = maxStreams
         let cache = SyncCache(
             reading: SQLiteReadStorage(pool: try pool ?? ReadConnectionPool(path: path)), of: .sqlite(path: path),
-            configuration: fixture.configuration)
-        let model = ReadModel(cache: cache, now: { clock.now })
+            configuration: configuration)
+        let model = ReadModel(cache: cache, now: { clock.now }, heartbeat: heartbeat)
         let registry = PrometheusCollectorRegistry()
         let syncMetrics = SyncMetrics()
         let server = ReadServer(

@@ -196,6 +196,8 @@ struct ConfigurationParser {
                 if let value = wholeNumber(field, in: ConfigurationBounds.maxConnections) {
                     server.maxConnections = value
                 }
+            case "max_streams":
+                if let value = wholeNumber(field, in: ConfigurationBounds.maxStreams) { server.maxStreams = value }
             default:
                 reportUnknownKey(field)
             }

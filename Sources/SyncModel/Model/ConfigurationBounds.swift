@@ -39,6 +39,8 @@ package enum ConfigurationBounds {
     package static let maxRows: ClosedRange<Int> = 1...100_000
     /// `[server] max_connections`: read API connections open at once.
     package static let maxConnections: ClosedRange<Int> = 1...65_536
+    /// `[server] max_streams`: change-feed event streams and long polls open at once (0 turns them off).
+    package static let maxStreams: ClosedRange<Int> = 0...65_536
     /// `[cluster] lease`: renewed every third of it, so at least 2 s leaves a renewal room for a slow database.
     package static let lease: ClosedRange<Duration> = .seconds(2) ... .seconds(3600)
     /// `pagination.max_pages`.

@@ -18,6 +18,9 @@ extension SyncConfiguration {
         /// Read API connections open at once unless `max_connections` says otherwise: a few dashboards and scripts
         /// each, with room to spare, on the 1,024 descriptors a service gets by default.
         package static let defaultMaxConnections = 512
+        /// Event streams and long polls of the change feed open at once unless `max_streams` says otherwise: half the
+        /// connections, so that streams never take every one.
+        package static let defaultMaxStreams = 256
 
         /// Where the read API listens. The default is 127.0.0.1:8787.
         public package(set) var listen: Listen
@@ -37,6 +40,9 @@ extension SyncConfiguration {
         /// `max_connections`: read API connections open at once; the daemon lowers it to what its descriptor limit
         /// leaves after the syncs' share.
         public package(set) var maxConnections: Int
+        /// `max_streams`: change-feed event streams (`Accept: text/event-stream`) and long polls (`wait=`) open at
+        /// once; one more is answered 503 with `Retry-After`. 0 turns both off. The default is 256; 0...65,536.
+        public package(set) var maxStreams: Int
         /// A PostgreSQL URL the read API reads from instead of `database`: a streaming replica (hot standby), so that
         /// readers scale with PostgreSQL's own replicas. The default is nil: the read API reads `database`.
         public package(set) var readDatabase: String?
@@ -46,7 +52,7 @@ extension SyncConfiguration {
         package init(
             listen: Listen = Server.defaultListen, tokenFile: String? = nil, tokenCredential: String? = nil,
             allowRemote: Bool = false, maxRows: Int = Server.defaultMaxRows,
-            maxConnections: Int = Server.defaultMaxConnections
+            maxConnections: Int = Server.defaultMaxConnections, maxStreams: Int = Server.defaultMaxStreams
         ) {
             self.listen = listen
             self.tokenFile = tokenFile
@@ -54,6 +60,7 @@ extension SyncConfiguration {
             self.allowRemote = allowRemote
             self.maxRows = maxRows
             self.maxConnections = maxConnections
+            self.maxStreams = maxStreams
         }
 
         /// Where the token comes from, if readers must send one.
@@ -66,7 +73,7 @@ extension SyncConfiguration {
         public static func == (lhs: Server, rhs: Server) -> Bool {
             (lhs.listen, lhs.tokenFile, lhs.tokenCredential, lhs.allowRemote, lhs.maxRows, lhs.readDatabase)
                 == (rhs.listen, rhs.tokenFile, rhs.tokenCredential, rhs.allowRemote, rhs.maxRows, rhs.readDatabase)
-                && lhs.maxConnections == rhs.maxConnections
+                && (lhs.maxConnections, lhs.maxStreams) == (rhs.maxConnections, rhs.maxStreams)
         }
 
         public func hash(into hasher: inout Hasher) {
@@ -76,6 +83,7 @@ extension SyncConfiguration {
             hasher.combine(allowRemote)
             hasher.combine(maxRows)
             hasher.combine(maxConnections)
+            hasher.combine(maxStreams)
             hasher.combine(readDatabase)
         }
     }

@@ -12,7 +12,8 @@ import UnixSignals
 /// What a reload applies: the endpoints, `[defaults]`, their secrets (read again from their files, variables and
 /// credentials), and the read API's token, read again from its file or credential, so that a rotated token is the
 /// only one accepted from then on. What needs a restart, and is named in a warning when it changed: `[server]`'s
-/// `listen`, `allow_remote`, `max_rows`, `max_connections`, `read_database`, turning the token on or off, and `[cluster]`.
+/// `listen`, `allow_remote`, `max_rows`, `max_connections`, `max_streams`, `read_database`, turning the token on or
+/// off, and `[cluster]`.
 struct ReloadService: Service {
     var options: GlobalOptions
     var cache: SyncCache
@@ -77,6 +78,7 @@ struct ReloadService: Service {
         if new.allowRemote != running.allowRemote { keys.append("allow_remote") }
         if new.maxRows != running.maxRows { keys.append("max_rows") }
         if new.maxConnections != running.maxConnections { keys.append("max_connections") }
+        if new.maxStreams != running.maxStreams { keys.append("max_streams") }
         if new.readDatabase != running.readDatabase { keys.append("read_database") }
         return keys
     }

@@ -1,0 +1,222 @@
+internal import HTTPTypes
+internal import Hummingbird
+internal import NIOCore
+internal import ServiceLifecycle
+internal import SyncCore
+internal import Synchronization
+
+/// The change feed live: as Server-Sent Events (`Accept: text/event-stream`), and as a long poll (`wait=`).
+///
+/// Both wait on the cache's one watcher of commits (``CommitNotifier``), and read each part of the feed from the
+/// database when there is one to send, as the change feed does: nothing is queued for a reader, so a slow one holds
+/// no memory, and a reader that reads nothing at all is closed by the connection's send timeout.
+extension ReadModel {
+    /// How often the watcher of commits looks while a stream or a long poll waits: a commit by another process (or
+    /// another node) is sent within this much; one by the daemon itself at once.
+    static let commitLook = Duration.milliseconds(100)
+
+    /// `GET /v1/endpoints/{name}/changes` asking for `text/event-stream`: one event per part of the feed, as it
+    /// commits, each with the position of its last change as its `id`.
+    ///
+    /// ```
+    /// id: 15.r.4031
+    /// event: changes
+    /// data: {"version":15,"changed":[…],"deleted":[…]}
+    /// ```
+    ///
+    /// A reconnect's `Last-Event-ID` resumes after that position (it takes the place of `after`), with nothing missed
+    /// and nothing sent twice, across restarts too: positions are the database's. A comment (`: heartbeat`) goes out
+    /// after each `heartbeat` without an event, so that proxies keep an idle stream open.
+    func changeStream(_ name: String, request: Request) async throws(ReadAPIError) -> Response {
+        let (endpoint, _, _) = try await synced(name)
+        guard !endpoint.isDocument else { throw .notCollection(name) }
+        var feed = try ChangeFeedQuery(parsing: request.uri.query ?? "", maxRows: maxRows)
+        if let lastEventID = CacheHeaders.value(of: Self.lastEventID, in: request.headers) {
+            guard let position = SyncCache.FeedPosition(lastEventID) else {
+                throw .badParameter(
+                    "Last-Event-ID",
+                    "Last-Event-ID must be the id of an event of this stream, VERSION.r.ROWID or VERSION.d.ROWID; "
+                        + "got \"\(lastEventID)\".")
+            }
+            // As `after` reads it: a position at or before `since` is before the stream's first change.
+            feed.after = position.version > feed.since ? position : nil
+        }
+        let slot = try streamSlot()
+        // Read before the first part is: a commit after it is news to the stream.
+        let seen = source.notifier.current()
+        var headers = HTTPFields()
+        headers[.contentType] = "text/event-stream"
+        headers[.cacheControl] = "no-store"
+        // nginx in front passes the events on as they come instead of buffering them.
+        headers[Self.accelBuffering] = "no"
+        let start = feed
+        return Response(
+            status: .ok, headers: headers,
+            body: ResponseBody { writer in
+                try await self.stream(endpoint, from: start, seen: seen, slot: slot, to: &writer)
+            })
+    }
+
+    /// Writes the stream's events until the client goes, the endpoint is no longer configured, a read fails, or syncd
+    /// shuts down.
+    private func stream(
+        _ endpoint: SyncCache.Endpoint, from feed: ChangeFeedQuery, seen: Int64?, slot: StreamSlot,
+        to writer: inout any ResponseBodyWriter
+    ) async throws {
+        defer { withExtendedLifetime(slot) {} }
+        var (after, seen) = (feed.after, seen)
+        // How long a client waits before it reconnects (the EventSource default is a few seconds).
+        try await writer.write(ByteBuffer(string: "retry: 1000\n\n"))
+        while !Task.isCancelled, !isShuttingDown, self.isConfigured(endpoint) {
+            let part: SyncCache.ChangeList
+            let position = after
+            do {
+                part = try await read { reader in
+                    try reader.changes(
+                        of: endpoint, since: feed.since, after: position, limit: feed.limit,
+                        maxBytes: Self.maxAnswerBytes)
+                }
+            } catch {
+                // Said as a comment, the last thing before the stream ends; the client reconnects and resumes.
+                try await writer.write(ByteBuffer(string: ": \(Self.eventText(error.detail))\n\n"))
+                break
+            }
+            if let last = part.last {
+                try await writer.write(Self.event(part, id: last))
+                after = last
+                // A part cut at its cap: the next one follows at once.
+                if part.next != nil { continue }
+            }
+            let known = seen
+            let woken = await gracefulShutdownAware {
+                await self.source.notifier.next(after: known, lookingEvery: Self.commitLook, within: self.heartbeat)
+            }
+            if let woken {
+                seen = woken
+            } else if !isShuttingDown {
+                try await writer.write(ByteBuffer(staticString: ": heartbeat\n\n"))
+            }
+        }
+        try await writer.finish(nil)
+    }
+
+    /// The long poll: returns once the endpoint has a change after `since`, or `wait` has passed; the route then
+    /// answers as the change feed does. A request that continues a capped answer (`after`) has its changes already.
+    func waitForChanges(_ name: String, _ feed: ChangeFeedQuery) async throws(ReadAPIError) {
+        guard let wait = feed.wait, feed.after == nil, wait > .zero else { return }
+        let slot = try streamSlot()
+        defer { withExtendedLifetime(slot) {} }
+        let deadline = ContinuousClock.now.advanced(by: wait)
+        var seen = source.notifier.current()
+        while try await synced(name).1.state.version <= feed.since {
+            let left = deadline - ContinuousClock.now
+            guard left > .zero, !isShuttingDown else { return }
+            let known = seen
+            let woken = await gracefulShutdownAware {
+                await self.source.notifier.next(after: known, lookingEvery: Self.commitLook, within: left)
+            }
+            guard let woken else { return }
+            seen = woken
+        }
+    }
+
+    /// One of the `max_streams` places, or the 503 that says there is none.
+    private func streamSlot() throws(ReadAPIError) -> StreamSlot {
+        guard let slot = streams.take() else {
+            throw .unavailable(
+                "Too many change streams and long polls are open (max_streams = \(streams.limit)): "
+                    + "try again in a moment.")
+        }
+        return slot
+    }
+
+    /// Whether the endpoint is still configured as it was when the stream began: a reload that removes or changes it
+    /// ends the stream, whose client reconnects to the new one.
+    private func isConfigured(_ endpoint: SyncCache.Endpoint) -> Bool {
+        (try? self.endpoint(endpoint.name)) == endpoint
+    }
+
+    /// Whether syncd is stopping: streams end, so that the server can.
+    private var isShuttingDown: Bool {
+        Task.isShuttingDownGracefully
+    }
+
+    /// Runs `wait`, ended early (returning nil) when a graceful shutdown begins.
+    private func gracefulShutdownAware(_ wait: @escaping @Sendable () async -> Int64?) async -> Int64? {
+        await cancelWhenGracefulShutdown { await wait() }
+    }
+
+    /// One event: the part as the change feed writes it (without `next`: the stream goes on by itself).
+    static func event(_ part: SyncCache.ChangeList, id: SyncCache.FeedPosition) -> ByteBuffer {
+        var buffer = ByteBuffer()
+        buffer.writeString("id: \(id)\nevent: changes\n")
+        // One `data:` line per line of the JSON: a record kept as the upstream sent it may hold line breaks between
+        // its tokens, and a client joins the lines again with `\n`, which JSON reads as the same whitespace.
+        let body = changesBody(part)
+        for line in body.readableBytesView.split(
+            omittingEmptySubsequences: false, whereSeparator: { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") })
+        {
+            buffer.writeStaticString("data: ")
+            buffer.writeBytes(line)
+            buffer.writeStaticString("\n")
+        }
+        buffer.writeStaticString("\n")
+        return buffer
+    }
+
+    /// A sentence as one comment line: no line break can end it early.
+    static func eventText(_ sentence: String) -> String {
+        String(sentence.map { $0 == "\n" || $0 == "\r" ? " " : $0 })
+    }
+
+    static let lastEventID = fieldName("Last-Event-ID")
+    static let accelBuffering = fieldName("X-Accel-Buffering")
+
+    private static func fieldName(_ name: StaticString) -> HTTPField.Name {
+        guard let field = HTTPField.Name("\(name)") else { preconditionFailure("\(name) is a valid token") }
+        return field
+    }
+}
+
+/// The places for change streams and long polls (`[server] max_streams`): one is taken while a stream is open, and
+/// given back when its ``StreamSlot`` goes, however the stream ended.
+final class StreamSlots: Sendable {
+    let limit: Int
+    private let open = Atomic<Int>(0)
+
+    init(limit: Int) {
+        self.limit = max(0, limit)
+    }
+
+    /// How many are open.
+    var count: Int { open.load(ordering: .relaxed) }
+
+    /// A place, or nil when all `limit` are taken.
+    func take() -> StreamSlot? {
+        while true {
+            let current = open.load(ordering: .relaxed)
+            guard current < limit else { return nil }
+            if open.compareExchange(expected: current, desired: current + 1, ordering: .acquiringAndReleasing).exchanged
+            {
+                return StreamSlot(self)
+            }
+        }
+    }
+
+    fileprivate func giveBack() {
+        open.subtract(1, ordering: .acquiringAndReleasing)
+    }
+}
+
+/// One taken place of ``StreamSlots``, given back when it is released.
+final class StreamSlot: Sendable {
+    private let slots: StreamSlots
+
+    fileprivate init(_ slots: StreamSlots) {
+        self.slots = slots
+    }
+
+    deinit {
+        slots.giveBack()
+    }
+}

@@ -148,6 +148,22 @@ struct ChangeStreamTests {
         }
     }
 
+    @Test("a stream ends, cleanly, when the read API stops: the server's graceful shutdown does not wait for it")
+    func endsAtShutdown() async throws {
+        let (fixture, files) = try await ReadAPIFixture.fixture()
+        defer { _ = files }
+        let work = try TemporaryDirectory()
+        var open: Stream?
+        try await ReadAPIHarness.with(fixture) { api in
+            let stream = try Stream(api.baseURL + "/v1/endpoints/users/changes?since=0", in: work, name: "open")
+            await stream.until { $0.events.count == 1 }
+            open = stream
+        }
+        let stream = try #require(open)
+        #expect(await stream.process.wait() == 0, "the stream ended with the chunked body's end: \(stream.text)")
+        #expect(stream.events.count == 1)
+    }
+
     @Test("past max_streams a stream or a long poll is a 503 with Retry-After; a closed stream gives its place back")
     func maxStreams() async throws {
         let (fixture, files) = try await ReadAPIFixture.fixture()

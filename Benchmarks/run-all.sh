@@ -3,8 +3,8 @@
 # measured, syncd's figure, the anchor's (measured in the same run), the ratio and issue 15's target for it. Each
 # benchmark's own report goes to $OUT/NAME.txt (default: a new folder under /tmp), where the figures come from.
 #
-#   Benchmarks/run-all.sh                  # sync (100k), paged sync, fan-out, read API, scheduler, 10k endpoints,
-#                                          # short commands on a 1 GB database, PostgreSQL first sync
+#   Benchmarks/run-all.sh                  # sync (100k), paged sync, fan-out, read API, change stream, scheduler,
+#                                          # 10k endpoints, short commands on a 1 GB database, PostgreSQL first sync
 #   LARGE=1 Benchmarks/run-all.sh          # and the sync benchmark again with 1M users (about 430 MB; slow)
 #   ONLY="sync paged-sync" Benchmarks/run-all.sh
 #
@@ -16,7 +16,7 @@ OUT=${OUT:-$(mktemp -d /tmp/syncd-benchmarks-XXXXXX)}
 export RESULTS="$OUT/results.tsv"
 : > "$RESULTS"
 export DRIFT_BASE=${DRIFT_BASE:-none}  # the build before the drift journal no longer isolates it (README)
-ONLY=${ONLY:-sync paged-sync fan-out read-api scheduler many-endpoints short-commands postgres}
+ONLY=${ONLY:-sync paged-sync fan-out read-api change-stream scheduler many-endpoints short-commands postgres}
 
 for name in $ONLY; do
     echo "running Benchmarks/$name/run.sh (report: $OUT/$name.txt)…" >&2

@@ -18,7 +18,7 @@ package enum OpenAPIDocument {
     package static func make(endpoints: [SyncCache.Endpoint], bearer: Bool) -> JSONValue {
         var paths: [String: JSONValue] = [:]
         var schemas = Self.sharedSchemas
-        var parameters = Self.sharedParameters
+        var parameters = Self.sharedParameters.merging(Self.liveParameters) { shared, _ in shared }
         paths["/healthz"] = get(
             "health", summary: "Whether the database answers, and how many endpoints are stale.", tag: "service",
             responses: ["200": json("Health"), "503": response("Unavailable")])
@@ -89,9 +89,8 @@ package enum OpenAPIDocument {
                 parameters: [idParameter(endpoint)] + conditional,
                 responses: cached(json(ref("\(name)_record"), "The record as received.", headers: cacheHeaders)))
             paths[base + "/changes"] = get(
-                "\(name)_changes", summary: "What changed in \(name) after a version.", tag: name,
-                parameters: changesParameters + conditional,
-                responses: cached(json(ref("\(name)_changes"), "The changes.", headers: cacheHeaders)))
+                "\(name)_changes", summary: "What changed in \(name) after a version; live as an event stream.",
+                tag: name, parameters: changesParameters + conditional, responses: changesResponses(name))
             paths[base + "/drift"] = get(
                 "\(name)_drift", summary: "The schema-drift journal of \(name).", tag: name,
                 responses: [
@@ -315,7 +314,7 @@ package enum OpenAPIDocument {
     }
 
     static let changesParameters: [JSONValue] = [
-        parameter("since"), parameter("after"), parameter("changesLimit"),
+        parameter("since"), parameter("after"), parameter("changesLimit"), parameter("wait"),
     ]
 
     static func query(_ name: String, _ description: String, _ schema: JSONValue) -> JSONValue {

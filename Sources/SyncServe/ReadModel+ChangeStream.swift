@@ -30,17 +30,7 @@ extension ReadModel {
     func changeStream(_ name: String, request: Request) async throws(ReadAPIError) -> Response {
         let (endpoint, _, _) = try await synced(name)
         guard !endpoint.isDocument else { throw .notCollection(name) }
-        var feed = try ChangeFeedQuery(parsing: request.uri.query ?? "", maxRows: maxRows)
-        if let lastEventID = CacheHeaders.value(of: Self.lastEventID, in: request.headers) {
-            guard let position = SyncCache.FeedPosition(lastEventID) else {
-                throw .badParameter(
-                    "Last-Event-ID",
-                    "Last-Event-ID must be the id of an event of this stream, VERSION.r.ROWID or VERSION.d.ROWID; "
-                        + "got \"\(lastEventID)\".")
-            }
-            // As `after` reads it: a position at or before `since` is before the stream's first change.
-            feed.after = position.version > feed.since ? position : nil
-        }
+        let feed = try changeFeedQuery(request)
         let slot = try streamSlot()
         // Read before the first part is: a commit after it is news to the stream.
         let seen = source.notifier.current()
@@ -118,6 +108,22 @@ extension ReadModel {
             guard let woken else { return }
             seen = woken
         }
+    }
+
+    /// The change feed's query, with `Last-Event-ID` in the place of `after` when the request has one: a stream's
+    /// reconnect, or a plain request that continues from an event's `id`.
+    func changeFeedQuery(_ request: Request) throws(ReadAPIError) -> ChangeFeedQuery {
+        var feed = try ChangeFeedQuery(parsing: request.uri.query ?? "", maxRows: maxRows)
+        guard let lastEventID = CacheHeaders.value(of: Self.lastEventID, in: request.headers) else { return feed }
+        guard let position = SyncCache.FeedPosition(lastEventID) else {
+            throw .badParameter(
+                "Last-Event-ID",
+                "Last-Event-ID must be the id of an event of this stream, VERSION.r.ROWID or VERSION.d.ROWID; got "
+                    + "\"\(lastEventID.prefix(64))\".")
+        }
+        // As `after` reads it: a position at or before `since` is before the feed's first change.
+        feed.after = position.version > feed.since ? position : nil
+        return feed
     }
 
     /// One of the `max_streams` places, or the 503 that says there is none.

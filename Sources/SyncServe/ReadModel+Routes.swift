@@ -66,7 +66,7 @@ extension ReadModel {
         }
         var synced = try await synced(name)
         guard !synced.0.isDocument else { throw .notCollection(name) }
-        let feed = try ChangeFeedQuery(parsing: request.uri.query ?? "", maxRows: maxRows)
+        let feed = try changeFeedQuery(request)
         if feed.wait != nil {
             try await waitForChanges(name, feed)
             synced = try await self.synced(name)

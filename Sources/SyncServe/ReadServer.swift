@@ -169,7 +169,10 @@ package struct ReadServer: Sendable {
                 try Self.parameter("name", context), id: try Self.parameter("id", context), request: request)
         }
         router.get("/v1/endpoints/:name/changes") { request, context in
-            try await model.changes(try Self.parameter("name", context), request: request)
+            var response = try await model.changes(try Self.parameter("name", context), request: request)
+            // An event's id sent back as Last-Event-ID takes the place of `after`: a cache in front keys on it too.
+            response.headers[.vary] = "Last-Event-ID"
+            return response
         }
         router.get("/v1/endpoints/:name/drift") { _, context in
             try await model.drift(try Self.parameter("name", context))

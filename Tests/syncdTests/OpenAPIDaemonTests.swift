@@ -44,6 +44,31 @@ struct OpenAPIDaemonTests {
         return toml
     }
 
+    /// schemathesis's hooks (SCHEMATHESIS_HOOKS): a long poll that is valid waits up to 50 s for a change, and an
+    /// event stream never ends, so a valid `wait` is sent as `0s` and `Accept: text/event-stream` not at all; an
+    /// invalid `wait` still goes, and must be refused. ChangeStreamTests covers both for real.
+    static let hooks = """
+        import json
+        import re
+
+        import schemathesis
+
+        with open("openapi.json") as document:
+            WAIT = re.compile(json.load(document)["components"]["parameters"]["wait"]["schema"]["pattern"])
+
+
+        @schemathesis.hook
+        def before_call(context, case, kwargs):
+            query = case.query if isinstance(case.query, dict) else {}
+            if isinstance(query.get("wait"), str) and WAIT.fullmatch(query["wait"]):
+                query["wait"] = "0s"
+            headers = case.headers if isinstance(case.headers, dict) else {}
+            for name in [name for name in headers if name.lower() == "accept"]:
+                if "event-stream" in str(headers[name]).lower():
+                    del headers[name]
+
+        """
+
     @Test(
         "openapi-spec-validator accepts the document and schemathesis finds nothing, without and with a token",
         .enabled(if: hasTools || ProcessInfo.processInfo.environment["CI"] != nil),
@@ -68,9 +93,11 @@ struct OpenAPIDaemonTests {
             let validator = try await SyncdProcess.shell(
                 "python3 -m openapi_spec_validator \(workspace.path)/openapi.json")
             #expect(validator.status == 0, "\(validator.standardOutput)\(validator.standardError)")
+            try Self.hooks.write(toFile: workspace.path + "/syncd_hooks.py", atomically: true, encoding: .utf8)
             // schemathesis's own entry point, whatever PATH holds: `st` is a script pip may put anywhere.
             let st = try await SyncdProcess.shell(
-                "cd \(workspace.path) && python3 -c 'import sys; from schemathesis.cli import schemathesis; "
+                "cd \(workspace.path) && SCHEMATHESIS_HOOKS=syncd_hooks python3 -c 'import sys; "
+                    + "from schemathesis.cli import schemathesis; "
                     + "sys.argv[0] = \"st\"; sys.exit(schemathesis())' run "
                     + "http://\(address)/openapi.json \(authorization) --max-examples \(Self.examples) "
                     + "--seed \(Self.seed) --no-color --request-timeout 30")

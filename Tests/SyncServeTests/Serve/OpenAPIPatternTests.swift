@@ -82,6 +82,16 @@ struct OpenAPIPatternTests {
                 let answer = try await api.get("/v1/endpoints/users/changes?\(name)=\(Self.encoded(value))")
                 #expect(answer.status == (matches ? 200 : 400), "after=\(value.debugDescription): \(answer.body)")
             }
+            // Changes after version 0 exist: a long poll that is valid answers at once.
+            let (waitName, waitRegex) = try Self.pattern("wait", in: document)
+            for value in [
+                "0s", "1s", "50s", "000050s", "0000050s", "51s", "0ms", "500ms", "50000ms", "050000ms", "50001ms",
+                "999999ms", "1000000ms", "ms", "s", "1m", "-1s", "1.5s", "+1s", "1S", "1 s", "30s\u{301}",
+            ] {
+                let matches = value.wholeMatch(of: waitRegex) != nil
+                let answer = try await api.get("/v1/endpoints/users/changes?since=0&\(waitName)=\(Self.encoded(value))")
+                #expect(answer.status == (matches ? 200 : 400), "wait=\(value.debugDescription): \(answer.body)")
+            }
         }
     }
 

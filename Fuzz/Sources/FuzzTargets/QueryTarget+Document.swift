@@ -7,14 +7,14 @@ import SyncSupport
 
 extension QueryTarget {
     /// Each pair of the input that the document describes (a filter on a column, `select`, `order`, the change
-    /// feed's `after`) is taken alone exactly when its pattern matches it: schemathesis sends what a pattern matches
+    /// feed's `after` and `wait`) is taken alone exactly when its pattern matches it: schemathesis sends what a pattern matches
     /// and expects no 400, and what it does not and expects one. A timestamp's pattern is a subset (it would be long
     /// to list every valid date), and a quoted typed value of `in.(…)` is described without its escapes: those are
     /// left out.
     static func document(_ text: String, _ reader: RecordReader, _ fixture: QueryFixture) throws(FuzzFailure) {
         let patterns = DocumentPatterns.shared.patterns
         try require(
-            ["select", "order", "after", "id", "name", "score"].allSatisfy { patterns[$0] != nil },
+            ["select", "order", "after", "wait", "id", "name", "score"].allSatisfy { patterns[$0] != nil },
             "the document's patterns did not compile: \(patterns.keys.sorted())")
         for field in text.unicodeScalars.split(separator: "&") {
             guard let equals = field.firstIndex(of: "=") else { continue }
@@ -27,7 +27,7 @@ extension QueryTarget {
             let alone = "\(name)=\(encoded(value))"
             guard alone.utf8.count <= 8192 else { continue }
             let matches = value.unicodeScalars.count <= 4096 && value.wholeMatch(of: pattern) != nil
-            let taken = name == "after" ? takesChanges(alone) : takesRecords(alone, reader, fixture)
+            let taken = ["after", "wait"].contains(name) ? takesChanges(alone) : takesRecords(alone, reader, fixture)
             try require(
                 matches == taken,
                 "\(name)=\(value.debugDescription): the document's pattern \(matches ? "matches" : "refuses") it, "

@@ -87,13 +87,23 @@ enum QueryTarget {
         }
     }
 
-    /// The change feed's `since`, `after` and `limit`, and the `next` link of a capped answer read back.
+    /// The change feed's `since`, `after`, `limit` and `wait`, the `next` link of a capped answer read back, and the
+    /// position of its last change (an event's `id`).
     static func changes(_ text: String, _ reader: RecordReader) throws(FuzzFailure) {
         do {
             let feed = try ChangeFeedQuery(parsing: text, maxRows: QueryFixture.maxRows)
+            if let wait = feed.wait {
+                try require(wait >= .zero && wait <= ChangeFeedQuery.longestWait, "\(text.debugDescription): \(wait)")
+            }
             let changes = try reader.changes(since: feed.since, after: feed.after?.base, limit: feed.limit)
             let count = changes.changed.count + changes.deleted.count
             try require(count <= feed.limit, "\(count) changes, limit \(feed.limit)")
+            // The event stream's id: the last change's position, which a capped part's next is too.
+            try require(
+                (count == 0) == (changes.last == nil), "\(count) changes, last \(String(describing: changes.last))")
+            if let next = changes.next {
+                try require(next == changes.last, "next \(next), last \(String(describing: changes.last))")
+            }
             guard let next = changes.next.map(SyncCache.FeedPosition.init) else { return }
             let link = feed.link(endpoint: "users", after: next)
             let again = try ChangeFeedQuery(

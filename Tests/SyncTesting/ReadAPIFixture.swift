@@ -4,8 +4,9 @@ import SyncCore
 /// The read API tests' database: users (an integer key), regions (a composite key) and flags (a document), synced
 /// from files that a test rewrites.
 package enum ReadAPIFixture {
-    /// Users (integer key), regions (a composite key) and flags (a document), synced from files.
-    package static func fixture() async throws -> (SyncFixture, TemporaryDirectory) {
+    /// Users (integer key), regions (a composite key) and flags (a document), synced from files; users are polled
+    /// every `usersInterval` with a 10 s timeout.
+    package static func fixture(usersInterval: String = "1m") async throws -> (SyncFixture, TemporaryDirectory) {
         let files = try TemporaryDirectory()
         try write(files, "users.json", users: [1, 2, 3, 4])
         try #"[{"country": "no", "code": "03", "name": "Oslo"}, {"country": "pe", "code": "15", "name": "Lima"}]"#
@@ -18,7 +19,7 @@ package enum ReadAPIFixture {
                 url = "\(URL(fileURLWithPath: files.file("users.json")).absoluteString)"
                 records = "$"
                 primary_key = ["id"]
-                interval = "1m"
+                interval = "\(usersInterval)"
                 timeout = "10s"
 
                 [endpoint.columns]

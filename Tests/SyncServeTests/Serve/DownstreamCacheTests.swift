@@ -111,22 +111,9 @@ struct DownstreamCacheTests {
         "nginx's proxy cache serves its expired copy while syncd is down, for stale-if-error's seconds",
         .enabled(if: hasNginx || inCI))
     func staleIfError() async throws {
-        let files = try TemporaryDirectory()
-        try ReadAPIFixture.write(files, "users.json", users: [1, 2])
         // Polled every second: max-age=1, so nginx's copy expires within a second; stale-if-error=32 (32 intervals).
-        let fixture = try SyncFixture(
-            toml: """
-                [[endpoint]]
-                name = "users"
-                url = "\(URL(fileURLWithPath: files.file("users.json")).absoluteString)"
-                records = "$"
-                primary_key = ["id"]
-                interval = "1s"
-
-                [endpoint.columns]
-                id = { path = "id", type = "integer" }
-                """)
-        _ = try await fixture.sync("users")
+        let (fixture, files) = try await ReadAPIFixture.fixture(usersInterval: "1s")
+        defer { _ = files }
         let work = try TemporaryDirectory()
         let socket = work.file("n.sock")
         let curl = "curl -sS -D - --unix-socket \(socket) http://nginx/v1/endpoints/users/records?select=id"
@@ -172,6 +159,6 @@ struct DownstreamCacheTests {
             """, in: work)
         _ = try await Self.shell("kill $(cat \(work.file("nginx.pid")))", in: work)
         #expect(first == "HTTP/1.1 200 OK\nX-Cache-Status: MISS\n")
-        #expect(outcome == "HTTP/1.1 200 OK\n[{\"id\":1},{\"id\":2}]\nSTALE\n")
+        #expect(outcome == "HTTP/1.1 200 OK\n[{\"id\":1},{\"id\":2},{\"id\":3},{\"id\":4}]\nSTALE\n")
     }
 }

@@ -70,6 +70,17 @@ struct ChangeStreamTests {
         while !condition(), ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
     }
 
+    @Test(
+        "Accept asks for the stream when it names text/event-stream, not refused with q=0",
+        arguments: [
+            ("text/event-stream", true), ("TEXT/Event-Stream ; charset=utf-8", true), (nil, false), ("*/*", false),
+            ("application/json, text/event-stream;q=0.5", true), ("text/event-stream;q=0", false),
+            ("text/event-streams", false), ("", false),
+        ] as [(String?, Bool)])
+    func negotiation(accept: String?, stream: Bool) {
+        #expect(AcceptHeader.wantsEventStream(accept) == stream)
+    }
+
     @Test("each commit is an event whose id is its position, its data the change feed's; Last-Event-ID resumes exactly")
     func stream() async throws {
         let (fixture, files) = try await ReadAPIFixture.fixture()

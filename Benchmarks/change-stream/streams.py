@@ -97,6 +97,7 @@ async def main():
     streams = [asyncio.create_task(stream(opened)) for _ in range(STREAMS)]
     for _ in range(STREAMS):
         await opened.acquire()
+    print(f"{STREAMS} streams open", file=sys.stderr)
     stop = asyncio.Event()
     poll = asyncio.create_task(poller(stop))
     await asyncio.sleep(3)  # past the first events
@@ -108,6 +109,8 @@ async def main():
         deadline = time.time() + 30
         while (len(arrivals.get(target, [])) < STREAMS or target not in polled) and time.time() < deadline:
             await asyncio.sleep(0.05)
+        print(f"round {generation - 1}: version {target}, {len(arrivals.get(target, []))} streams had it, "
+              f"poller {'had' if target in polled else 'missed'} it", file=sys.stderr)
         # Spread the rounds over the poller's second.
         await asyncio.sleep(0.37)
     stop.set()

@@ -55,22 +55,34 @@ extension ReadModel {
     ) async throws {
         defer { withExtendedLifetime(slot) {} }
         var (after, seen) = (feed.after, seen)
+        var unavailable = 0
         // How long a client waits before it reconnects (the EventSource default is a few seconds).
         try await writer.write(ByteBuffer(string: "retry: 1000\n\n"))
         while !Task.isCancelled, !isShuttingDown, self.isConfigured(endpoint) {
             let part: SyncCache.ChangeList
-            let position = after
+            let key = SharedParts.Key(
+                endpoint: endpoint.name, since: feed.since, after: after?.description, limit: feed.limit,
+                generation: seen)
             do {
-                part = try await read { reader in
-                    try reader.changes(
-                        of: endpoint, since: feed.since, after: position, limit: feed.limit,
-                        maxBytes: Self.maxAnswerBytes)
+                part = try await sharedParts.part(key) { [self] () async throws(ReadAPIError) in
+                    try await read { reader in
+                        try reader.changes(
+                            of: endpoint, since: feed.since, after: key.after.flatMap(SyncCache.FeedPosition.init),
+                            limit: feed.limit, maxBytes: Self.maxAnswerBytes)
+                    }
                 }
+            } catch let error where error.status == 503 && unavailable < 50 {
+                // Too many reads wait for the database this moment: the stream tries again shortly, where it was
+                // (for 5 s at most; then it ends, as below).
+                unavailable += 1
+                try? await Task.sleep(for: Self.commitLook)
+                continue
             } catch {
                 // Said as a comment, the last thing before the stream ends; the client reconnects and resumes.
                 try await writer.write(ByteBuffer(string: ": \(Self.eventText(error.detail))\n\n"))
                 break
             }
+            unavailable = 0
             if let last = part.last {
                 try await writer.write(Self.event(part, id: last))
                 after = last
@@ -224,5 +236,41 @@ final class StreamSlot: Sendable {
 
     deinit {
         slots.giveBack()
+    }
+}
+
+/// Reads of the change feed that streams at the same place share: after a commit, the streams that were caught up all
+/// ask for the same part, and one read answers them all instead of a thousand reads queueing for the pool.
+///
+/// A read is shared only by streams that knew the same generation of the storage when they asked, so none gets a part
+/// read before a commit it was woken for.
+final class SharedParts: Sendable {
+    struct Key: Hashable, Sendable {
+        var endpoint: String
+        var since: Int64
+        var after: String?
+        var limit: Int
+        var generation: Int64?
+    }
+
+    private let reads = Mutex<[Key: Task<SyncCache.ChangeList, any Error>]>([:])
+
+    /// The part for `key`: the read in flight for it, or a new one by `read`.
+    func part(
+        _ key: Key, read: @escaping @Sendable () async throws(ReadAPIError) -> SyncCache.ChangeList
+    ) async throws(ReadAPIError) -> SyncCache.ChangeList {
+        let (task, started) = reads.withLock { reads in
+            if let task = reads[key] { return (task, false) }
+            let task = Task { () async throws -> SyncCache.ChangeList in try await read() }
+            reads[key] = task
+            return (task, true)
+        }
+        let result = await task.result
+        if started { reads.withLock { _ = $0.removeValue(forKey: key) } }
+        switch result {
+        case .success(let part): return part
+        case .failure(let error as ReadAPIError): throw error
+        case .failure(let error): throw .databaseFailed(error)
+        }
     }
 }

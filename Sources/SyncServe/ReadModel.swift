@@ -56,6 +56,8 @@ package final class ReadModel: Sendable {
     let streams: StreamSlots
     /// How long a change stream goes without sending before it sends a comment, so that proxies keep it open.
     let heartbeat: Duration
+    /// The change-feed reads the streams share.
+    let sharedParts = SharedParts()
     /// The configured endpoints, in the configuration's order and by name (every request looks one up).
     private let endpoints: Mutex<Endpoints>
 

@@ -253,16 +253,24 @@ final class SharedParts: Sendable {
         var generation: Int64?
     }
 
-    private let reads = Mutex<[Key: Task<SyncCache.ChangeList, any Error>]>([:])
+    private let reads = Mutex<[Key: (task: Task<SyncCache.ChangeList, any Error>, callers: Int)]>([:])
+
+    /// How many callers wait for the read in flight for `key` (0 when there is none).
+    func callers(_ key: Key) -> Int {
+        reads.withLock { $0[key]?.callers ?? 0 }
+    }
 
     /// The part for `key`: the read in flight for it, or a new one by `read`.
     func part(
         _ key: Key, read: @escaping @Sendable () async throws(ReadAPIError) -> SyncCache.ChangeList
     ) async throws(ReadAPIError) -> SyncCache.ChangeList {
         let (task, started) = reads.withLock { reads in
-            if let task = reads[key] { return (task, false) }
+            if let shared = reads[key] {
+                reads[key]?.callers += 1
+                return (shared.task, false)
+            }
             let task = Task { () async throws -> SyncCache.ChangeList in try await read() }
-            reads[key] = task
+            reads[key] = (task, 1)
             return (task, true)
         }
         let result = await task.result

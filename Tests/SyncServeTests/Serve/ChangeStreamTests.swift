@@ -1,6 +1,7 @@
 import Foundation
 import SampleUpstream
 import SyncTesting
+import Synchronization
 import Testing
 
 @testable import SyncCore
@@ -79,6 +80,46 @@ struct ChangeStreamTests {
         ] as [(String?, Bool)])
     func negotiation(accept: String?, stream: Bool) {
         #expect(AcceptHeader.wantsEventStream(accept) == stream)
+    }
+
+    @Test("streams at one place, knowing one generation, share one read of their part; another generation reads again")
+    func sharedReads() async throws {
+        let (fixture, files) = try await ReadAPIFixture.fixture()
+        defer { _ = files }
+        try await ReadAPIHarness.with(fixture) { api in
+            let endpoint = try api.model.endpoint("users")
+            let reads = Counter()
+            let gate = AsyncStream<Void>.makeStream()
+            @Sendable func part(_ generation: Int64) async throws(ReadAPIError) -> SyncCache.ChangeList {
+                let key = SharedParts.Key(endpoint: "users", since: 0, after: nil, limit: 10, generation: generation)
+                return try await api.model.sharedParts.part(key) { () async throws(ReadAPIError) in
+                    reads.add()
+                    // Held until every waiter has asked: they all find this read in flight.
+                    for await _ in gate.stream { break }
+                    return try await api.model.read { reader in
+                        try reader.changes(of: endpoint, since: 0, limit: 10, maxBytes: .max)
+                    }
+                }
+            }
+            let key = SharedParts.Key(endpoint: "users", since: 0, after: nil, limit: 10, generation: 7)
+            let counts = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<20 { group.addTask { try await part(7).changed.count } }
+                while api.model.sharedParts.callers(key) < 20 { await Task.yield() }
+                gate.continuation.yield()
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(counts == Array(repeating: 4, count: 20))
+            #expect(reads.value == 1, "one read for twenty streams")
+            gate.continuation.finish()
+            _ = try await part(8)
+            #expect(reads.value == 2, "a later generation is a new read")
+        }
+    }
+
+    final class Counter: Sendable {
+        private let count = Mutex(0)
+        func add() { count.withLock { $0 += 1 } }
+        var value: Int { count.withLock { $0 } }
     }
 
     @Test("each commit is an event whose id is its position, its data the change feed's; Last-Event-ID resumes exactly")

@@ -8,6 +8,10 @@ import SyncSupport
 enum CacheHeaders {
     static let cacheStatus = fieldName("Cache-Status")
     static let prefer = fieldName("Prefer")
+    /// An event stream's reconnect says the last event it had (the change feed live).
+    static let lastEventID = fieldName("Last-Event-ID")
+    /// Asks nginx in front to pass an event stream on as it comes rather than buffer it.
+    static let accelBuffering = fieldName("X-Accel-Buffering")
 
     private static func fieldName(_ name: StaticString) -> HTTPField.Name {
         guard let field = HTTPField.Name("\(name)") else { preconditionFailure("\(name) is a valid token") }

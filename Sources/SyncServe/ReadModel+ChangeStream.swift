@@ -38,7 +38,7 @@ extension ReadModel {
         headers[.contentType] = "text/event-stream"
         headers[.cacheControl] = "no-store"
         // nginx in front passes the events on as they come instead of buffering them.
-        headers[Self.accelBuffering] = "no"
+        headers[CacheHeaders.accelBuffering] = "no"
         let start = feed
         return Response(
             status: .ok, headers: headers,
@@ -126,7 +126,9 @@ extension ReadModel {
     /// reconnect, or a plain request that continues from an event's `id`.
     func changeFeedQuery(_ request: Request) throws(ReadAPIError) -> ChangeFeedQuery {
         var feed = try ChangeFeedQuery(parsing: request.uri.query ?? "", maxRows: maxRows)
-        guard let lastEventID = CacheHeaders.value(of: Self.lastEventID, in: request.headers) else { return feed }
+        guard let lastEventID = CacheHeaders.value(of: CacheHeaders.lastEventID, in: request.headers) else {
+            return feed
+        }
         guard let position = SyncCache.FeedPosition(lastEventID) else {
             throw .badParameter(
                 "Last-Event-ID",
@@ -187,13 +189,6 @@ extension ReadModel {
         String(sentence.map { $0 == "\n" || $0 == "\r" ? " " : $0 })
     }
 
-    static let lastEventID = fieldName("Last-Event-ID")
-    static let accelBuffering = fieldName("X-Accel-Buffering")
-
-    private static func fieldName(_ name: StaticString) -> HTTPField.Name {
-        guard let field = HTTPField.Name("\(name)") else { preconditionFailure("\(name) is a valid token") }
-        return field
-    }
 }
 
 /// The places for change streams and long polls (`[server] max_streams`): one is taken while a stream is open, and

@@ -118,8 +118,11 @@ extension SyncCache {
             }
             let seconds = interval.scheduleSeconds
             staleWhileRevalidate = max(0, Self.wholeSeconds(timeout.scheduleSeconds))
-            staleIfError = max(0, Self.wholeSeconds(SchedulePolicy().backoffCap(interval: seconds)))
+            staleIfError = max(0, Self.wholeSeconds(Self.policy.backoffCap(interval: seconds)))
         }
+
+        /// The scheduler's policy, whose backoff cap `stale-if-error` says: made once, not for each answer.
+        private static let policy = SchedulePolicy()
 
         /// Whole seconds, rounded down; the times come from the database file, so a value no clock could reach (or
         /// NaN) is clamped instead of trapping in `Int(_:)`.

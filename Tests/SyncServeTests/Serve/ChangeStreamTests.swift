@@ -51,8 +51,7 @@ struct ChangeStreamTests {
         /// Waits until `condition` holds of the stream, or 30 s pass (then the test's expectations say what was
         /// missing). The stream is read by another process: a deadline, not a guess at its speed, ends the wait.
         func until(_ condition: (Stream) -> Bool) async {
-            let deadline = ContinuousClock.now.advanced(by: .seconds(30))
-            while !condition(self), ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
+            await ChangeStreamTests.until { condition(self) }
         }
 
         func stop() async {

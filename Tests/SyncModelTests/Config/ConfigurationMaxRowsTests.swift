@@ -24,3 +24,26 @@ struct ConfigurationMaxRowsTests {
             ])
     }
 }
+
+@Suite("configuration: [server] max_streams")
+struct ConfigurationMaxStreamsTests {
+    @Test("max_streams defaults to 256 and takes 0 (streams off) to 65536")
+    func maxStreams() throws {
+        #expect(try SyncConfiguration.parse("", sourcePath: "syncd.toml").server.maxStreams == 256)
+        #expect(
+            try SyncConfiguration.parse("[server]\nmax_streams = 0", sourcePath: "syncd.toml").server.maxStreams == 0)
+        #expect(
+            try SyncConfiguration.parse("[server]\nmax_streams = 65536", sourcePath: "syncd.toml").server.maxStreams
+                == 65_536)
+    }
+
+    @Test(
+        "max_streams out of range or not an integer is refused, naming the line, the key and the range",
+        arguments: ["-1", "65537", "9223372036854775807", "\"256\"", "1.5"])
+    func badMaxStreams(text: String) {
+        #expect(
+            configurationProblems("[server]\nlisten = \"off\"\nmax_streams = \(text)") == [
+                "syncd.toml:3: [server]: max_streams must be a whole number from 0 to 65536"
+            ])
+    }
+}

@@ -7,7 +7,7 @@ internal import Synchronization
 
 /// The change feed live: as Server-Sent Events (`Accept: text/event-stream`), and as a long poll (`wait=`).
 ///
-/// Both wait on the cache's one watcher of commits (``CommitNotifier``), and read each part of the feed from the
+/// Both wait on the cache's one watcher of commits (``SyncCache/nextCommit(after:lookingEvery:within:)``), and read each part of the feed from the
 /// database when there is one to send, as the change feed does: nothing is queued for a reader, so a slow one holds
 /// no memory, and a reader that reads nothing at all is closed by the connection's send timeout.
 extension ReadModel {
@@ -33,7 +33,7 @@ extension ReadModel {
         let feed = try changeFeedQuery(request)
         let slot = try streamSlot()
         // Read before the first part is: a commit after it is news to the stream.
-        let seen = source.notifier.current()
+        let seen = source.commitGeneration()
         var headers = HTTPFields()
         headers[.contentType] = "text/event-stream"
         headers[.cacheControl] = "no-store"
@@ -91,7 +91,7 @@ extension ReadModel {
             }
             let known = seen
             let woken = await gracefulShutdownAware {
-                await self.source.notifier.next(after: known, lookingEvery: Self.commitLook, within: self.heartbeat)
+                await self.source.nextCommit(after: known, lookingEvery: Self.commitLook, within: self.heartbeat)
             }
             if let woken {
                 seen = woken
@@ -109,13 +109,13 @@ extension ReadModel {
         let slot = try streamSlot()
         defer { withExtendedLifetime(slot) {} }
         let deadline = ContinuousClock.now.advanced(by: wait)
-        var seen = source.notifier.current()
+        var seen = source.commitGeneration()
         while try await synced(name).1.state.version <= feed.since {
             let left = deadline - ContinuousClock.now
             guard left > .zero, !isShuttingDown else { return }
             let known = seen
             let woken = await gracefulShutdownAware {
-                await self.source.notifier.next(after: known, lookingEvery: Self.commitLook, within: left)
+                await self.source.nextCommit(after: known, lookingEvery: Self.commitLook, within: left)
             }
             guard let woken else { return }
             seen = woken

@@ -95,6 +95,21 @@ extension SyncCache {
         }
     }
 
+    /// The storage's commit counter now, for a waiter of ``nextCommit(after:lookingEvery:within:)`` to read before it
+    /// reads the data it serves; `nil` when it cannot be read this moment.
+    package func commitGeneration() -> Int64? {
+        notifier.current()
+    }
+
+    /// Returns the commit counter as soon as it is other than `seen` (at once for a commit by this cache, else within
+    /// `interval`); `nil` when `timeout` passes first or the task is cancelled. The read API's event streams and long
+    /// polls wait here, on the same watcher of commits as ``changeSets(_:since:every:)``.
+    package func nextCommit(
+        after seen: Int64?, lookingEvery interval: Duration, within timeout: Duration? = nil
+    ) async -> Int64? {
+        await notifier.next(after: seen, lookingEvery: interval, within: timeout)
+    }
+
     /// The endpoint's records decoded as `T`, first as they are now, then again after each change: a live query.
     public func values<T: Decodable & Sendable>(
         _ type: T.Type, from endpoint: String, where filters: [RecordFilter] = [], order: [RecordOrder] = [],

@@ -76,7 +76,7 @@ public final class SyncCache: Service, Sendable {
     }
     /// Tells the change streams (and the read API's event streams and long polls) of each commit: at once when this
     /// cache committed, else at their next look.
-    package let notifier: CommitNotifier
+    let notifier: CommitNotifier
     let writer: Writer?
     /// The configuration syncs use, which ``reload(_:)`` replaces, and the scheduler while ``run(onSync:)`` runs.
     let live: Mutex<Live>

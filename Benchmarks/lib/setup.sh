@@ -18,7 +18,14 @@ install_missing() {
 
 # build_release: builds syncd and sample-upstream as the README installs syncd (release, the Swift runtime linked
 # statically), in one scratch path that every benchmark shares, and sets BIN to the folder that holds them.
+# SYNCD_BIN, when set, is a folder holding a syncd and a sample-upstream built already (an A/B: the build before a
+# change against this one, both measured by the same script); nothing is built then.
 build_release() {
+    if [ -n "${SYNCD_BIN:-}" ]; then
+        BIN=$SYNCD_BIN
+        echo "using the builds in $BIN: $("$BIN/syncd" --version 2>/dev/null || echo syncd)" >&2
+        return
+    fi
     echo "building (release, static Swift runtime)…" >&2
     local build=(swift build -c release --static-swift-stdlib --scratch-path .build-release-static)
     "${build[@]}" --product syncd >&2

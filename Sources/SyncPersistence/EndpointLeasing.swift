@@ -14,8 +14,9 @@ package protocol EndpointLeasing: Sendable {
     var lease: Double { get }
 
     /// Claims those of `names` whose lease is free (handed back, or run out) and that are due at `now` (seconds
-    /// since 1970) by the shared schedule; says of the others why not.
-    func claim(_ names: [String], now: Double) async throws -> LeaseClaims
+    /// since 1970) by the shared schedule, or are in `requested` (a webhook asked for a run: due whatever the shared
+    /// schedule says); says of the others why not.
+    func claim(_ names: [String], now: Double, requested: Set<String>) async throws -> LeaseClaims
 
     /// Extends this process's claims on `names` by a lease from now.
     func renew(_ names: [String]) async throws

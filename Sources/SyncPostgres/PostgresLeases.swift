@@ -23,15 +23,17 @@ package struct PostgresLeases: EndpointLeasing {
         self.holder = "\(node)/\(UUID().uuidString.lowercased())"
     }
 
-    package func claim(_ names: [String], now: Double) async throws -> LeaseClaims {
+    package func claim(_ names: [String], now: Double, requested: Set<String> = []) async throws -> LeaseClaims {
         guard !names.isEmpty else { return LeaseClaims() }
         let leases = self
         return try await store.withSession { session in
-            try session.transaction { try leases.claim(names, now: now, session) }
+            try session.transaction { try leases.claim(names, now: now, requested: requested, session) }
         }
     }
 
-    private func claim(_ names: [String], now: Double, _ session: PostgresSession) throws -> LeaseClaims {
+    private func claim(
+        _ names: [String], now: Double, requested: Set<String>, _ session: PostgresSession
+    ) throws -> LeaseClaims {
         // A row for each endpoint first, due when the shared schedule says (a database synced before leases existed
         // keeps its schedule). A row another node is inserting this moment is waited for: a moment.
         try session.query(
@@ -48,13 +50,17 @@ package struct PostgresLeases: EndpointLeasing {
             UPDATE syncd_leases AS l SET holder = $2, node = $3, expires_at = now() + make_interval(secs => $4)
             FROM (
                 SELECT endpoint FROM syncd_leases
-                WHERE endpoint = ANY($1::text[]) AND expires_at <= now() AND (due_at IS NULL OR due_at <= $5)
+                WHERE endpoint = ANY($1::text[]) AND expires_at <= now()
+                    AND (due_at IS NULL OR due_at <= $5 OR endpoint = ANY($6::text[]))
                 FOR UPDATE SKIP LOCKED
             ) AS free
             WHERE l.endpoint = free.endpoint
             RETURNING l.endpoint
             """,
-            [.texts(names), .text(holder), .text(node), .real(lease), .text(Timestamp.format(now))]
+            [
+                .texts(names), .text(holder), .text(node), .real(lease), .text(Timestamp.format(now)),
+                .texts(names.filter(requested.contains)),
+            ]
         ).rows.map { try $0[0].decode(String.self) }
         var claims = LeaseClaims()
         let taken = Set(claimed)
@@ -79,7 +85,7 @@ package struct PostgresLeases: EndpointLeasing {
             let due = try row[2].decode(String?.self).flatMap(Timestamp.parse)
             if remaining.isFinite, remaining > 0 {
                 claims.refused[name] = .held(seconds: remaining)
-            } else if let due, due > now {
+            } else if let due, due > now, !requested.contains(name) {
                 claims.refused[name] = .notDue(until: due)
             } else {
                 claims.refused[name] = .contended

@@ -18,6 +18,8 @@ package enum ScheduleReason: Sendable, Hashable {
     case noCache
     /// The upstream said nothing of freshness (`noStore`: it said `no-store`): the interval.
     case noFreshness(noStore: Bool)
+    /// A webhook asked for a run (``ScheduleStateMachine/request(_:now:)``).
+    case webhook
 
     /// The reason in `syncd status`' words, with `held` when the wait was held to `min_interval` or
     /// `max_interval`: `max-age: fresh for 58m`, `no-cache: min_interval`, `backoff after 3 failures`.
@@ -33,6 +35,7 @@ package enum ScheduleReason: Sendable, Hashable {
             text = "\(source.rawValue): fresh for \(DurationText.format(left))"
         case .noCache: return "no-cache: min_interval"
         case .noFreshness(let noStore): text = noStore ? "no-store: interval" : "no freshness: interval"
+        case .webhook: text = "webhook"
         }
         return held.map { "\(text), held to \($0)" } ?? text
     }

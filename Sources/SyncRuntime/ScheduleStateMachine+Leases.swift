@@ -14,6 +14,8 @@ extension ScheduleStateMachine {
         guard running.remove(name) != nil, let id = ids[name] else { return false }
         entries[id].isRunning = false
         entries[id].startedInBacklog = false
+        // A run asked for meanwhile is this one, when it is claimed (the scheduler keeps the request).
+        entries[id].runAgain = false
         entries[id].nextDue = due.isFinite ? due : entries[id].nextDue
         queue.insert(ScheduleQueue.Item(due: entries[id].nextDue, id: id))
         return true

@@ -81,6 +81,8 @@ package struct ScheduleStateMachine: Sendable {
         var startedInBacklog = false
         /// Why ``nextDue`` is when it is (``ScheduleReason/text(held:)``); nil until a run ends, unless stored.
         var reason: String?
+        /// Whether a run was asked for while this one ran (``request(_:now:)``): one more follows it at once.
+        var runAgain = false
     }
 
     /// The waits after runs.
@@ -141,7 +143,7 @@ package struct ScheduleStateMachine: Sendable {
         guard !entries.isEmpty else { return .idle }
         var started: [String] = []
         var late: [Int] = []
-        while hasSlot, let first = queue.first, first.due <= now {
+        while hasSlot, let first = firstWaiting(), first.due <= now {
             _ = queue.removeFirst()
             entries[first.id].isRunning = true
             if now - first.due > policy.latenessTolerance(for: entries[first.id].endpoint) { late.append(first.id) }
@@ -151,12 +153,12 @@ package struct ScheduleStateMachine: Sendable {
         }
         if !started.isEmpty {
             // Late, with due endpoints left waiting for a slot: a backlog's runs, to be spread out after.
-            if let waiting = queue.first, waiting.due <= now {
+            if let waiting = firstWaiting(), waiting.due <= now {
                 for id in late { entries[id].startedInBacklog = true }
             }
             return .run(started)
         }
-        guard hasSlot, let first = queue.first else { return .waitForFinish }
+        guard hasSlot, let first = firstWaiting() else { return .waitForFinish }
         return .sleep(until: first.due)
     }
 
@@ -206,7 +208,10 @@ package struct ScheduleStateMachine: Sendable {
         switch outcome {
         case .success:
             entries[id].consecutiveFailures = 0
-            if let bounds = endpoint.freshnessSeconds {
+            if entries[id].runAgain {
+                wait = 0
+                entries[id].reason = ScheduleReason.webhook.text()
+            } else if let bounds = endpoint.freshnessSeconds {
                 let fresh = policy.freshDelay(for: endpoint, bounds: bounds, freshness: freshness, unit: unit)
                 wait = fresh.wait
                 entries[id].reason = fresh.reason.text(held: fresh.held)
@@ -227,6 +232,7 @@ package struct ScheduleStateMachine: Sendable {
                 (asked ? ScheduleReason.retryAfter : .backoff(failures: entries[id].consecutiveFailures)).text()
         }
         entries[id].nextDue = now + wait
+        entries[id].runAgain = false
         entries[id].isRunning = false
         entries[id].startedInBacklog = false
         queue.insert(ScheduleQueue.Item(due: entries[id].nextDue, id: id))

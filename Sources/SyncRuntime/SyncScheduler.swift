@@ -28,6 +28,8 @@ package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duratio
         /// Time to renew the claims of the running syncs.
         case renew
         case reload(SyncConfiguration)
+        /// A run asked for out of schedule (``requestRun(_:)``).
+        case requested(String)
         case shutdown
         case graceExpired
     }
@@ -52,6 +54,8 @@ package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duratio
     /// The endpoints timed by their upstream's freshness whose answer said `no-store`, said once each in the log.
     private var toldNoStore: Set<String> = []
     private var storing = false
+    /// The endpoints a webhook asked to run that have not started since: their claims override the shared schedule.
+    private var requested: Set<String> = []
     private let wakes: AsyncStream<Wake>
     private let wake: AsyncStream<Wake>.Continuation
 
@@ -90,6 +94,12 @@ package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duratio
     /// Applies a new configuration: added endpoints are scheduled, removed ones dropped, changed ones take effect.
     package nonisolated func reload(_ configuration: SyncConfiguration) {
         wake.yield(.reload(configuration))
+    }
+
+    /// Asks for a run of `name` at once, out of its schedule, coalesced with the others asked for
+    /// (``ScheduleStateMachine/request(_:now:)``); with other nodes, through the claim as every run.
+    package nonisolated func requestRun(_ name: String) {
+        wake.yield(.requested(name))
     }
 
     package func run() async {
@@ -146,6 +156,7 @@ package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duratio
                     let now = engine.now()
                     for name in names {
                         if !stopping, let failures = claims.claimed[name] {
+                            requested.remove(name)
                             machine.adoptFailures(name, failures)
                             start(name, &group)
                         } else {
@@ -183,6 +194,8 @@ package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duratio
                     machine.reconfigure(
                         configuration.plans.map(Self.scheduled), concurrency: configuration.concurrency,
                         now: engine.now())
+                case .requested(let name):
+                    if machine.request(name, now: engine.now()) { requested.insert(name) }
                 case .shutdown:
                     stopping = true
                     let deadline = clock.now.advanced(by: shutdownGrace)
@@ -214,9 +227,10 @@ package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duratio
 
     /// Claims `names` before they start; the answer wakes the loop.
     private func claim(_ names: [String], _ leasing: any EndpointLeasing, _ group: inout DiscardingTaskGroup) {
+        let requested = self.requested
         group.addTask { [engine, wake] in
             do {
-                wake.yield(.claimed(names, try await leasing.claim(names, now: engine.now())))
+                wake.yield(.claimed(names, try await leasing.claim(names, now: engine.now(), requested: requested)))
             } catch {
                 wake.yield(.claimFailed(names, "\(error)"))
             }
@@ -257,7 +271,10 @@ package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duratio
                 if let leasing {
                     claim(names, leasing, &group)
                 } else {
-                    for name in names { start(name, &group) }
+                    for name in names {
+                        requested.remove(name)
+                        start(name, &group)
+                    }
                 }
                 continue
             case .sleep(let due):

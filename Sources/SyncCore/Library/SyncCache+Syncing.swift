@@ -94,6 +94,33 @@ extension SyncCache {
         await scheduler.run()
     }
 
+    /// Asks the schedule ``run(onSync:)`` keeps to sync `endpoint` at once, out of its schedule, and returns without
+    /// waiting: what an upstream's webhook does (`POST /v1/hooks/{name}`).
+    ///
+    /// Requests are coalesced: many before the run starts are one run, and many while it runs are one more run after
+    /// it. An endpoint backing off after failures keeps its backoff. With other nodes sharing a PostgreSQL database,
+    /// the run is claimed as every run is: one node runs it, after a run another node has under way.
+    ///
+    /// ```swift
+    /// cache.requestSync("users")
+    /// ```
+    ///
+    /// - Returns: false when ``run(onSync:)`` is not running (nothing would run it) or no endpoint has that name.
+    @discardableResult
+    public func requestSync(_ endpoint: String) -> Bool {
+        let scheduler = live.withLock { live in
+            live.configuration.plan(named: endpoint) == nil ? nil : live.scheduler
+        }
+        scheduler?.requestRun(endpoint)
+        return scheduler != nil
+    }
+
+    /// Reads `secret` as this cache's syncs read theirs (its environment, `$CREDENTIALS_DIRECTORY`): a webhook's,
+    /// each time a hook comes, so that a rotated secret needs no restart.
+    package func read(_ secret: Credential.Secret) throws(ConfigurationError) -> String {
+        try secret.source.resolve(environment: writer?.engine.environment ?? [:])
+    }
+
     /// Replaces the configuration: endpoints added are synced (and scheduled, while ``run(onSync:)`` runs),
     /// endpoints removed are no longer, and changed ones take effect from their next sync. What is stored stays.
     /// A cache opened for reading only reads the new endpoints from then on.

@@ -62,6 +62,8 @@ extension ConfigurationParser {
                     #"rate_limit must be requests per second, minute or hour, such as "10/s", "600/m" or "3600/h""#,
                     at: field)
             }
+        case "webhook":
+            if let value = webhook(field) { endpoint.webhook = value }
         case "rate_limit_scope":
             if let value = field.value.string.flatMap(SyncEndpoint.RateLimitScope.init(rawValue:)) {
                 endpoint.rateLimitScope = value

@@ -31,6 +31,8 @@ struct ConfigurationParser {
     private(set) var problems: [ConfigurationError.Problem] = []
     /// The lines of the values another library reads after this reader (the PostgreSQL URLs), by key.
     var lines: [String: Int] = [:]
+    /// The `webhook` options with `signature = "none"`, checked against `[server] listen` once it is read.
+    var unsignedWebhooks: [Field] = []
 
     static func parse(_ text: String, sourcePath: String) throws(ConfigurationError) -> SyncConfiguration {
         guard text.utf8.count <= maximumSize else {
@@ -139,6 +141,7 @@ struct ConfigurationParser {
                 "password_file is the PostgreSQL database's password, and database is an SQLite file",
                 at: passwordFileField)
         }
+        reportUnsignedWebhooks(listen: configuration.server.listen)
         configuration.databaseLine = lines["database"]
         configuration.server.readDatabaseLine = lines["read_database"]
         return configuration

@@ -117,6 +117,9 @@ public struct SyncEndpoint: Sendable, Hashable {
     public var maxParents: Int = 10_000
     /// Parents walked at once: 1...64 (`parent_concurrency`). The default is 4.
     public var parentConcurrency: Int = 4
+    /// The upstream's webhook, which syncs the endpoint at once through the read API (`webhook`). The default is
+    /// none: the endpoint is synced on its schedule only.
+    public var webhook: Webhook?
 
     /// An endpoint; only the name and the URL are required (no `records`: a document endpoint). The options
     /// not taken here (``credential``, ``pagination``, ``incremental``, ``rateLimit`` and the bounds) are
@@ -208,7 +211,8 @@ public struct SyncEndpoint: Sendable, Hashable {
         for header in headerFields {
             if let problem = EndpointRules.header(name: header.name, value: header.value) { problems.append(problem) }
         }
-        var optionProblems: [OptionProblem] = (credential?.problems ?? []) + proxy.problems + tls.problems
+        var optionProblems: [OptionProblem] =
+            (credential?.problems ?? []) + proxy.problems + tls.problems + (webhook?.problems ?? [])
         let paging = pagination?.compile(problems: &optionProblems)
         var recordsPath: JSONPath?
         if let records {

@@ -1,12 +1,13 @@
 import SyncCore
 
 /// The `next_poll` and `schedule` columns of `syncd status`: when the daemon polls each endpoint next and why, shown
-/// when some endpoint's polls follow its upstream's freshness (`freshness = "upstream"`), whose waits vary.
+/// when some endpoint's polls follow its upstream's freshness (`freshness = "upstream"`), whose waits vary, or its
+/// webhook (`webhook`), which makes it due at once.
 struct ScheduleColumns {
     var isShown: Bool
 
     init(_ configuration: SyncConfiguration) {
-        isShown = configuration.endpoints.contains { $0.freshness == .upstream }
+        isShown = configuration.endpoints.contains { $0.freshness == .upstream || $0.webhook != nil }
     }
 
     /// The columns' names; none unless shown.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fuzz/run.sh TARGET|all SECONDS — runs a fuzz target (decoder, config, query, headers, database-url, postgres-sql,
-# request-head, oauth2-token, proxy, parent-template) under libFuzzer for SECONDS, or every target for `all` (one per core at once), on a copy of its seed corpus in
+# request-head, oauth2-token, proxy, parent-template, webhook-signature) under libFuzzer for SECONDS, or every target for `all` (one per core at once), on a copy of its seed corpus in
 # Fuzz/corpus/TARGET with the words of Fuzz/dictionaries/TARGET.dict (README "Fuzzing").
 #
 # Builds syncd-fuzz in release with -sanitize=fuzzer,address and -DFUZZING, in a scratch path of its own
@@ -10,8 +10,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-targets=(decoder config query headers database-url postgres-sql request-head oauth2-token proxy parent-template)
-usage="usage: Fuzz/run.sh decoder|config|query|headers|database-url|postgres-sql|request-head|oauth2-token|proxy|parent-template|all SECONDS"
+targets=(decoder config query headers database-url postgres-sql request-head oauth2-token proxy parent-template webhook-signature)
+usage="usage: Fuzz/run.sh decoder|config|query|headers|database-url|postgres-sql|request-head|oauth2-token|proxy|parent-template|webhook-signature|all SECONDS"
 [ $# -eq 2 ] || { echo "$usage" >&2; exit 64; }
 target=$1
 seconds=$2

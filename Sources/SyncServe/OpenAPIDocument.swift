@@ -98,6 +98,7 @@ package enum OpenAPIDocument {
                     "503": response("Unavailable"),
                 ])
         }
+        paths.merge(hookPaths(endpoints)) { read, _ in read }
         var document: [String: JSONValue] = [
             "openapi": "3.1.0",
             "info": .object([
@@ -107,7 +108,7 @@ package enum OpenAPIDocument {
                     """
                     The local, read-only HTTP API of syncd: the cached records of each configured endpoint, with \
                     ETags, filters in PostgREST's dialect and a change feed. Errors are application/problem+json \
-                    with one sentence. Only GET and HEAD are answered; any other method is 405.
+                    with one sentence. Only GET and HEAD are answered, and POST of a webhook; others are 405.
 
                     A filter on a configured column is `column=op.value` with eq, neq, gt, gte, lt, lte, like, ilike \
                     (`%` or `*` for any run of characters, `_` for one), `in.(a,b)` (values may be double-quoted), or \

@@ -16,6 +16,10 @@ package enum ReadAPIError: Error, Sendable, Equatable {
     case unavailable(_ sentence: String, cause: String? = nil)
     /// 405: a method other than GET and HEAD.
     case methodNotAllowed
+    /// 403: a webhook whose signature is missing, malformed, stale or not the body's.
+    case forbidden(_ sentence: String)
+    /// 413: a webhook's body over the most read.
+    case tooLarge(_ sentence: String)
 
     package var status: Int {
         switch self {
@@ -24,6 +28,8 @@ package enum ReadAPIError: Error, Sendable, Equatable {
         case .unauthorized: 401
         case .unavailable: 503
         case .methodNotAllowed: 405
+        case .forbidden: 403
+        case .tooLarge: 413
         }
     }
 
@@ -34,12 +40,16 @@ package enum ReadAPIError: Error, Sendable, Equatable {
         case .unauthorized: "Unauthorized"
         case .unavailable: "Service Unavailable"
         case .methodNotAllowed: "Method Not Allowed"
+        case .forbidden: "Forbidden"
+        case .tooLarge: "Content Too Large"
         }
     }
 
     var detail: String {
         switch self {
-        case .badParameter(_, let sentence), .notFound(let sentence), .unavailable(let sentence, _): sentence
+        case .badParameter(_, let sentence), .notFound(let sentence), .unavailable(let sentence, _),
+            .forbidden(let sentence), .tooLarge(let sentence):
+            sentence
         case .unauthorized: "This read API requires a bearer token: send Authorization: Bearer <token>."
         case .methodNotAllowed: "The read API is read-only: it answers GET and HEAD."
         }
@@ -53,6 +63,8 @@ package enum ReadAPIError: Error, Sendable, Equatable {
         case .unauthorized: "unauthorized"
         case .unavailable: "unavailable"
         case .methodNotAllowed: "method_not_allowed"
+        case .forbidden: "forbidden"
+        case .tooLarge: "too_large"
         }
     }
 

@@ -188,7 +188,17 @@ package struct ReadServer: Sendable {
         router.get("/rest/:name") { request, context in
             try await model.records(try Self.parameter("name", context), request: request)
         }
+        // Signed by the upstream, not by the token: the bearer and Host checks pass it by (``isHook(_:)``).
+        router.post("/v1/hooks/:name") { request, context in
+            try await model.hook(try Self.parameter("name", context), request: request, logger: context.logger)
+        }
         return router
+    }
+
+    /// Whether `request` is an upstream's webhook (`POST /v1/hooks/{name}`), which its signature authenticates: the
+    /// read API's token is the readers', which an upstream does not have, and a signed hook is no rebinding attack.
+    static func isHook(_ request: Request) -> Bool {
+        request.method == .post && request.uri.path.hasPrefix("/v1/hooks/")
     }
 
     /// A path parameter, percent-decoded.

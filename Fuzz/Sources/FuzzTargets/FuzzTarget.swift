@@ -23,6 +23,8 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     case proxy
     /// `{parent.NAME}` templates read and rendered for a URL, a header value and a body: ``ParentTemplateTarget``.
     case parentTemplate = "parent-template"
+    /// Webhook signature headers (GitHub, Stripe, a named HMAC) and the check of a body: ``WebhookSignatureTarget``.
+    case webhookSignature = "webhook-signature"
 
     /// Runs the target on one input.
     ///
@@ -40,6 +42,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         case .oauth2Token: try OAuth2TokenTarget.run(bytes)
         case .proxy: try ProxyTarget.run(bytes)
         case .parentTemplate: try ParentTemplateTarget.run(bytes)
+        case .webhookSignature: try WebhookSignatureTarget.run(bytes)
         }
     }
 

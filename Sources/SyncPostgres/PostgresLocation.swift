@@ -1,4 +1,5 @@
 internal import SyncCore
+import SyncSupport
 
 /// Where a PostgreSQL store is, from the `database` setting: a URL as libpq reads one,
 /// `postgresql://[user[:password]@][host][:port][/database][?param=value&…]` (also `postgres://`).
@@ -238,7 +239,8 @@ package struct PostgresLocation: Sendable, Hashable {
                 bytes.append(byte)
                 continue
             }
-            guard let high = iterator.next().flatMap(Self.hexValue), let low = iterator.next().flatMap(Self.hexValue)
+            guard let high = iterator.next().flatMap(ASCIIDigits.hexValue),
+                let low = iterator.next().flatMap(ASCIIDigits.hexValue)
             else { throw PostgresLocationError("has a % in \(part) that is not followed by two hex digits") }
             bytes.append(high << 4 | low)
         }
@@ -246,15 +248,6 @@ package struct PostgresLocation: Sendable, Hashable {
             throw PostgresLocationError("has \(part) that is not UTF-8 text")
         }
         return decoded
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }
 

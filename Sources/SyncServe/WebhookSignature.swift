@@ -2,6 +2,7 @@ internal import Crypto
 internal import Foundation
 package import HTTPTypes
 package import SyncCore
+import SyncSupport
 
 /// What a webhook's headers claim, and the check of that claim against the body as it streams in: HMAC-SHA256 over
 /// the exact bytes received, compared in constant time with each signature the header carries.
@@ -177,7 +178,7 @@ package struct WebhookSignature: Sendable, Equatable {
         bytes.reserveCapacity(32)
         var high: UInt8?
         for digit in digits {
-            guard let value = hexValue(digit) else { return nil }
+            guard let value = ASCIIDigits.hexValue(digit) else { return nil }
             if let first = high {
                 bytes.append(first << 4 | value)
                 high = nil
@@ -186,15 +187,6 @@ package struct WebhookSignature: Sendable, Equatable {
             }
         }
         return bytes
-    }
-
-    private static func hexValue(_ digit: UInt8) -> UInt8? {
-        switch digit {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 
     private static func trimmed(_ bytes: Substring.UTF8View) -> Substring.UTF8View {

@@ -82,6 +82,26 @@ struct PostgresLeasesTests {
         #expect(rows == [[Timestamp.format(Self.now + 60), "one", "max-age: fresh for 1m"]])
     }
 
+    @Test("a webhook's request claims an endpoint the shared schedule has not made due, but not one another node holds")
+    func requestOverridesTheSchedule() async throws {
+        let nodes = try await nodes()
+        defer { Task { await nodes.store.close() } }
+        _ = try await nodes.one.claim(["a", "b"], now: Self.now)
+        try await finish(nodes.one, [("a", Self.now + 3600)])
+        let requested = try await nodes.two.claim(["a", "b", "c"], now: Self.now + 1, requested: ["a", "b"])
+        // a: handed back, due in an hour, asked for: claimed. b: still held by node one: refused, as any run is.
+        // c: due, not asked for: claimed as usual.
+        #expect(requested.claimed.keys.sorted() == ["a", "c"])
+        guard case .held = requested.refused["b"] else {
+            Issue.record("b: \(String(describing: requested.refused["b"]))")
+            return
+        }
+        try await finish(nodes.one, [("b", Self.now + 3600)])
+        let unasked = try await nodes.one.claim(["b"], now: Self.now + 2)
+        #expect(unasked.refused["b"] == .notDue(until: Self.now + 3600))
+        #expect(try await nodes.one.claim(["b"], now: Self.now + 2, requested: ["b"]).claimed.keys.sorted() == ["b"])
+    }
+
     @Test("a lease that ran out is taken by another node; its old holder can neither renew nor hand it back")
     func expiredLeaseMoves() async throws {
         let nodes = try await nodes()

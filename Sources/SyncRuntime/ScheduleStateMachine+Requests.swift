@@ -13,13 +13,15 @@ extension ScheduleStateMachine {
     /// - Backing off after failures, the backoff stands: a failing upstream is not polled faster because hooks
     ///   arrive, and a storm of them is when an upstream is least able to answer.
     ///
+    /// - Parameter followRunning: false when a run under way answers the request as well as a new one would (a
+    ///   reader who wants a copy no older than a moment: the run under way ends with one); then nothing follows it.
     /// - Returns: Whether a run is coming sooner for it (or is running, and another follows); false for an endpoint
     ///   not configured, or backing off.
     @discardableResult
-    package mutating func request(_ name: String, now: Double) -> Bool {
+    package mutating func request(_ name: String, now: Double, followRunning: Bool = true) -> Bool {
         guard let id = ids[name] else { return false }
         if entries[id].isRunning {
-            entries[id].runAgain = true
+            if followRunning { entries[id].runAgain = true }
             return true
         }
         guard entries[id].consecutiveFailures == 0 else { return false }

@@ -28,8 +28,8 @@ package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duratio
         /// Time to renew the claims of the running syncs.
         case renew
         case reload(SyncConfiguration)
-        /// A run asked for out of schedule (``requestRun(_:)``).
-        case requested(String)
+        /// A run asked for out of schedule (``requestRun(_:followRunning:answer:)``).
+        case requested(String, followRunning: Bool, answer: @Sendable (Bool) -> Void)
         case shutdown
         case graceExpired
     }
@@ -97,9 +97,13 @@ package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duratio
     }
 
     /// Asks for a run of `name` at once, out of its schedule, coalesced with the others asked for
-    /// (``ScheduleStateMachine/request(_:now:)``); with other nodes, through the claim as every run.
-    package nonisolated func requestRun(_ name: String) {
-        wake.yield(.requested(name))
+    /// (``ScheduleStateMachine/request(_:now:followRunning:)``); with other nodes, through the claim as every run.
+    ///
+    /// - Parameter answer: Called with whether a run is coming (false: not configured, or backing off).
+    package nonisolated func requestRun(
+        _ name: String, followRunning: Bool = true, answer: @escaping @Sendable (Bool) -> Void = { _ in }
+    ) {
+        wake.yield(.requested(name, followRunning: followRunning, answer: answer))
     }
 
     package func run() async {
@@ -194,8 +198,10 @@ package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duratio
                     machine.reconfigure(
                         configuration.plans.map(Self.scheduled), concurrency: configuration.concurrency,
                         now: engine.now())
-                case .requested(let name):
-                    if machine.request(name, now: engine.now()) { requested.insert(name) }
+                case .requested(let name, let followRunning, let answer):
+                    let coming = machine.request(name, now: engine.now(), followRunning: followRunning)
+                    if coming { requested.insert(name) }
+                    answer(coming)
                 case .shutdown:
                     stopping = true
                     let deadline = clock.now.advanced(by: shutdownGrace)

@@ -333,22 +333,6 @@ package enum OpenAPIDocument {
             ($0, JSONValue.object(["$ref": .string("#/components/headers/\($0)")]))
         })
 
-    /// The headers of the answers, once in `components`.
-    static let sharedHeaders: [String: JSONValue] = [
-        "ETag": header("A strong tag: the database's instance and the version.", pattern: nil),
-        "Last-Modified": header("When the data last changed, as an HTTP date.", pattern: nil),
-        "Age": header("Seconds since the last successful poll.", pattern: "^[0-9]+$"),
-        "Cache-Control": header(
-            "`max-age` from the last poll to the next (`max-age=0` when stale), then `stale-while-revalidate` (the "
-                + "endpoint's timeout) and `stale-if-error` (its longest backoff): "
-                + "`max-age=300, stale-while-revalidate=30, stale-if-error=3600`.", pattern: nil),
-        "Cache-Status": header(
-            "RFC 9211: `syncd; hit; ttl=42`, or a negative ttl and a detail when stale.", pattern: nil),
-        "Content-Range": header(
-            "The rows sent, `0-9/*`, or with `Prefer: count=exact` `0-9/250` (`*/0` when none).", pattern: nil),
-        "Retry-After": header("Seconds to wait before asking again.", pattern: "^[0-9]+$"),
-    ]
-
     /// The answers every endpoint's operations share, once in `components`.
     static let sharedResponses: [String: JSONValue] = [
         "NotModified": .object([

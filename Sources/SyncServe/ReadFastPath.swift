@@ -30,6 +30,8 @@ package struct ReadFastPath: Sendable {
     ///   whether a `Host` is admitted depends on nothing else, so the next request with the same one skips the check.
     func answer(_ head: RequestHead, admitted: inout String?) -> (route: String, answer: MemoryAnswer)? {
         guard head.isGET, !head.needsRouter else { return nil }
+        // A reader's Cache-Control may ask for a sync first (``ReadModel/revalidate(_:request:)``): the router's.
+        if head.fields[.cacheControl] != nil, model.allowsRevalidate { return nil }
         if let token {
             guard let header = head.fields[.authorization], token.admits(header) else { return nil }
         }

@@ -162,14 +162,22 @@ package struct ReadServer: Sendable {
         router.get("/openapi.json") { _, _ in model.openAPI(bearer: bearer) }
         router.get("/v1/endpoints") { _, _ in try await model.endpointsList() }
         router.get("/v1/endpoints/:name/records") { request, context in
-            try await model.records(try Self.parameter("name", context), request: request)
+            let name = try Self.parameter("name", context)
+            return try await model.revalidated(name, request) { () async throws(ReadAPIError) in
+                try await model.records(name, request: request)
+            }
         }
         router.get("/v1/endpoints/:name/records/:id") { request, context in
-            try await model.record(
-                try Self.parameter("name", context), id: try Self.parameter("id", context), request: request)
+            let (name, id) = (try Self.parameter("name", context), try Self.parameter("id", context))
+            return try await model.revalidated(name, request) { () async throws(ReadAPIError) in
+                try await model.record(name, id: id, request: request)
+            }
         }
         router.get("/v1/endpoints/:name/changes") { request, context in
-            var response = try await model.changes(try Self.parameter("name", context), request: request)
+            let name = try Self.parameter("name", context)
+            var response = try await model.revalidated(name, request) { () async throws(ReadAPIError) in
+                try await model.changes(name, request: request)
+            }
             // An event's id sent back as Last-Event-ID takes the place of `after`: a cache in front keys on it too.
             response.headers[.vary] = "Last-Event-ID"
             return response
@@ -178,7 +186,10 @@ package struct ReadServer: Sendable {
             try await model.drift(try Self.parameter("name", context))
         }
         router.get("/v1/endpoints/:name/document") { request, context in
-            var response = try await model.document(try Self.parameter("name", context), request: request)
+            let name = try Self.parameter("name", context)
+            var response = try await model.revalidated(name, request) { () async throws(ReadAPIError) in
+                try await model.document(name, request: request)
+            }
             // A document is served as the upstream typed it (text/html, say): never sniffed, never run as a page
             // of this origin.
             response.headers[.xContentTypeOptions] = "nosniff"
@@ -186,7 +197,10 @@ package struct ReadServer: Sendable {
             return response
         }
         router.get("/rest/:name") { request, context in
-            try await model.records(try Self.parameter("name", context), request: request)
+            let name = try Self.parameter("name", context)
+            return try await model.revalidated(name, request) { () async throws(ReadAPIError) in
+                try await model.records(name, request: request)
+            }
         }
         // Signed by the upstream, not by the token: the bearer and Host checks pass it by (``isHook(_:)``).
         router.post("/v1/hooks/:name") { request, context in

@@ -207,6 +207,7 @@ enum RequestFieldName {
         case 7 where matches("upgrade"): self = .framing
         case 10 where matches("connection"): self = .connection
         case 13 where matches("authorization"): self = .kept(.authorization)
+        case 13 where matches("cache-control"): self = .kept(.cacheControl)
         case 13 where matches("if-none-match"): self = .kept(.ifNoneMatch)
         case 14 where matches("content-length"): self = .framing
         case 17 where matches("if-modified-since"): self = .kept(.ifModifiedSince)

@@ -14,6 +14,7 @@ struct WebhookDaemonTests {
     final class Upstream: Sendable {
         private struct State {
             var requests: [String: Int] = [:]
+            var failing = false
             var holding = false
             var held: [CheckedContinuation<Void, Never>] = []
         }
@@ -22,9 +23,9 @@ struct WebhookDaemonTests {
         let arrivals = AsyncStream<String>.makeStream()
 
         func handle(_ request: UpstreamRequest) async -> UpstreamResponse {
-            let holding = state.withLock { state in
+            let (holding, failing, count) = state.withLock { state in
                 state.requests[request.path, default: 0] += 1
-                return state.holding
+                return (state.holding, state.failing, state.requests[request.path, default: 0])
             }
             arrivals.continuation.yield(request.path)
             if holding {
@@ -36,8 +37,13 @@ struct WebhookDaemonTests {
                     if !keep { continuation.resume() }
                 }
             }
-            return .json(Array(#"[{"id": 1}, {"id": 2}]"#.utf8))
+            if failing { return UpstreamResponse(status: 503, headers: [], body: []) }
+            // Each answer differs: a record carries the request's number.
+            return .json(Array(#"[{"id": 1, "n": \#(count)}, {"id": 2}]"#.utf8))
         }
+
+        /// Makes the upstream answer 503 (true) or its records again.
+        func fail(_ failing: Bool) { state.withLock { $0.failing = failing } }
 
         func requests(_ path: String) -> Int { state.withLock { $0.requests[path, default: 0] } }
 

@@ -83,8 +83,9 @@ extension SyncCache {
                 leasing: writer.storage.leasing(
                     node: live.configuration.cluster.nodeName,
                     lease: live.configuration.cluster.lease.scheduleSeconds),
-                onReport: { [notifier] report in
+                onReport: { [notifier, reports] report in
                     notifier.changed()
+                    reports.report(report)
                     onSync(report)
                 })
             live.scheduler = scheduler

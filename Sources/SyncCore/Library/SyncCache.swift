@@ -77,6 +77,8 @@ public final class SyncCache: Service, Sendable {
     /// Tells the change streams (and the read API's event streams and long polls) of each commit: at once when this
     /// cache committed, else at their next look.
     let notifier: CommitNotifier
+    /// The readers waiting for a run the schedule was asked for (``refresh(_:olderThan:within:)``).
+    let reports = ReportWaiters()
     let writer: Writer?
     /// The configuration syncs use, which ``reload(_:)`` replaces, and the scheduler while ``run(onSync:)`` runs.
     let live: Mutex<Live>

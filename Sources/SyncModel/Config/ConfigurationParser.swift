@@ -177,6 +177,8 @@ struct ConfigurationParser {
                 if let listen = listen(field) { server.listen = listen }
             case "allow_remote":
                 if let allow = bool(field) { server.allowRemote = allow }
+            case "allow_revalidate":
+                if let allow = bool(field) { server.allowRevalidate = allow }
             case "read_database":
                 server.readDatabase = readDatabase(field)
             case "token_file":

@@ -43,6 +43,10 @@ extension SyncConfiguration {
         /// `max_streams`: change-feed event streams (`Accept: text/event-stream`) and long polls (`wait=`) open at
         /// once; one more is answered 503 with `Retry-After`. 0 turns both off. The default is 256; 0...65,536.
         public package(set) var maxStreams: Int
+        /// `allow_revalidate`: a read API request with `Cache-Control: max-age=N` (or `no-cache`) has the endpoint
+        /// synced first when its copy is older than N seconds (``SyncCache/refresh(_:olderThan:within:)``). The
+        /// default is false: the request's `Cache-Control` is not read. A reload applies it.
+        public package(set) var allowRevalidate = false
         /// A PostgreSQL URL the read API reads from instead of `database`: a streaming replica (hot standby), so that
         /// readers scale with PostgreSQL's own replicas. The default is nil: the read API reads `database`.
         public package(set) var readDatabase: String?

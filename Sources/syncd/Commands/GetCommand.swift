@@ -7,7 +7,9 @@ struct GetCommand: AsyncParsableCommand {
         abstract: "Print one cached record (or a document endpoint's body) exactly as the upstream sent it.",
         discussion: """
             The record's ETag goes to stderr as `ETag: "…"`. With --if-none-match and a matching ETag, \
-            nothing is printed and the exit status is 3. A composite key is written `a,b`.
+            nothing is printed and the exit status is 3. A composite key is written `a,b`. With --max-age, an \
+            endpoint whose copy is older is synced first (one process at a time: the others then find it fresh); \
+            when the sync fails, the stored copy is printed, and `Cache-Status:` on stderr says why it is stale.
             """
     )
 
@@ -24,13 +26,24 @@ struct GetCommand: AsyncParsableCommand {
         help: ArgumentHelp("Exit 3, printing nothing, when the ETag matches (lists and * allowed).", valueName: "etag"))
     var ifNoneMatch: String?
 
+    @Option(
+        name: .customLong("max-age"),
+        help: ArgumentHelp(
+            "Sync the endpoint first when its copy is older than this (30s, 5m, 1h; 0 always).", valueName: "age"))
+    var maxAge: MaxAge?
+
     func run() async throws {
         try await reportingErrors {
             let configuration = try options.loadConfiguration()
             guard let endpoint = configuration.endpoint(named: endpoint) else {
                 throw CLIError.unknownEndpoint(self.endpoint)
             }
-            let cache = try DatabaseAccess.openForReading(options.store(configuration))
+            let store = options.store(configuration)
+            if let maxAge {
+                let status = try await Self.refresh(endpoint, olderThan: maxAge.duration, configuration, store)
+                if let status { Terminal.standardError.write("Cache-Status: \(status)\n") }
+            }
+            let cache = try DatabaseAccess.openForReading(store)
             let body: String
             let etag: String
             let name = endpoint.name
@@ -55,5 +68,49 @@ struct GetCommand: AsyncParsableCommand {
             Terminal.standardError.write("ETag: \(etag)\n")
             Terminal.standardOutput.write(body.hasSuffix("\n") ? body : body + "\n")
         }
+    }
+}
+
+extension GetCommand {
+    /// `--max-age`: syncs `endpoint` first when its copy is older, holding the state folder's lock of the endpoint
+    /// meanwhile, so that scripts asking at once make one request; returns the `Cache-Status` to print, nil when the
+    /// copy was young enough.
+    static func refresh(
+        _ endpoint: SyncEndpoint, olderThan maxAge: Duration, _ configuration: SyncConfiguration, _ store: SyncStore
+    ) async throws -> String? {
+        let lock = try FileLock(SyncCache.stateDirectory(of: store) + "/.syncd-refresh-\(endpoint.name).lock")
+        defer { lock.release() }
+        let cache = try SyncRunner.open(configuration, in: store)
+        let outcome: SyncCache.Refresh
+        do {
+            outcome = try await cache.refresh(endpoint.name, olderThan: maxAge, within: endpoint.timeout)
+        } catch {
+            try? await cache.shutdown()
+            throw error
+        }
+        try await cache.shutdown()
+        switch outcome {
+        case .fresh: return nil
+        case .synced: return "syncd; fwd=request; stored"
+        case .stale(let reason):
+            return "syncd; hit; fwd=request; detail=\"stale-if-error: \(TerminalText.escaped(reason))\""
+        }
+    }
+}
+
+/// A `--max-age` value: a whole number of ms, s, m, h or d (`30s`, `5m`), or of seconds; at most a year.
+struct MaxAge: ExpressibleByArgument {
+    var duration: Duration
+
+    init?(argument: String) {
+        let units: [(String, Int64)] = [("ms", 1), ("s", 1000), ("m", 60_000), ("h", 3_600_000), ("d", 86_400_000)]
+        let unit = units.first { argument.hasSuffix($0.0) && Int64(argument.dropLast($0.0.count)) != nil }
+        let digits = unit.map { String(argument.dropLast($0.0.count)) } ?? argument
+        guard digits.count <= 12, digits.allSatisfy({ ("0"..."9").contains($0) }), let count = Int64(digits) else {
+            return nil
+        }
+        let (milliseconds, overflow) = count.multipliedReportingOverflow(by: unit?.1 ?? 1000)
+        guard !overflow, milliseconds <= 31_536_000_000 else { return nil }
+        duration = .milliseconds(milliseconds)
     }
 }

@@ -47,3 +47,18 @@ struct ConfigurationMaxStreamsTests {
             ])
     }
 }
+
+@Suite("configuration: [server] allow_revalidate")
+struct ConfigurationAllowRevalidateTests {
+    @Test("allow_revalidate is off unless set true, and anything but a boolean is refused at its line")
+    func allowRevalidate() throws {
+        #expect(try SyncConfiguration.parse("", sourcePath: "syncd.toml").server.allowRevalidate == false)
+        #expect(
+            try SyncConfiguration.parse("[server]\nallow_revalidate = true", sourcePath: "syncd.toml").server
+                .allowRevalidate)
+        #expect(
+            configurationProblems("[server]\nlisten = \"off\"\nallow_revalidate = \"yes\"") == [
+                "syncd.toml:3: [server]: allow_revalidate must be true or false"
+            ])
+    }
+}

@@ -1,18 +1,13 @@
 import Foundation
 import SampleUpstream
-import Synchronization
+import SyncTesting
 
 /// A loopback upstream of `items` in two pages of two (`startAt`/`maxResults`, with a `total` of 4) that holds its
 /// second page until the test opens the gate: while it waits, the sync is running with its first page counted, and
 /// the test looks at what syncd shows of it. Nothing waits on time: the test awaits ``secondPageAsked()`` and calls
 /// ``open()``.
 final class GatedUpstream: Sendable {
-    private struct State {
-        var isOpen = false
-        var waiters: [CheckedContinuation<Void, Never>] = []
-    }
-
-    private let state = Mutex(State())
+    private let gate = RequestGate(holding: true)
     private let asked: AsyncStream<Void>
     private let askedContinuation: AsyncStream<Void>.Continuation
 
@@ -62,7 +57,7 @@ final class GatedUpstream: Sendable {
         let start = Int(request.query["startAt"] ?? "0") ?? 0
         if start > 0 {
             askedContinuation.yield()
-            await waitForGate()
+            await gate.pass()
         }
         let ids = [start + 1, start + 2]
         let body = #"{"total": 4, "values": ["# + ids.map { #"{"id": \#($0)}"# }.joined(separator: ", ") + "]}"
@@ -77,21 +72,6 @@ final class GatedUpstream: Sendable {
 
     /// Lets the second page (and every later request) through.
     func open() {
-        let waiters = state.withLock { state in
-            state.isOpen = true
-            defer { state.waiters = [] }
-            return state.waiters
-        }
-        for waiter in waiters { waiter.resume() }
-    }
-
-    private func waitForGate() async {
-        await withCheckedContinuation { continuation in
-            let isOpen = state.withLock { state in
-                if !state.isOpen { state.waiters.append(continuation) }
-                return state.isOpen
-            }
-            if isOpen { continuation.resume() }
-        }
+        gate.release()
     }
 }

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import SampleUpstream
+import SyncTesting
 import Synchronization
 import Testing
 
@@ -15,28 +16,19 @@ struct WebhookDaemonTests {
         private struct State {
             var requests: [String: Int] = [:]
             var failing = false
-            var holding = false
-            var held: [CheckedContinuation<Void, Never>] = []
         }
 
         private let state = Mutex(State())
+        private let gate = RequestGate()
         let arrivals = AsyncStream<String>.makeStream()
 
         func handle(_ request: UpstreamRequest) async -> UpstreamResponse {
-            let (holding, failing, count) = state.withLock { state in
+            let (failing, count) = state.withLock { state in
                 state.requests[request.path, default: 0] += 1
-                return (state.holding, state.failing, state.requests[request.path, default: 0])
+                return (state.failing, state.requests[request.path, default: 0])
             }
             arrivals.continuation.yield(request.path)
-            if holding {
-                await withCheckedContinuation { continuation in
-                    let keep = state.withLock { state in
-                        if state.holding { state.held.append(continuation) }
-                        return state.holding
-                    }
-                    if !keep { continuation.resume() }
-                }
-            }
+            await gate.pass()
             if failing { return UpstreamResponse(status: 503, headers: [], body: []) }
             // Each answer differs: a record carries the request's number.
             return .json(Array(#"[{"id": 1, "n": \#(count)}, {"id": 2}]"#.utf8))
@@ -47,16 +39,10 @@ struct WebhookDaemonTests {
 
         func requests(_ path: String) -> Int { state.withLock { $0.requests[path, default: 0] } }
 
-        func hold() { state.withLock { $0.holding = true } }
+        /// Holds every request from now on until ``release()``.
+        func hold() { gate.hold() }
 
-        func release() {
-            let held = state.withLock { state in
-                state.holding = false
-                defer { state.held = [] }
-                return state.held
-            }
-            for continuation in held { continuation.resume() }
-        }
+        func release() { gate.release() }
     }
 
     static let secret = "It's a Secret to Everybody"

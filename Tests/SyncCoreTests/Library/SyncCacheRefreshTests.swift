@@ -13,34 +13,22 @@ import Testing
 struct SyncCacheRefreshTests {
     /// An upstream of `/users` that counts its requests and holds them while ``hold`` is on.
     final class Gate: Sendable {
-        private let state = Mutex((requests: 0, holding: false, held: [CheckedContinuation<Void, Never>]()))
+        private let count = Mutex(0)
+        let gate = RequestGate()
 
-        var requests: Int { state.withLock { $0.requests } }
+        var requests: Int { count.withLock { $0 } }
 
-        func hold() { state.withLock { $0.holding = true } }
+        func hold() { gate.hold() }
 
-        func release() {
-            let held = state.withLock { state in
-                state.holding = false
-                defer { state.held = [] }
-                return state.held
-            }
-            for continuation in held { continuation.resume() }
-        }
+        func release() { gate.release() }
 
         func handle(_ request: UpstreamRequest) async -> UpstreamResponse {
-            let count = state.withLock { state in
-                state.requests += 1
-                return state.requests
+            let number = count.withLock { count in
+                count += 1
+                return count
             }
-            await withCheckedContinuation { continuation in
-                let holding = state.withLock { state in
-                    if state.holding { state.held.append(continuation) }
-                    return state.holding
-                }
-                if !holding { continuation.resume() }
-            }
-            return .json(Array(#"[{"id": 1, "n": \#(count)}]"#.utf8))
+            await gate.pass()
+            return .json(Array(#"[{"id": 1, "n": \#(number)}]"#.utf8))
         }
     }
 

@@ -106,11 +106,17 @@ package struct SyncRun: Sendable {
     /// (``SyncStorage/recordFailure(_:outcome:run:facts:)``); nil for any other run (a successful one's counts come
     /// with its report).
     package var failedFanOut: SyncSummary.FanOut?
+    /// For a child endpoint, the parents this run walks, by key (their `_parent`): a webhook named them. The others
+    /// keep their children. nil walks the parents `children` and `max_parents` choose.
+    package var parents: Set<String>?
 
-    package init(endpoint: EndpointConfiguration, dueAt: Double? = nil, claim: String? = nil) {
+    package init(
+        endpoint: EndpointConfiguration, dueAt: Double? = nil, claim: String? = nil, parents: Set<String>? = nil
+    ) {
         self.endpoint = endpoint
         self.dueAt = dueAt
         self.claim = claim
+        self.parents = parents
     }
 }
 

@@ -16,6 +16,7 @@ extension ScheduleStateMachine {
         entries[id].startedInBacklog = false
         // A run asked for meanwhile is this one, when it is claimed (the scheduler keeps the request).
         entries[id].runAgain = false
+        entries[id].againKeys = nil
         entries[id].nextDue = due.isFinite ? due : entries[id].nextDue
         queue.insert(ScheduleQueue.Item(due: entries[id].nextDue, id: id))
         return true

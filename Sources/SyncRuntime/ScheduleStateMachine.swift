@@ -81,8 +81,21 @@ package struct ScheduleStateMachine: Sendable {
         var startedInBacklog = false
         /// Why ``nextDue`` is when it is (``ScheduleReason/text(held:)``); nil until a run ends, unless stored.
         var reason: String?
-        /// Whether a run was asked for while this one ran (``request(_:now:)``): one more follows it at once.
+        /// Whether a run was asked for while this one ran (``request(_:now:followRunning:parent:)``): one more
+        /// follows it at once.
         var runAgain = false
+        /// The parents the one more run walks, when every request during the run named one; nil walks them all.
+        var againKeys: Set<String>?
+        /// A run for the parents webhooks named only, waiting or running (``Targets``).
+        var targets: Targets?
+    }
+
+    /// A run of a child endpoint for the parents webhooks named: their keys, and the due time and reason of the full
+    /// walk it was pulled forward from, which it keeps once it ends.
+    struct Targets {
+        var keys: Set<String>
+        var heldDue: Double
+        var heldReason: String?
     }
 
     /// The waits after runs.
@@ -208,10 +221,7 @@ package struct ScheduleStateMachine: Sendable {
         switch outcome {
         case .success:
             entries[id].consecutiveFailures = 0
-            if entries[id].runAgain {
-                wait = 0
-                entries[id].reason = ScheduleReason.webhook.text()
-            } else if let bounds = endpoint.freshnessSeconds {
+            if let bounds = endpoint.freshnessSeconds {
                 let fresh = policy.freshDelay(for: endpoint, bounds: bounds, freshness: freshness, unit: unit)
                 wait = fresh.wait
                 entries[id].reason = fresh.reason.text(held: fresh.held)
@@ -232,7 +242,11 @@ package struct ScheduleStateMachine: Sendable {
                 (asked ? ScheduleReason.retryAfter : .backoff(failures: entries[id].consecutiveFailures)).text()
         }
         entries[id].nextDue = now + wait
+        let ran = entries[id].targets
+        entries[id].targets = nil
+        if case .success = outcome { settleRequests(id, ran: ran, now: now) }
         entries[id].runAgain = false
+        entries[id].againKeys = nil
         entries[id].isRunning = false
         entries[id].startedInBacklog = false
         queue.insert(ScheduleQueue.Item(due: entries[id].nextDue, id: id))

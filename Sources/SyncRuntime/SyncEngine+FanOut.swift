@@ -65,7 +65,7 @@ extension SyncEngine {
                 status: nil, bytes: 0)
         }
         let inputs = try await storage.fanOutInputs(for: endpoint)
-        let choice = FanOutChoice(inputs, plan: plan)
+        let choice = FanOutChoice(inputs, plan: plan, only: run.parents)
         let parents = Set(inputs.parents.map(\.key))
         let walkedBefore = Set(inputs.children.keys)
         let feed = SpoolFeed(isPaged: true)
@@ -262,14 +262,18 @@ extension SyncEngine {
 /// recently walked.
 struct FanOutChoice {
     var parents: [ParentRow]
-    /// Parents not walked because their row did not change.
+    /// Parents not walked because their row did not change, or, on a run for the parents a webhook named, because
+    /// it named others.
     var skipped: Int
     /// Parents beyond `max_parents`, left for later runs.
     var left: Int
 
-    init(_ inputs: FanOutInputs, plan: FanOutPlan) {
+    /// - Parameter only: The parents a webhook named, by key: only those are walked, changed or not.
+    init(_ inputs: FanOutInputs, plan: FanOutPlan, only: Set<String>? = nil) {
         var candidates = inputs.parents
-        if plan.selection == .changed {
+        if let only {
+            candidates = candidates.filter { only.contains($0.key) }
+        } else if plan.selection == .changed {
             candidates = candidates.filter { inputs.children[$0.key]?.parentVersion != $0.version }
         }
         skipped = inputs.parents.count - candidates.count

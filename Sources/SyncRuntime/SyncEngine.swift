@@ -103,18 +103,21 @@ package struct SyncEngine: Sendable {
     /// - Parameter dueAt: When the scheduler wanted the run to start, for syncd_runs.due_at and the report's
     ///   ``SyncSummary/lateSeconds``; `nil` when nobody scheduled it.
     /// - Parameter claim: The claim the scheduler holds on the endpoint, when nodes share the storage.
+    /// - Parameter parents: For a child endpoint, the only parents to walk, by key (a webhook named them); nil walks
+    ///   the parents its options choose.
     /// - Parameter fetched: Called once a collection's answer is in (every page spooled, or the fetch failed), before
     ///   it is stored: the scheduler's slot can then fetch for another endpoint. Not called for a document, whose
     ///   body waits in memory rather than in a spool.
     package func sync(
-        _ endpoint: EndpointConfiguration, dueAt: Double? = nil, claim: String? = nil,
+        _ endpoint: EndpointConfiguration, dueAt: Double? = nil, claim: String? = nil, parents: Set<String>? = nil,
         fetched: @Sendable () -> Void = {}
     ) async -> SyncSummary {
         let startedAt = now()
         let counting = progress?.begin(endpoint.name.name)
         defer { counting?.end() }
         var report = await sync(
-            endpoint, run: SyncRun(endpoint: endpoint, dueAt: dueAt, claim: claim), startedAt: startedAt,
+            endpoint, run: SyncRun(endpoint: endpoint, dueAt: dueAt, claim: claim, parents: parents),
+            startedAt: startedAt,
             progress: counting, fetched: fetched)
         report.lateSeconds = dueAt.map { max(0, startedAt - $0) }
         return report

@@ -28,8 +28,8 @@ package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duratio
         /// Time to renew the claims of the running syncs.
         case renew
         case reload(SyncConfiguration)
-        /// A run asked for out of schedule (``requestRun(_:followRunning:answer:)``).
-        case requested(String, followRunning: Bool, answer: @Sendable (Bool) -> Void)
+        /// A run asked for out of schedule (``requestRun(_:parent:followRunning:answer:)``).
+        case requested(String, parent: String?, followRunning: Bool, answer: @Sendable (Bool) -> Void)
         case shutdown
         case graceExpired
     }
@@ -97,13 +97,18 @@ package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duratio
     }
 
     /// Asks for a run of `name` at once, out of its schedule, coalesced with the others asked for
-    /// (``ScheduleStateMachine/request(_:now:followRunning:)``); with other nodes, through the claim as every run.
+    /// (``ScheduleStateMachine/request(_:now:followRunning:parent:)``); with other nodes, through the claim as every
+    /// run.
     ///
-    /// - Parameter answer: Called with whether a run is coming (false: not configured, or backing off).
+    /// - Parameters:
+    ///   - parent: For a child endpoint, the parent row (by key) whose children changed: the run walks the parents
+    ///     named only.
+    ///   - answer: Called with whether a run is coming (false: not configured, or backing off).
     package nonisolated func requestRun(
-        _ name: String, followRunning: Bool = true, answer: @escaping @Sendable (Bool) -> Void = { _ in }
+        _ name: String, parent: String? = nil, followRunning: Bool = true,
+        answer: @escaping @Sendable (Bool) -> Void = { _ in }
     ) {
-        wake.yield(.requested(name, followRunning: followRunning, answer: answer))
+        wake.yield(.requested(name, parent: parent, followRunning: followRunning, answer: answer))
     }
 
     package func run() async {
@@ -198,8 +203,9 @@ package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duratio
                     machine.reconfigure(
                         configuration.plans.map(Self.scheduled), concurrency: configuration.concurrency,
                         now: engine.now())
-                case .requested(let name, let followRunning, let answer):
-                    let coming = machine.request(name, now: engine.now(), followRunning: followRunning)
+                case .requested(let name, let parent, let followRunning, let answer):
+                    let coming = machine.request(
+                        name, now: engine.now(), followRunning: followRunning, parent: parent)
                     if coming { requested.insert(name) }
                     answer(coming)
                 case .shutdown:
@@ -310,11 +316,14 @@ package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duratio
             return
         }
         let due = machine.state(of: name)?.nextDue
+        let parents = machine.parents(of: name)
         // On the thread where its answers arrive (see EventLoopTaskExecutor).
         let claim = leasing?.holder
         group.addTask(executorPreference: engine.transport.nextRunExecutor()) { [engine, wake] in
             let started = engine.now()
-            var report = await engine.sync(endpoint, dueAt: due, claim: claim) { wake.yield(.fetched(name)) }
+            var report = await engine.sync(endpoint, dueAt: due, claim: claim, parents: parents) {
+                wake.yield(.fetched(name))
+            }
             report.duration = .seconds(engine.now() - started)
             wake.yield(.finished(name, report))
         }

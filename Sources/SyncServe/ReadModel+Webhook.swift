@@ -42,12 +42,17 @@ extension ReadModel {
                 "A webhook was refused", metadata: [LogKey.endpointName: "\(name)", "why": "\(error.sentence)"])
             throw .forbidden(error.sentence)
         }
+        // A child endpoint's hook names the parent row whose children changed: read from the body as it comes.
+        let parentKey = webhook.parentKey.flatMap(SyncCache.parentKeyReader(path:))
         var received = 0
         do {
             for try await buffer in request.body {
                 received += buffer.readableBytes
                 guard received <= Self.maximumHookBody else { throw Self.hookTooLarge }
-                buffer.withUnsafeReadableBytes { check.update($0) }
+                buffer.withUnsafeReadableBytes { bytes in
+                    check.update(bytes)
+                    parentKey?.feed(bytes)
+                }
             }
         } catch let error as ReadAPIError {
             throw error
@@ -58,7 +63,7 @@ extension ReadModel {
             logger.debug("A webhook was refused", metadata: [LogKey.endpointName: "\(name)", "why": "mismatch"])
             throw .forbidden(WebhookSignature.Refusal.mismatch.sentence)
         }
-        guard syncing.requestSync(name) else {
+        guard syncing.requestSync(name, parentKey: parentKey?.key()) else {
             throw .unavailable("This syncd is not running its schedule: the hook cannot be acted on.")
         }
         logger.debug("A webhook asked for a run", metadata: [LogKey.endpointName: "\(name)"])

@@ -92,22 +92,45 @@ struct WebhookDaemonTests {
 
     /// Starts the daemon on a workspace for `upstream`, waits for its first syncs of both endpoints, and gives
     /// `body` the read API's address; the daemon is stopped after.
+    /// `posts`, a child endpoint of `users`: one walk per user, its hook naming the user in `user.id`.
+    static let posts = """
+
+        [[endpoint]]
+        name = "posts"
+        parent = "users"
+        parent_columns = { user_id = "id" }
+        url = "{parent_url}/users/{parent.id}/posts"
+        records = "$"
+        primary_key = ["user_id", "id"]
+        columns = { id = { path = "id", type = "integer" } }
+        webhook = { secret_file = "{directory}/github.secret", signature = "github", parent_key = "user.id" }
+        """
+
     static func withDaemon(
-        _ upstream: Upstream, _ body: (String, NotifyListener, CLITests.Workspace) async throws -> Void
+        _ upstream: Upstream, child: Bool = false,
+        _ body: (String, NotifyListener, CLITests.Workspace) async throws -> Void
     ) async throws -> SyncdProcess.Result {
         let server = try await LoopbackHTTPServer.start { await upstream.handle($0) }
         let workspace = try CLITests.Workspace(toml: "")
         defer { workspace.remove() }
         try Self.secret.write(toFile: workspace.path + "/github.secret", atomically: true, encoding: .utf8)
         try Self.stripeSecret.write(toFile: workspace.path + "/stripe.secret", atomically: true, encoding: .utf8)
-        try toml(server.baseURL, directory: workspace.path).write(
-            toFile: workspace.config, atomically: true, encoding: .utf8)
+        var text = toml(server.baseURL, directory: workspace.path)
+        if child {
+            text += posts.replacingOccurrences(of: "{parent_url}", with: server.baseURL)
+                .replacingOccurrences(of: "{directory}", with: workspace.path)
+        }
+        try text.write(toFile: workspace.config, atomically: true, encoding: .utf8)
         let result = try await DaemonProcess.run(
             ["run", "--config", workspace.config], directory: workspace.path,
             launcher: ["/usr/bin/env", "SYNCD_LOG_LEVEL=debug"]
         ) { notify, signal in
             let address = try #require(ReadAPIDaemonTests.address(in: await notify.waitFor("READY=1")))
-            _ = await notify.waitFor("STATUS=users: 200", "STATUS=charges: 200")
+            if child {
+                _ = await notify.waitFor("STATUS=users: 200", "STATUS=charges: 200", "STATUS=posts:")
+            } else {
+                _ = await notify.waitFor("STATUS=users: 200", "STATUS=charges: 200")
+            }
             try await body(address, notify, workspace)
             signal(SIGTERM)
         }
@@ -235,6 +258,33 @@ struct WebhookDaemonTests {
                 #expect(text.contains("larger than 25 MiB"), "\(text)")
             }
             #expect(upstream.requests("/users") == 1)
+        }
+        #expect(result.status == 0)
+    }
+
+    @Test("a child endpoint's hook naming its parent row re-walks that parent only; the full walk keeps its time")
+    func childParent() async throws {
+        let upstream = Upstream()
+        let result = try await Self.withDaemon(upstream, child: true) { address, notify, workspace in
+            func sign(_ body: String) -> String { "X-Hub-Signature-256: sha256=" + Self.hmac(body, key: Self.secret) }
+            // A hook that names no user walks them all (the first run may have found no users yet).
+            let whole = #"{"action":"opened","note":"\#(Self.marker)"}"#
+            #expect(try await Self.post(address, "posts", body: whole, headers: [sign(whole)]).status == 202)
+            _ = await notify.waitFor("STATUS=posts:")
+            let (one, two) = (upstream.requests("/users/1/posts"), upstream.requests("/users/2/posts"))
+            #expect(one >= 1 && two >= 1)
+
+            let named = #"{"action":"opened","user":{"id":2,"login":"b"},"note":"\#(Self.marker)"}"#
+            #expect(try await Self.post(address, "posts", body: named, headers: [sign(named)]).status == 202)
+            _ = await notify.waitFor("STATUS=posts:")
+            #expect(upstream.requests("/users/2/posts") == two + 1)
+            #expect(upstream.requests("/users/1/posts") == one, "user 1 is not walked again")
+            // The full walk stays an interval after the last one.
+            let status = try await workspace.run(["status", "--format", "json"])
+            let rows = try #require(
+                try JSONSerialization.jsonObject(with: Data(status.standardOutput.utf8)) as? [[String: Any]])
+            let posts = try #require(rows.first { $0["endpoint"] as? String == "posts" })
+            #expect(posts["schedule"] as? String == "interval", "\(posts)")
         }
         #expect(result.status == 0)
     }

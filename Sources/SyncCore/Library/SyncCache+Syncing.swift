@@ -106,13 +106,17 @@ extension SyncCache {
     /// cache.requestSync("users")
     /// ```
     ///
+    /// - Parameters:
+    ///   - parentKey: For a child endpoint (``SyncEndpoint/parent``), the parent row whose children changed, as its
+    ///     `_parent` column holds it (the key's JSON: `42`, `"acme/widgets"`): the run walks the parents named
+    ///     only, and the endpoint's full walk keeps its time. nil walks them all.
     /// - Returns: false when ``run(onSync:)`` is not running (nothing would run it) or no endpoint has that name.
     @discardableResult
-    public func requestSync(_ endpoint: String) -> Bool {
+    public func requestSync(_ endpoint: String, parentKey: String? = nil) -> Bool {
         let scheduler = live.withLock { live in
             live.configuration.plan(named: endpoint) == nil ? nil : live.scheduler
         }
-        scheduler?.requestRun(endpoint)
+        scheduler?.requestRun(endpoint, parent: parentKey)
         return scheduler != nil
     }
 

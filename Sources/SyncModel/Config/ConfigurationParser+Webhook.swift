@@ -21,6 +21,7 @@ extension ConfigurationParser {
         var secrets: [SecretSource] = []
         var header: String?
         var tolerance = Duration.seconds(300)
+        var parentKey: String?
         for option in options {
             switch option.key {
             case "signature":
@@ -32,6 +33,9 @@ extension ConfigurationParser {
                 header = option.value.string ?? ""
             case "tolerance" where name == "stripe":
                 if let value = duration(option) { tolerance = value }
+            case "parent_key":
+                // Not a string reads as empty, which the path's rules refuse.
+                parentKey = option.value.string ?? ""
             default:
                 report("webhook: unknown key \"\(option.key)\" for signature \"\(name)\"", at: option)
             }
@@ -52,7 +56,8 @@ extension ConfigurationParser {
             default: .none
             }
         let webhook = SyncEndpoint.Webhook(
-            secret: secrets.first.map(Credential.Secret.init(source:)), signature: signature, tolerance: tolerance)
+            secret: secrets.first.map(Credential.Secret.init(source:)), signature: signature, tolerance: tolerance,
+            parentKey: parentKey)
         // A secret key refused above is not missing as well.
         for problem in webhook.problems where problem.key != nil || secretCount == secrets.count {
             report(problem.sentence, at: options.last(where: { $0.key == problem.key }) ?? field)

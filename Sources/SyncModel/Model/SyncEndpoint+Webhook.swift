@@ -1,3 +1,4 @@
+import SyncDecoding
 import SyncSupport
 
 // An upstream's webhook that syncs the endpoint at once (`webhook`): the model's half; the read API checks the
@@ -45,12 +46,20 @@ extension SyncEndpoint {
         /// With ``Signature/stripe``, how far a hook's `t=` may be from now: 1 s…1 day (`tolerance`). The default is
         /// 5 minutes, Stripe's.
         public var tolerance: Duration
+        /// For a child endpoint (``SyncEndpoint/parent``), the JSON path in a hook's body of the parent row's key
+        /// (`parent_key = "repository.full_name"`): the run walks that parent only. A hook without a value there
+        /// walks them all. The default is none: every hook walks them all.
+        public var parentKey: String?
 
         /// A webhook signed with `secret` in the `signature` scheme.
-        public init(secret: Credential.Secret?, signature: Signature, tolerance: Duration = .seconds(300)) {
+        public init(
+            secret: Credential.Secret?, signature: Signature, tolerance: Duration = .seconds(300),
+            parentKey: String? = nil
+        ) {
             self.secret = secret
             self.signature = signature
             self.tolerance = tolerance
+            self.parentKey = parentKey
         }
 
         /// The rules of a webhook, in syncd.toml's words: the same for the file and for Swift.
@@ -77,6 +86,13 @@ extension SyncEndpoint {
             }
             if let problem = EndpointRules.duration("webhook: tolerance", tolerance, in: Self.toleranceBounds) {
                 problems.append(OptionProblem(key: "tolerance", problem))
+            }
+            if let parentKey {
+                do {
+                    _ = try JSONPath(parsing: parentKey)
+                } catch {
+                    problems.append(OptionProblem(key: "parent_key", "webhook: parent_key: \(error)"))
+                }
             }
             return problems
         }

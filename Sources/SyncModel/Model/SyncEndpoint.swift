@@ -180,6 +180,11 @@ public struct SyncEndpoint: Sendable, Hashable {
                 ("max_body", EndpointRules.size("max_body", maxBody, in: ConfigurationBounds.maxBody)),
                 ("max_record", EndpointRules.size("max_record", maxRecord, in: ConfigurationBounds.maxRecord)),
                 ("jitter", EndpointRules.jitter(jitter)),
+                (
+                    "webhook",
+                    webhook?.parentKey != nil && parent == nil
+                        ? #"webhook: parent_key is for an endpoint with a "parent""# : nil
+                ),
             ] + freshnessProblems + [
                 ("retries", EndpointRules.wholeNumber("retries", retries, in: ConfigurationBounds.retries)),
                 (

@@ -1,3 +1,4 @@
+import Foundation
 import SyncTesting
 import Testing
 
@@ -112,5 +113,37 @@ struct ConfigurationWebhookTests {
                     == #"endpoint "users": webhook: signature "stripe" needs exactly one of secret_env, secret_file or credential"#
                     + "\n" + #"endpoint "users": webhook: tolerance must be between 1s and 1d"#)
         }
+    }
+
+    @Test("parent_key is a JSON path for a child endpoint; without a parent, or not a path, it is refused")
+    func parentKey() throws {
+        let child = """
+            [[endpoint]]
+            name = "repos"
+            url = "https://api.example.com/repos"
+            records = "$"
+            primary_key = ["full_name"]
+            columns = { full_name = "full_name" }
+
+            [[endpoint]]
+            name = "issues"
+            parent = "repos"
+            url = "https://api.example.com/repos/{parent.full_name:path}/issues"
+            records = "$"
+            primary_key = ["id"]
+            columns = { id = { path = "id", type = "integer" } }
+            webhook = { secret_env = "S", signature = "github", parent_key = "repository.full_name" }
+            """
+        let configuration = try SyncConfiguration.parse(child, sourcePath: "syncd.toml")
+        #expect(configuration.endpoint(named: "issues")?.webhook?.parentKey == "repository.full_name")
+        #expect(
+            configurationProblems(Self.endpoint(#"{ secret_env = "S", signature = "github", parent_key = "a.b" }"#))
+                == [#"syncd.toml:5: [[endpoint]] "users": webhook: parent_key is for an endpoint with a "parent""#])
+        let problems = configurationProblems(
+            child.replacingOccurrences(of: #"parent_key = "repository.full_name""#, with: #"parent_key = "a..b""#))
+        #expect(
+            problems.count == 1
+                && problems[0].hasPrefix(#"syncd.toml:15: [[endpoint]] "issues": webhook: parent_key: "#), "\(problems)"
+        )
     }
 }

@@ -96,4 +96,54 @@ struct ScheduleRequestTests {
         }
         #expect(started.sorted() == ["e0", "e1", "e2", "e3", "e4"])
     }
+
+    @Test("hooks naming parents make one run for their union, and the full walk keeps its due time after it")
+    func parentsUnion() {
+        var machine = ScheduleStateMachine.make([ScheduledEndpoint("issues", every: 3600)])
+        #expect(machine.nextAction(now: 1000) == .run(["issues"]))
+        #expect(machine.parents(of: "issues") == nil)
+        _ = machine.finished("issues", outcome: .success, now: 1001)
+        for parent in ["\"a\"", "\"b\"", "\"a\""] { machine.request("issues", now: 1002, parent: parent) }
+        #expect(machine.nextAction(now: 1002) == .run(["issues"]))
+        #expect(machine.parents(of: "issues") == ["\"a\"", "\"b\""])
+        let state = machine.finished("issues", outcome: .success, now: 1003)
+        #expect(state?.nextDue == 4601, "the full walk is where it was")
+        #expect(state?.reason == "interval")
+        #expect(machine.parents(of: "issues") == nil)
+        #expect(machine.nextAction(now: 1003) == .sleep(until: 4601))
+    }
+
+    @Test("a hook without a parent makes the pending run a full walk; during a run, it makes the next one full")
+    func wholeWins() {
+        var machine = ScheduleStateMachine.make([ScheduledEndpoint("issues", every: 3600)])
+        #expect(machine.nextAction(now: 1000) == .run(["issues"]))
+        _ = machine.finished("issues", outcome: .success, now: 1001)
+        machine.request("issues", now: 1002, parent: "1")
+        machine.request("issues", now: 1002)
+        #expect(machine.nextAction(now: 1002) == .run(["issues"]))
+        #expect(machine.parents(of: "issues") == nil)
+        // Running: parents named meanwhile are the next run's, unless a hook without one comes.
+        machine.request("issues", now: 1002.5, parent: "2")
+        machine.request("issues", now: 1002.5, parent: "3")
+        let first = machine.finished("issues", outcome: .success, now: 1003)
+        #expect(first?.nextDue == 1003)
+        #expect(machine.nextAction(now: 1003) == .run(["issues"]))
+        #expect(machine.parents(of: "issues") == ["2", "3"])
+        machine.request("issues", now: 1003.5, parent: "4")
+        machine.request("issues", now: 1003.5)
+        let second = machine.finished("issues", outcome: .success, now: 1004)
+        #expect(second?.nextDue == 1004, "the one more run, at once")
+        #expect(machine.nextAction(now: 1004) == .run(["issues"]))
+        #expect(machine.parents(of: "issues") == nil, "a full walk")
+        _ = machine.finished("issues", outcome: .success, now: 1005)
+        #expect(machine.state(of: "issues")?.nextDue == 4605)
+    }
+
+    @Test("a parent named while a full walk is due already adds nothing: the full walk walks it")
+    func dueFullWalk() {
+        var machine = ScheduleStateMachine.make([ScheduledEndpoint("issues", every: 3600)], concurrency: 1)
+        machine.request("issues", now: 1000, parent: "1")
+        #expect(machine.nextAction(now: 1000) == .run(["issues"]))
+        #expect(machine.parents(of: "issues") == nil)
+    }
 }

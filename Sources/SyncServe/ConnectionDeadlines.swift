@@ -8,13 +8,14 @@ package struct ConnectionLimits: Sendable, Hashable {
     /// A connection with no request in progress is closed after this long; so is one whose answer has not started
     /// this long after its request (nginx's `keepalive_timeout`).
     package var idle: TimeAmount
-    /// A connection whose client reads nothing of what is sent for this long is closed (nginx's `send_timeout`).
+    /// A connection whose client reads nothing of what is sent for this long is closed (nginx's `send_timeout`,
+    /// half its default: a change stream's reader that stops reading is let go within 30 s of its socket filling).
     package var send: TimeAmount
     /// How often a connection's deadlines are checked: each is met within this much after it passes.
     package var tick: TimeAmount
 
     package static let `default` = ConnectionLimits(
-        header: .seconds(10), idle: .seconds(60), send: .seconds(60), tick: .milliseconds(2500))
+        header: .seconds(10), idle: .seconds(60), send: .seconds(30), tick: .milliseconds(2500))
 
     package init(header: TimeAmount, idle: TimeAmount, send: TimeAmount, tick: TimeAmount) {
         self.header = header

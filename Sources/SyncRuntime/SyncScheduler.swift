@@ -108,7 +108,9 @@ package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duratio
         _ name: String, parent: String? = nil, followRunning: Bool = true,
         answer: @escaping @Sendable (Bool) -> Void = { _ in }
     ) {
-        wake.yield(.requested(name, parent: parent, followRunning: followRunning, answer: answer))
+        let result = wake.yield(.requested(name, parent: parent, followRunning: followRunning, answer: answer))
+        // After the scheduler ended, nothing would answer.
+        if case .terminated = result { answer(false) }
     }
 
     package func run() async {
@@ -204,8 +206,10 @@ package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duratio
                         configuration.plans.map(Self.scheduled), concurrency: configuration.concurrency,
                         now: engine.now())
                 case .requested(let name, let parent, let followRunning, let answer):
-                    let coming = machine.request(
-                        name, now: engine.now(), followRunning: followRunning, parent: parent)
+                    // Stopping, nothing new starts: the asker hears so at once.
+                    let coming =
+                        !stopping
+                        && machine.request(name, now: engine.now(), followRunning: followRunning, parent: parent)
                     if coming { requested.insert(name) }
                     answer(coming)
                 case .shutdown:
@@ -226,6 +230,11 @@ package actor SyncScheduler<C: Clock>: Service where C.Duration == Swift.Duratio
             }
             // Timers (and, after the grace period or a cancellation, syncs) must not outlive the scheduler.
             group.cancelAll()
+        }
+        // Runs asked for after the loop ended are not coming: their askers hear so rather than wait.
+        wake.finish()
+        for await event in wakes {
+            if case .requested(_, _, _, let answer) = event { answer(false) }
         }
         // What this node still holds, the others may take at once.
         if let leasing {

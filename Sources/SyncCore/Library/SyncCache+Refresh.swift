@@ -43,8 +43,18 @@ extension SyncCache {
             return summary.outcome.isFailure ? .stale(Self.staleReason(summary)) : .synced
         }
         let waiter = reports.register(endpoint)
+        // Answered at once by the schedule's loop; `false` too if it ends first (a shutdown under way).
+        let answer = ResumeOnce<Bool>()
         let coming = await withCheckedContinuation { continuation in
-            scheduler.requestRun(endpoint, followRunning: false) { continuation.resume(returning: $0) }
+            answer.set(continuation)
+            let timer = Task {
+                try? await Task.sleep(for: timeout)
+                answer.resume(false)
+            }
+            scheduler.requestRun(endpoint, followRunning: false) { coming in
+                timer.cancel()
+                answer.resume(coming)
+            }
         }
         guard coming else {
             reports.cancel(waiter)
@@ -64,6 +74,19 @@ extension SyncCache {
 
     private static func staleReason(_ summary: SyncSummary) -> String {
         "the sync failed: " + (summary.error ?? "\(summary.outcome)")
+    }
+}
+
+/// A continuation resumed by the first of those who may resume it (an answer, a timer), once.
+final class ResumeOnce<Value: Sendable>: Sendable {
+    private let continuation = Mutex<CheckedContinuation<Value, Never>?>(nil)
+
+    func set(_ continuation: CheckedContinuation<Value, Never>) {
+        self.continuation.withLock { $0 = continuation }
+    }
+
+    func resume(_ value: Value) {
+        continuation.withLock { $0.take() }?.resume(returning: value)
     }
 }
 

@@ -75,6 +75,33 @@ struct SyncSchedulerTests {
         }
     }
 
+    @Test("a run asked for is answered: coming while the scheduler runs, not coming once it has ended")
+    func requestAnswered() async throws {
+        try await withTestUpstream { upstream in
+            upstream.setJSON("/a", #"[{"id": 1}]"#)
+            upstream.setJSON("/b", #"[{"id": 2}]"#)
+            let fixture = try SyncFixture(toml: Self.toml(upstream))
+            let engine = SyncEngine(
+                storage: SQLiteSyncStorage(database: fixture.database),
+                transport: SchemeTransport(http: SharedTransport.http), environment: [:],
+                logger: Logger(label: "test"), now: { Date().timeIntervalSince1970 })
+            let scheduler = SyncScheduler(
+                configuration: fixture.configuration, engine: engine, clock: ManualClock(), timerResolution: 0)
+            let running = Task { await scheduler.run() }
+            let ask: @Sendable (String) async -> Bool = { name in
+                await withCheckedContinuation { continuation in
+                    scheduler.requestRun(name) { continuation.resume(returning: $0) }
+                }
+            }
+            #expect(await ask("a"))
+            #expect(await ask("nope") == false)
+            running.cancel()
+            await running.value
+            // Ended: the asker hears "not coming" instead of waiting for an answer that would never come.
+            #expect(await ask("a") == false)
+        }
+    }
+
     @Test("every endpoint syncs at start, then again each interval")
     func interval() async throws {
         try await Self.withPair { upstream, fixture, clock, reports in

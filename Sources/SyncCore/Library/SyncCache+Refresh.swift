@@ -43,18 +43,10 @@ extension SyncCache {
             return summary.outcome.isFailure ? .stale(Self.staleReason(summary)) : .synced
         }
         let waiter = reports.register(endpoint)
-        // Answered at once by the schedule's loop; `false` too if it ends first (a shutdown under way).
-        let answer = ResumeOnce<Bool>()
+        // Answered at once by the schedule's loop, `false` when it is stopping or has ended (SyncScheduler drains
+        // what it did not take): never left waiting.
         let coming = await withCheckedContinuation { continuation in
-            answer.set(continuation)
-            let timer = Task {
-                try? await Task.sleep(for: timeout)
-                answer.resume(false)
-            }
-            scheduler.requestRun(endpoint, followRunning: false) { coming in
-                timer.cancel()
-                answer.resume(coming)
-            }
+            scheduler.requestRun(endpoint, followRunning: false) { continuation.resume(returning: $0) }
         }
         guard coming else {
             reports.cancel(waiter)
@@ -74,19 +66,6 @@ extension SyncCache {
 
     private static func staleReason(_ summary: SyncSummary) -> String {
         "the sync failed: " + (summary.error ?? "\(summary.outcome)")
-    }
-}
-
-/// A continuation resumed by the first of those who may resume it (an answer, a timer), once.
-final class ResumeOnce<Value: Sendable>: Sendable {
-    private let continuation = Mutex<CheckedContinuation<Value, Never>?>(nil)
-
-    func set(_ continuation: CheckedContinuation<Value, Never>) {
-        self.continuation.withLock { $0 = continuation }
-    }
-
-    func resume(_ value: Value) {
-        continuation.withLock { $0.take() }?.resume(returning: value)
     }
 }
 

@@ -31,7 +31,12 @@ enum WebhookSignatureTarget {
             }
             try require(!read.signatures.isEmpty && read.signatures.count <= 16, "\(read.signatures.count) signatures")
             try require(read.signatures.allSatisfy { $0.count == 32 }, "a signature not of 32 bytes")
-            if case .github = scheme { try require(header.utf8.count == 71, "GitHub's header of \(header.utf8.count)") }
+            if case .github = scheme {
+                // As the request carries it: HTTP field values lose their leading and trailing white space and
+                // control bytes (HTTPField's rules), as they would on the wire.
+                let carried = HTTPField.Name(name).flatMap { headers[$0] } ?? ""
+                try require(carried.utf8.count == 71, "GitHub's header of \(carried.utf8.count)")
+            }
             if case .stripe = scheme {
                 try require(read.prefix == Array("\(read.timestamp ?? -1).".utf8), "Stripe's prefix")
             } else {

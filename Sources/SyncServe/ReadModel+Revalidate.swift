@@ -21,16 +21,10 @@ extension ReadModel {
             let endpoint = try? endpoint(name)
         else { return nil }
         let timeout = min(endpoint.timeout, Self.longestRevalidation)
-        let outcome: SyncCache.Refresh
         do {
-            outcome = try await syncing.refresh(name, olderThan: .seconds(maxAge), within: timeout)
+            return try await syncing.refresh(name, olderThan: .seconds(maxAge), within: timeout).cacheStatus
         } catch {
-            return "syncd; hit; fwd=request; detail=\(Self.item("the sync could not be asked for: \(error)"))"
-        }
-        switch outcome {
-        case .fresh: return nil
-        case .synced: return "syncd; fwd=request; stored"
-        case .stale(let reason): return "syncd; hit; fwd=request; detail=\(Self.item("stale-if-error: \(reason)"))"
+            return SyncCache.Refresh.staleStatus("the sync could not be asked for: \(error)")
         }
     }
 
@@ -62,19 +56,5 @@ extension ReadModel {
         var response = try await answer()
         if let status { response.headers[CacheHeaders.cacheStatus] = status }
         return response
-    }
-
-    /// `text` as a quoted string of a structured field (RFC 8941 §3.3.3): printable ASCII, `"` and `\` escaped, at
-    /// most 200 characters.
-    static func item(_ text: String) -> String {
-        var quoted = "\""
-        for scalar in text.unicodeScalars.prefix(200) {
-            switch scalar {
-            case "\"", "\\": quoted += "\\" + String(scalar)
-            case " "..."~": quoted.unicodeScalars.append(scalar)
-            default: quoted += "?"
-            }
-        }
-        return quoted + "\""
     }
 }

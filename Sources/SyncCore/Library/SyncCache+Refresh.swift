@@ -69,6 +69,33 @@ extension SyncCache {
     }
 }
 
+extension SyncCache.Refresh {
+    /// What the answer's `Cache-Status` (RFC 9211) says of this refresh: `syncd; fwd=request; stored` when it synced,
+    /// `syncd; hit; fwd=request; detail="stale-if-error: …"` when the copy is stale; nil when it was fresh (the
+    /// answer's own then stands). The read API and `syncd get --max-age` say the same.
+    package var cacheStatus: String? {
+        switch self {
+        case .fresh: nil
+        case .synced: "syncd; fwd=request; stored"
+        case .stale(let reason): Self.staleStatus("stale-if-error: \(reason)")
+        }
+    }
+
+    /// A stale answer's `Cache-Status`, its `detail` the sentence as a structured-field string (RFC 8941 §3.3.3):
+    /// printable ASCII, `"` and `\` escaped, at most 200 characters.
+    package static func staleStatus(_ detail: String) -> String {
+        var quoted = "\""
+        for scalar in detail.unicodeScalars.prefix(200) {
+            switch scalar {
+            case "\"", "\\": quoted += "\\" + String(scalar)
+            case " "..."~": quoted.unicodeScalars.append(scalar)
+            default: quoted += "?"
+            }
+        }
+        return "syncd; hit; fwd=request; detail=" + quoted + "\""
+    }
+}
+
 /// The readers waiting for an endpoint's next run to end (``SyncCache/refresh(_:olderThan:within:)``), told by the
 /// schedule's reports.
 final class ReportWaiters: Sendable {

@@ -89,12 +89,7 @@ extension GetCommand {
             throw error
         }
         try await cache.shutdown()
-        switch outcome {
-        case .fresh: return nil
-        case .synced: return "syncd; fwd=request; stored"
-        case .stale(let reason):
-            return "syncd; hit; fwd=request; detail=\"stale-if-error: \(TerminalText.escaped(reason))\""
-        }
+        return outcome.cacheStatus.map(TerminalText.escaped)
     }
 }
 

@@ -1,4 +1,4 @@
-internal import Foundation
+internal import FoundationEssentials
 package import SyncModel
 
 extension Credential {

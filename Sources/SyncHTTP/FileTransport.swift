@@ -1,7 +1,13 @@
-internal import Foundation
+internal import FoundationEssentials
 internal import NIOCore
 import SyncModel
 import SyncSupport
+
+#if canImport(Glibc)
+    internal import Glibc
+#elseif canImport(Darwin)
+    internal import Darwin
+#endif
 
 /// Reads `file://` URLs from disk: a 200 with the file's bytes, or a 304 when its validator still matches the
 /// stored one. The validator, kept as the ETag, is the file's inode, modification time to the nanosecond and size:

@@ -1,5 +1,5 @@
 internal import AsyncHTTPClient
-internal import Foundation
+internal import FoundationEssentials
 internal import NIOCore
 internal import NIOHTTP1
 internal import NIOHTTPCompression
@@ -7,6 +7,12 @@ internal import NIOSSL
 import SyncSupport
 internal import Synchronization
 package import Tracing
+
+#if canImport(Glibc)
+    internal import Glibc
+#elseif canImport(Darwin)
+    internal import Darwin
+#endif
 
 /// HTTP and HTTPS over AsyncHTTPClient: pooled connections, verified TLS, bounded redirects that keep secrets to
 /// their origin (``RedirectFollower``), gzip. One client per proxy and TLS settings (``HTTPClientPool``), all on

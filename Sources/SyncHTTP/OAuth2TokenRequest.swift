@@ -1,4 +1,4 @@
-internal import Foundation
+internal import FoundationEssentials
 package import SyncModel
 
 /// A request for an access token at an OAuth2 token endpoint (RFC 6749 §4.4 client credentials, §6 refresh): the

@@ -1,4 +1,4 @@
-internal import Foundation
+internal import FoundationEssentials
 import SyncSupport
 
 /// The URL work of pagination: resolving a next link, setting query parameters, comparing origins.
@@ -229,10 +229,7 @@ package enum PageURL {
         return origin(first) == origin(second)
     }
 
-    private static let unreserved = CharacterSet(
-        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-
     private static func encode(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text
+        PercentEncoding.encode(text, keeping: PercentEncoding.isUnreserved)
     }
 }

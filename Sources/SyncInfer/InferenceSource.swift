@@ -1,4 +1,4 @@
-internal import Foundation
+internal import FoundationEssentials
 internal import NIOCore
 package import SyncCore
 import SyncHTTP

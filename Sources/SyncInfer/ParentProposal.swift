@@ -1,6 +1,7 @@
-internal import Foundation
+internal import FoundationEssentials
 package import SyncCore
 internal import SyncSQLite
+import SyncSupport
 
 /// A child endpoint's link to its parent (`syncd infer URL --parent repos`): which column of the parent's stored rows
 /// the child's URL holds, so that the stanza's `url` takes it as `{parent.COLUMN}` and one URL serves every parent.
@@ -127,7 +128,7 @@ struct URLParts {
     private let queryValues: [Range<String.Index>]
 
     init?(_ url: String) {
-        guard let schemeEnd = url.range(of: "://") else { return nil }
+        guard let schemeEnd = url.firstRange(of: "://") else { return nil }
         self.url = url
         let afterAuthority = url[schemeEnd.upperBound...].firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" })
         let pathStart = afterAuthority ?? url.endIndex
@@ -187,8 +188,9 @@ struct URLParts {
 
     /// A URL part's text, percent-decoded as UTF-8; the text itself when it does not decode.
     static func decoded(_ part: Substring, plusIsSpace: Bool = false) -> String {
-        let text = plusIsSpace ? part.replacingOccurrences(of: "+", with: " ") : String(part)
-        return text.removingPercentEncoding ?? text
+        let decoded = PercentDecoding.decode(part, plusIsSpace: plusIsSpace)
+        // Bytes that are not UTF-8 do not decode: the part stays as it was written.
+        return decoded.contains("\u{FFFD}") && !part.contains("\u{FFFD}") ? String(part) : decoded
     }
 }
 

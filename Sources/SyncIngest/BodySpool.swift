@@ -1,7 +1,14 @@
-internal import Foundation
+internal import FoundationEssentials
 package import NIOCore
 package import SyncHTTP
+import SyncSupport
 internal import Synchronization
+
+#if canImport(Glibc)
+    internal import Glibc
+#elseif canImport(Darwin)
+    internal import Darwin
+#endif
 
 /// A response body kept between its download and the transaction that applies it, so that a sync's memory is
 /// bounded by a chunk and a record instead of the whole body.
@@ -192,7 +199,7 @@ package final class BodySpool: Sendable {
 
     /// A new file in `directory`, already unlinked; nil when none can be made.
     private static func makeFile(in directory: String) -> Int32? {
-        var template = Array((directory as NSString).appendingPathComponent(".syncd-body-XXXXXX").utf8CString)
+        var template = Array(FilePathText.appending(".syncd-body-XXXXXX", to: directory).utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
             guard let base = buffer.baseAddress else { return -1 }
             let made = mkstemp(base)

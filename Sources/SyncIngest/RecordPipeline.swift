@@ -1,5 +1,6 @@
-internal import Foundation
+internal import FoundationEssentials
 package import SyncDecoding
+import SyncSupport
 
 /// Decodes the records of a spooled body on a thread of its own, a batch at a time, while the caller stores the
 /// batches before it: one core reads and decodes while SQLite writes on the other.
@@ -40,7 +41,7 @@ package final class RecordPipeline: @unchecked Sendable {
     static let inlineLimit = 64 << 10
 
     // Guarded by `condition`.
-    private let condition = NSCondition()
+    private let condition = ThreadCondition()
     private var ready: [Batch] = []
     private var isProducing = true
     private var isStopped = false
@@ -80,15 +81,13 @@ package final class RecordPipeline: @unchecked Sendable {
             return
         }
         isInline = false
-        let thread = Thread { [self] in
+        DetachedThread.start { [self] in
             if let feed {
                 produce(decoder: decoder, spool: spool, following: feed)
             } else {
                 produce(decoder: decoder, spool: spool, pages: pages)
             }
         }
-        thread.name = "syncd-decode"
-        thread.start()
     }
 
     /// Starts decoding `body`: its pages, or its feed's as they arrive; with `splittingPages`, no batch holds the

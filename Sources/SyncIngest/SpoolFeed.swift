@@ -1,5 +1,6 @@
-internal import Foundation
+internal import FoundationEssentials
 package import SyncDecoding
+import SyncSupport
 
 /// A run's body as it arrives in its spool, for a transaction that stores the first records while the last bytes are
 /// still on the way: ``RecordPipeline`` follows it, so that the fetch and the writes overlap on the two cores instead
@@ -51,12 +52,12 @@ package final class SpoolFeed: @unchecked Sendable {
     /// seconds another process waits for SQLite's write lock.
     package static let waitBudget: Duration = .seconds(1)
     /// How often a waiting reader asks whether another write waits, and looks for bytes it was not woken for.
-    static let yieldCheckInterval: TimeInterval = 0.002
+    static let yieldCheckInterval: Duration = .milliseconds(2)
     /// A waiting reader is woken once this many bytes arrived since it was last told.
     package static let wakeBytes = 64 << 10
 
     // Guarded by `condition`.
-    private let condition = NSCondition()
+    private let condition = ThreadCondition()
     private var spool: BodySpool?
     private var received = 0
     /// What the reader was last woken for.
@@ -227,7 +228,7 @@ package final class SpoolFeed: @unchecked Sendable {
             if received > offset { return .bytes(upTo: received) }
             if facts != nil { return .end }
             let start = ContinuousClock.now
-            _ = condition.wait(until: Date(timeIntervalSinceNow: Self.yieldCheckInterval))
+            condition.wait(timeout: Self.yieldCheckInterval)
             waited += ContinuousClock.now - start
             if stop == nil, received <= offset, page >= pages.count, facts == nil,
                 waited > Self.waitBudget || shouldYield()

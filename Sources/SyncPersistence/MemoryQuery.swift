@@ -1,7 +1,8 @@
-internal import Foundation
+internal import FoundationEssentials
 import SyncDecoding
 import SyncModel
 internal import SyncSQLite
+import SyncSupport
 
 /// A ``RecordQuery`` evaluated in Swift over a ``MemoryTable``, meaning what ``QueryCompiler``'s SQL means in
 /// SQLite: values compare as SQLite's do (NULL below numbers, numbers by value, then text byte by byte), a condition
@@ -137,7 +138,7 @@ struct MemoryQuery {
         case .integer(let integer): return String(integer)
         case .real(let real):
             // SQLite's "%!.15g": 15 significant digits, and always a decimal point (2.0, 1.0e+20).
-            var text = String(format: "%.15g", real)
+            var text = DoubleText.general(real, significantDigits: 15)
             guard real.isFinite, !text.contains(".") else { return text }
             if let exponent = text.firstIndex(of: "e") {
                 text.insert(contentsOf: ".0", at: exponent)

@@ -1,4 +1,4 @@
-internal import Foundation
+internal import FoundationEssentials
 package import NIOCore
 internal import NIOPosix
 package import SyncIngest
@@ -43,8 +43,8 @@ package final class MemoryStore: SyncStorage, ReadStorage {
             self.spoolDirectory = spoolDirectory
             madeSpoolDirectory = false
         } else {
-            let folder = (NSTemporaryDirectory() as NSString).appendingPathComponent(
-                "syncd-memory-\(UUID().uuidString)")
+            let folder = FilePathText.appending(
+                "syncd-memory-\(UUID().uuidString)", to: FilePathText.temporaryDirectory)
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             self.spoolDirectory = folder
             madeSpoolDirectory = true

@@ -1,4 +1,4 @@
-internal import Foundation
+internal import FoundationEssentials
 
 /// The schema-drift journal in a ``MemoryStore`` (``SyncApply/journalDrift(_:now:in:)`` decides what it holds).
 extension MemoryTransaction {

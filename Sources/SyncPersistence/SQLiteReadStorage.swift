@@ -133,3 +133,20 @@ struct SQLiteStorageReader: StorageReader {
             since: since, after: after, limit: limit, maxBytes: maxBytes)
     }
 }
+
+extension SQLiteReadStorage {
+    /// One read of the database at `path` on the calling thread, on a read-only connection opened for it and closed
+    /// after: no pool and no thread, for a program that reads once and exits (`syncd get`). `body` is also given the
+    /// newest migration the database holds (0 for none), read on the same connection, so that the caller can refuse
+    /// a database of another version without opening it twice.
+    ///
+    /// - Throws: ``SQLiteError`` when the file cannot be opened or read; what `body` throws.
+    package static func readOnce<T>(
+        path: String, _ body: (_ reader: any StorageReader, _ migration: Int) throws -> T
+    ) throws -> T {
+        let database = try Database(path: path, mode: .readOnly)
+        let migration = try Migrator.embedded.appliedVersions(database).last ?? 0
+        return try ReadConnectionPool.retryingSchemaChanges(
+            { database in try body(SQLiteStorageReader(database: database), migration) }, database)
+    }
+}

@@ -1,8 +1,9 @@
-internal import Foundation
+internal import FoundationEssentials
 package import NIOCore
 package import SyncIngest
 package import SyncModel
 package import SyncSQLite
+import SyncSupport
 internal import Synchronization
 
 /// ``SyncStorage`` in an SQLite file: every call is one transaction on the writer connection of a
@@ -19,7 +20,7 @@ package struct SQLiteSyncStorage: SyncStorage {
     package init(database: DatabaseQueue) {
         self.database = database
         self.stateReader = StateReader(path: database.path)
-        let directory = (database.path as NSString).deletingLastPathComponent
+        let directory = FilePathText.directory(of: database.path)
         self.spoolDirectory = directory.isEmpty ? "." : directory
     }
 

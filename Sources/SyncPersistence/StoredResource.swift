@@ -1,4 +1,4 @@
-package import Foundation
+package import FoundationEssentials
 internal import SyncSQLite
 import SyncSupport
 

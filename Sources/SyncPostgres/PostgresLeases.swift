@@ -1,4 +1,4 @@
-internal import Foundation
+internal import FoundationEssentials
 internal import PostgresNIO
 package import SyncCore
 import SyncSupport

@@ -1,4 +1,4 @@
-internal import Foundation
+internal import FoundationEssentials
 
 extension PostgresMigrations {
     /// The statements of a migration file, split at each `;` outside a string, a quoted name or a comment (the
@@ -39,6 +39,8 @@ extension PostgresMigrations {
             }
         }
         statements.append(String(decoding: current, as: UTF8.self))
-        return statements.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+        return statements.map { statement in
+            String(statement.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+        }.filter { !$0.isEmpty }
     }
 }

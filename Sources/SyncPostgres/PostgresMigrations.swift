@@ -1,7 +1,13 @@
-internal import Foundation
+internal import FoundationEssentials
 internal import PostgresNIO
 internal import SyncCore
 package import SyncSQLite
+
+#if canImport(Glibc)
+    internal import Glibc
+#elseif canImport(Darwin)
+    internal import Darwin
+#endif
 
 /// The PostgreSQL schema's migrations (migrations/postgres/, embedded by the EmbedMigrations plugin), and what applies
 /// them to a database as SQLite's migrator does: each in its transaction, recorded in syncd_migrations with its
@@ -87,7 +93,7 @@ package struct PostgresMigrations {
                     "the database is a standby without migration \(missing.version) (\(missing.name)) of this syncd: "
                         + "migrate its primary (syncd migrate) and let the standby replay it")
             }
-            Thread.sleep(forTimeInterval: 0.1)
+            usleep(100_000)
         }
     }
 

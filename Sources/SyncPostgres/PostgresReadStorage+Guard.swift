@@ -1,4 +1,4 @@
-internal import Foundation
+internal import FoundationEssentials
 internal import Logging
 internal import PostgresNIO
 internal import SyncCore
@@ -22,7 +22,7 @@ extension PostgresReadStorage {
                 plan += try row.decode(String.self)
             }
             var expressions: [String] = []
-            guard let json = try? JSONSerialization.jsonObject(with: Data(plan.utf8)) else {
+            guard let json = try? JSONDecoder().decode(JSONValue.self, from: Data(plan.utf8)) else {
                 return "syncd sql refuses the statement: the server's plan of it could not be read"
             }
             Self.collectExpressions(json, into: &expressions)
@@ -45,14 +45,14 @@ extension PostgresReadStorage {
 
     /// Every string of the plan that may hold an expression: the values of `Output`, `Filter`, `Function Call`,
     /// `Sort Key`… and of any key not known to hold a name.
-    static func collectExpressions(_ json: Any, into expressions: inout [String]) {
+    static func collectExpressions(_ json: JSONValue, into expressions: inout [String]) {
         switch json {
-        case let text as String:
+        case .string(let text):
             expressions.append(text)
-        case let array as [Any]:
-            for element in array { collectExpressions(element, into: &expressions) }
-        case let object as [String: Any]:
-            for (key, value) in object where !nameKeys.contains(key) {
+        case .array(let elements):
+            for element in elements { collectExpressions(element, into: &expressions) }
+        case .object(let members):
+            for (key, value) in members where !nameKeys.contains(key) {
                 collectExpressions(value, into: &expressions)
             }
         default:

@@ -1,4 +1,4 @@
-internal import Foundation
+internal import FoundationEssentials
 internal import Logging
 internal import NIOCore
 internal import PostgresNIO

@@ -1,4 +1,4 @@
-internal import Foundation
+internal import FoundationEssentials
 internal import PostgresNIO
 package import SyncCore
 internal import SyncSQLite
@@ -101,8 +101,14 @@ struct PostgresStorageReader: StorageReader {
         let columns = StoredEndpoint.columns(fromSignature: try row[3].decode(String?.self) ?? "")
         // The key as stored: a JSON string, or an array of them for a composite key.
         let keyJSON = try row[2].decode(String?.self) ?? "[]"
-        let parsed = try? JSONSerialization.jsonObject(with: Data(keyJSON.utf8), options: [.fragmentsAllowed])
-        let keyNames = (parsed as? [String]) ?? (parsed as? String).map { [$0] } ?? []
+        let keyNames: [String]
+        switch try? JSONDecoder().decode(JSONValue.self, from: Data(keyJSON.utf8)) {
+        case .string(let name): keyNames = [name]
+        case .array(let names):
+            let strings = names.compactMap { name -> String? in if case .string(let text) = name { text } else { nil } }
+            keyNames = strings.count == names.count ? strings : []
+        default: keyNames = []
+        }
         let primaryKey = keyNames.compactMap { key in columns.firstIndex { $0.name == key } }
         return EndpointConfiguration(
             name: identifier, url: url, records: .root, primaryKey: primaryKey, columns: columns)

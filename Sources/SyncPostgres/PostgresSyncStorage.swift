@@ -1,4 +1,4 @@
-internal import Foundation
+internal import FoundationEssentials
 package import NIOCore
 internal import PostgresNIO
 package import SyncCore

@@ -1,7 +1,8 @@
-internal import Foundation
+internal import FoundationEssentials
 internal import Logging
 public import SyncCore
 internal import SyncSQLite
+import SyncSupport
 internal import Synchronization
 
 extension SyncStore {
@@ -90,7 +91,7 @@ final class PostgresOpener: SyncStore.Opener {
         if let cache = environment["CACHE_DIRECTORY"]?.split(separator: ":").first, !cache.isEmpty {
             return String(cache)
         }
-        return NSTemporaryDirectory()
+        return FilePathText.temporaryDirectory
     }
 
     /// The store, opened by the first caller; later callers wait for it (the lock is held while it opens, so that

@@ -1,4 +1,4 @@
-internal import Foundation
+internal import FoundationEssentials
 internal import Logging
 import SyncDecoding
 import SyncHTTP
@@ -59,7 +59,7 @@ extension SyncEngine {
 
     /// 1 s, 2 s, 4 s… ±20%, at most `retry_max_delay`.
     func backoff(after failures: Int, endpoint: EndpointConfiguration) -> Duration {
-        let base = min(Self.seconds(endpoint.retryMaxDelay), pow(2, Double(min(failures, 30))))
+        let base = min(Self.seconds(endpoint.retryMaxDelay), Double(1 << min(max(failures, 0), 30)))
         let jittered = base * Double.random(in: 0.8...1.2)
         return .milliseconds(clampingSeconds: min(jittered, Self.seconds(endpoint.retryMaxDelay)))
     }

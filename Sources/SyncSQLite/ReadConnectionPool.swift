@@ -154,7 +154,7 @@ package final class ReadConnectionPool: Sendable {
     /// `read`, run again when it fails with `SQLITE_SCHEMA`: SQLite re-prepares a statement whose schema changed,
     /// but gives up when the writer changed the schema again each time it re-read it (with 10,000 tables, a re-read
     /// takes long enough for many changes). A read has nothing to undo, so running it again is safe.
-    static func retryingSchemaChanges<T>(_ read: (Database) throws -> T, _ database: Database) throws -> T {
+    package static func retryingSchemaChanges<T>(_ read: (Database) throws -> T, _ database: Database) throws -> T {
         var retries = 0
         while true {
             do {

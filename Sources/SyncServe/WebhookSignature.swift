@@ -1,5 +1,5 @@
 internal import Crypto
-internal import Foundation
+internal import FoundationEssentials
 package import HTTPTypes
 package import SyncCore
 import SyncSupport

@@ -1,4 +1,4 @@
-internal import Foundation
+internal import FoundationEssentials
 
 /// IMF-fixdate, the date format of Last-Modified and If-Modified-Since (RFC 9110 §5.6.7).
 package enum HTTPDate {

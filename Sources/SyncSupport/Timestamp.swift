@@ -1,4 +1,8 @@
-internal import Foundation  // pow
+#if canImport(Glibc)
+    internal import Glibc  // pow
+#else
+    internal import Darwin
+#endif
 
 /// syncd's own timestamps (run times, `_changed_at`): RFC 3339 in UTC with milliseconds,
 /// `2024-05-01T12:00:00.250Z`, which sorts as text and which SQLite's date functions read.

@@ -52,20 +52,37 @@ extension ExitCode {
 func reportingErrors(_ body: () async throws -> Void) async throws {
     do {
         try await body()
-    } catch let error as CLIError {
+    } catch {
+        throw reported(error)
+    }
+}
+
+/// ``reportingErrors(_:)-(()async throws->Void)``, for a body that runs on the calling thread.
+func reportingErrors<T>(_ body: () throws -> T) throws -> T {
+    do {
+        return try body()
+    } catch {
+        throw reported(error)
+    }
+}
+
+/// Prints `error`'s sentence to stderr, when it has one, and returns what the command exits with.
+private func reported(_ error: any Error) -> any Error {
+    switch error {
+    case let error as CLIError:
         // Each line escaped on its own: the line breaks between problems are syncd's, any inside one are not.
         Terminal.standardError.write("syncd: \(error.lines.map(TerminalText.escaped).joined(separator: "\n"))\n")
-        throw error.exitCode
-    } catch let error as ExitCode {
-        throw error
-    } catch let error as SyncError {
+        return error.exitCode
+    case let error as ExitCode:
+        return error
+    case let error as SyncError:
         Terminal.standardError.write("syncd: \(TerminalText.escaped(error.description))\n")
-        throw ExitCode(for: error)
-    } catch let error as ValidationError {
-        throw error
-    } catch {
+        return ExitCode(for: error)
+    case let error as ValidationError:
+        return error
+    default:
         // A store's own error (an SQLite file that is not a database, a server that went away) says what it is.
         Terminal.standardError.write("syncd: \(TerminalText.escaped(String(describing: error)))\n")
-        throw ExitCode.failure
+        return ExitCode.failure
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Logging
 import SyncCore
 import SyncPostgres
@@ -16,15 +16,20 @@ enum DatabaseAccess {
     /// does.
     static func openForReading(_ store: SyncStore) throws -> SyncCache {
         if let file = store.file {
-            guard FileManager.default.fileExists(atPath: file) else {
-                throw CLIError("there is no database at \(file) yet: run `syncd sync` first", exitCode: .notFound)
-            }
+            try requireDatabase(at: file)
             // PostgreSQL's store checks its migrations as it opens.
             if try SyncCache.appliedMigration(store) != SyncCache.latestMigration {
                 throw CLIError("\(file) is not migrated to this version of syncd: run `syncd migrate` first")
             }
         }
         return try SyncCache(readingFrom: store, connections: 1)
+    }
+
+    /// Refuses a database file that is not there, saying how to make it.
+    static func requireDatabase(at file: String) throws {
+        guard FileManager.default.fileExists(atPath: file) else {
+            throw CLIError("there is no database at \(file) yet: run `syncd sync` first", exitCode: .notFound)
+        }
     }
 }
 

@@ -1,7 +1,8 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import SyncCore
 import SyncPostgres
+import SyncSupport
 
 /// `--config` and `--database`, which every command takes.
 struct GlobalOptions: ParsableArguments {
@@ -40,7 +41,7 @@ struct GlobalOptions: ParsableArguments {
         if let state = ProcessInfo.processInfo.environment["STATE_DIRECTORY"], !state.isEmpty {
             // systemd may pass several directories separated by colons: the first is ours.
             let first = state.split(separator: ":").first.map(String.init) ?? state
-            return (first as NSString).appendingPathComponent("cache.db")
+            return FilePathText.appending("cache.db", to: first)
         }
         return "syncd.db"
     }

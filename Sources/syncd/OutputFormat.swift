@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import SyncCore
 
 /// `--format`: how rows are printed.
@@ -80,7 +80,7 @@ enum TableText {
 
     private static func csvField(_ text: String) -> String {
         guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
-        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        return "\"" + text.replacing("\"", with: "\"\"") + "\""
     }
 }
 

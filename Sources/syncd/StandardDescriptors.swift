@@ -1,4 +1,10 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+    internal import Glibc
+#elseif canImport(Darwin)
+    internal import Darwin
+#endif
 
 /// Standard input, output and error kept open for the whole run. A process started with one closed (`syncd infer -
 /// <&-`) would hand its number to the next descriptor it opens (an event loop's, a file's): reading standard input

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CMalloc
+import Dispatch
 import SyncCore
 
 @main
@@ -31,12 +32,44 @@ struct Syncd: AsyncParsableCommand {
         ]
     )
 
-    /// The process-wide settings first (closed standard descriptors, SQLite's, the allocator's), then the command.
-    static func main() async {
+    /// The process-wide settings first (closed standard descriptors, SQLite's, the allocator's), then the command:
+    /// on this thread when it can answer at once (``ImmediateCommand``: `--version`, `--help`, an SQLite `get` or
+    /// `query`), else on Swift concurrency's threads, as `AsyncParsableCommand.main()` runs every command.
+    ///
+    /// Starting those threads, and the main thread's exit into `dispatch_main()`, cost a short command more than its
+    /// read (issue 45: `syncd get` took 11.5 ms against the sqlite3 shell's 1.8).
+    static func main() {
         _ = StandardDescriptors.inputWasClosed
         SyncCache.configureProcess()
         limitMallocArenas()
-        await main(nil)
+        let command: any ParsableCommand
+        do {
+            command = try parseAsRoot()
+        } catch {
+            exit(withError: error)
+        }
+        if let immediate = command as? any ImmediateCommand {
+            do {
+                if try immediate.runImmediately() { exit() }
+            } catch {
+                exit(withError: error)
+            }
+        }
+        let parsed = ParsedCommand(command: command)
+        Task {
+            do {
+                var command = parsed.command
+                if var asynchronous = command as? any AsyncParsableCommand {
+                    try await asynchronous.run()
+                } else {
+                    try command.run()
+                }
+                exit()
+            } catch {
+                exit(withError: error)
+            }
+        }
+        dispatchMain()
     }
 
     /// glibc gives threads that allocate at once arenas of their own, up to eight a core, and keeps what each freed
@@ -46,4 +79,17 @@ struct Syncd: AsyncParsableCommand {
     static func limitMallocArenas() {
         _ = syncd_limit_malloc_arenas(2)
     }
+}
+
+/// A command that answers on the calling thread, without Swift concurrency's threads, when it can.
+protocol ImmediateCommand: ParsableCommand {
+    /// Runs the command here and returns true; returns false, having done nothing, when this run needs the
+    /// asynchronous path (``Syncd/main()`` then runs it there).
+    func runImmediately() throws -> Bool
+}
+
+/// The parsed command, handed from the main thread to the one task that runs it (the main thread then only waits in
+/// `dispatchMain()`, and never touches it again).
+private struct ParsedCommand: @unchecked Sendable {
+    var command: any ParsableCommand
 }

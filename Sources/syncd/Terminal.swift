@@ -1,4 +1,10 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+    internal import Glibc
+#elseif canImport(Darwin)
+    internal import Darwin
+#endif
 
 /// Standard output and error, written without buffering surprises.
 struct Terminal: Sendable {
@@ -14,7 +20,7 @@ struct Terminal: Sendable {
         text.withUTF8 { buffer in
             var offset = 0
             while offset < buffer.count {
-                let written = Foundation.write(
+                let written = Glibc.write(
                     descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
                 if written <= 0 {
                     if written < 0, errno == EINTR { continue }

@@ -1,4 +1,4 @@
-internal import Foundation
+internal import FoundationEssentials
 internal import SyncCore
 import SyncSupport
 internal import Synchronization

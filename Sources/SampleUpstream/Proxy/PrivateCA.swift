@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 package import NIOSSL
 
 /// A private certificate authority and the certificates the TLS tests need, made with `openssl` in a folder: a

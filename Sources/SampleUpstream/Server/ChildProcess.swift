@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import SyncSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -117,7 +118,7 @@ package final class ChildProcess: Sendable {
     package func wait() async -> Int32 {
         await withCheckedContinuation { continuation in
             let pid = self.pid
-            Thread.detachNewThread { continuation.resume(returning: Self.waitBlocking(pid)) }
+            DetachedThread.start { continuation.resume(returning: Self.waitBlocking(pid)) }
         }
     }
 

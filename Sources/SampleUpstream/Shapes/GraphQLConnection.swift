@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import SyncCore
 
 /// A GraphQL server for one connection, `repository.issues`, paged as GitHub pages it: `first` issues a page, the
 /// next asked with the `after` variable set to the page's `pageInfo.endCursor` while `hasNextPage` is true.
@@ -35,14 +36,15 @@ package enum GraphQLConnection {
     /// The answer to `request`, over `count` issues numbered from 1.
     package static func answer(_ request: UpstreamRequest, count: Int) -> UpstreamResponse {
         guard request.method == "POST", request.header("Content-Type") == "application/json",
-            let object = try? JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any],
-            let query = object["query"] as? String, query.contains("issues(first: $first, after: $after)"),
-            let variables = object["variables"] as? [String: Any], let first = variables["first"] as? Int,
+            case .object(let object) = try? JSONDecoder().decode(JSONValue.self, from: Data(request.body)),
+            case .string(let query) = object["query"], query.contains("issues(first: $first, after: $after)"),
+            case .object(let variables) = object["variables"], case .integer(let wanted) = variables["first"],
+            let first = Int(exactly: wanted),
             (1...100).contains(first)
         else {
             return error("this server answers the repository's issues, asked with $first and $after")
         }
-        let after = variables["after"] as? String
+        let after: String? = if case .string(let cursor) = variables["after"] { cursor } else { nil }
         let start = after.flatMap { $0.hasPrefix("Y3Vyc29y") ? Int($0.dropFirst(8)) : nil } ?? 0
         guard after == nil || (start >= 1 && start <= count) else {
             return error("the cursor is not one of this server's")

@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 /// One request to an API: where it goes, how to ask, and how to authenticate — the target of an ``APIClient``
 /// fetch. (An endpoint that syncd keeps in sync is a ``SyncEndpoint``.)

@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 /// What a server answered, whatever the status: the status code, the headers and the whole body.
 ///

@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 /// A request paired with how to decode its body, so that a fetch returns a value of your type.
 ///

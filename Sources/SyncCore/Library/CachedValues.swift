@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 extension SyncCache {
     /// A value read from the cache, with what tells whether it is still current.

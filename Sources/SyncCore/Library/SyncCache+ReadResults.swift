@@ -28,6 +28,10 @@ extension SyncCache {
         public func object(at index: Int, columns: [Int]) -> String {
             ColumnJSON.object(selecting: columns, of: self.columns, base.rows[index])
         }
+
+        /// The page as a ``SyncCache/Table``, as ``SyncCache/table(from:where:order:limit:offset:)`` returns it:
+        /// each record's configured columns beside its JSON.
+        public var table: Table { Table(base) }
     }
 
     /// One record's JSON as stored, with its own entity tag and version.

@@ -34,8 +34,8 @@ extension SyncCache {
     /// - ``runs(of:limit:)``
     public struct Reader {
         let base: any StorageReader
-        /// The cache whose configuration the endpoints named by the reads are looked up in.
-        let cache: SyncCache
+        /// The configuration the endpoints named by the reads are looked up in (the cache's, as the read began).
+        let configuration: SyncConfiguration
 
         /// The store's instance id: part of every entity tag, so that a rebuilt database (a new instance) never
         /// matches the tags another one handed out.
@@ -132,7 +132,7 @@ extension SyncCache {
 
         /// The endpoint of that name, as the cache's configuration has it, else as its last sync stored it.
         private func configured(_ name: String) throws(SyncError) -> EndpointConfiguration {
-            try mapped { try cache.endpoint(name, base) }
+            try mapped { try SyncCache.endpoint(name, base, configuration: configuration) }
         }
 
         // The reads below take the endpoint as the program that serves them holds it, compiled: the read API's,
@@ -218,7 +218,8 @@ extension SyncCache {
         _ body: @escaping @Sendable (Reader) throws -> Result
     ) async throws(SyncError) -> Result {
         do {
-            return try await storage.read { reader in try body(Reader(base: reader, cache: self)) }
+            let configuration = self.configuration
+            return try await storage.read { reader in try body(Reader(base: reader, configuration: configuration)) }
         } catch {
             throw SyncError(reading: error)
         }

@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 public import SyncPersistence
 import SyncSupport
 internal import Synchronization
@@ -119,6 +119,13 @@ extension SyncCache {
     /// endpoint the configuration does not name (a cache opened for reading without one), as its last sync stored
     /// it.
     func endpoint(_ name: String, _ reader: any StorageReader) throws -> EndpointConfiguration {
+        try Self.endpoint(name, reader, configuration: configuration)
+    }
+
+    /// ``endpoint(_:_:)`` in `configuration`.
+    static func endpoint(
+        _ name: String, _ reader: any StorageReader, configuration: SyncConfiguration
+    ) throws -> EndpointConfiguration {
         if let configured = configuration.plan(named: name) { return configured }
         guard let endpoint = try reader.storedEndpoint(named: name) else { throw StoreError.unknownEndpoint(name) }
         return endpoint

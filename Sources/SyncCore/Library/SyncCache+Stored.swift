@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 public import SyncPersistence
 import SyncSupport
 
@@ -35,9 +35,7 @@ extension SyncCache {
     ) async throws(SyncError) -> Table {
         let query = RecordQuery(filters: filters, order: order, limit: limit, offset: max(0, offset))
         let page = try await readStored { reader in try reader.records(of: try self.endpoint(endpoint, reader), query) }
-        return Table(
-            columns: page.columns, rows: page.rows.map { $0.map(SQLValue.init) }, json: page.raws, etag: page.etag,
-            version: page.version, changedAt: Self.date(page.changedAt))
+        return Table(page)
     }
 
     /// One record's JSON as received, by its key (one value per key column, as text); nil when no record has it.
@@ -70,5 +68,14 @@ extension SyncCache {
     /// matches `etag`: the reader's copy is current.
     public static func etag(_ etag: String, isMatchedBy ifNoneMatch: String) -> Bool {
         EntityTag.ifNoneMatch(ifNoneMatch, matches: etag)
+    }
+}
+
+extension SyncCache.Table {
+    /// A page of records as stored, as a table.
+    init(_ page: RecordPage) {
+        self.init(
+            columns: page.columns, rows: page.rows.map { $0.map(SyncCache.SQLValue.init) }, json: page.raws,
+            etag: page.etag, version: page.version, changedAt: SyncCache.date(page.changedAt))
     }
 }

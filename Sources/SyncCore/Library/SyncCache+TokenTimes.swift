@@ -1,5 +1,6 @@
-public import Foundation
+public import FoundationEssentials
 import SyncHTTP
+import SyncSupport
 
 /// When OAuth2 tokens were last renewed and when they expire, as the process that syncs records them in its state
 /// folder: what `syncd status` and the read API's `/v1/endpoints` show of a token — never the token itself.
@@ -20,7 +21,7 @@ extension SyncCache {
     public static func stateDirectory(
         of store: SyncStore, environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> String {
-        let folder = store.file.map { ($0 as NSString).deletingLastPathComponent } ?? ""
+        let folder = store.file.map(FilePathText.directory(of:)) ?? ""
         return OAuth2TokenFiles.stateDirectory(environment: environment, fallback: folder.isEmpty ? "." : folder)
     }
 

@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 public import Logging
 public import ServiceLifecycle
 import SyncHTTP

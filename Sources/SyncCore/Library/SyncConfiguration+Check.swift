@@ -1,4 +1,4 @@
-internal import Foundation
+internal import FoundationEssentials
 import SyncHTTP
 import SyncPersistence
 internal import SyncSQLite

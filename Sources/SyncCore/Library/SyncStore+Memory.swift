@@ -1,4 +1,4 @@
-internal import Foundation
+internal import FoundationEssentials
 import SyncPersistence
 internal import SyncSQLite
 internal import Synchronization
@@ -40,7 +40,7 @@ final class MemoryOpener: SyncStore.Opener {
                 store = try MemoryStore()
             } catch {
                 throw StoreOpenError(
-                    "an in-memory store cannot make its temporary folder for fetched bodies: \(error.localizedDescription)"
+                    "an in-memory store cannot make its temporary folder for fetched bodies: \(error)"
                 )
             }
             opened = store

@@ -1,4 +1,4 @@
-package import Foundation
+package import FoundationEssentials
 
 extension DecodingFailure {
     /// The failure for what decoding `body` threw. The body is read a second time, as ``JSONValue``, to say what was

@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 /// Decodes a JSON array of ordinary `Decodable` models, keeping every element that decodes and reporting each
 /// one that does not, instead of failing the whole array.

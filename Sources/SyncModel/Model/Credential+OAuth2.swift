@@ -1,4 +1,4 @@
-internal import Foundation
+internal import FoundationEssentials
 
 /// OAuth2 credentials: an access token that syncd asks a token endpoint for (RFC 6749 §4.4 client credentials, or §6
 /// with a refresh token), keeps in memory and renews, shared by every endpoint and request with the same token

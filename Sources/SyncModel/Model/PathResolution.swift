@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Turns the paths a configuration names into absolute ones, relative to the configuration file's directory,
 /// since the daemon's working directory is arbitrary.

@@ -1,4 +1,4 @@
-internal import Foundation
+internal import FoundationEssentials
 
 extension SyncConfiguration {
     /// How `syncd run` shares a PostgreSQL database with other nodes (`[cluster]`): each due endpoint is claimed by one

@@ -1,4 +1,4 @@
-internal import Foundation
+internal import FoundationEssentials
 
 /// The rule for an endpoint's `url`, one place for the TOML file and for endpoints built in Swift (`SyncEndpoint`),
 /// so the two cannot drift: an absolute `http://` or `https://` URL with a host, or a `file://` URL of an absolute

@@ -1,10 +1,17 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import Logging
 import SampleUpstream
 import SyncCore
 import SyncServe
+import SyncSupport
 import SyncSystemd
+
+#if canImport(Glibc)
+    internal import Glibc
+#elseif canImport(Darwin)
+    internal import Darwin
+#endif
 
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -51,12 +58,12 @@ struct DemoCommand: AsyncParsableCommand {
             let folder = try makeFolder()
             let upstream = DemoUpstream(userCount: users)
             let server = try await LoopbackHTTPServer.start { request in upstream.handle(request) }
-            let configPath = (folder as NSString).appendingPathComponent("syncd.toml")
+            let configPath = FilePathText.appending("syncd.toml", to: folder)
             do {
                 try DemoConfiguration.text(baseURL: server.baseURL, listen: listen).write(
                     toFile: configPath, atomically: true, encoding: .utf8)
                 let configuration = try GlobalOptions.parse(["--config", configPath]).loadConfiguration()
-                let databasePath = configuration.databasePath ?? (folder as NSString).appendingPathComponent("cache.db")
+                let databasePath = configuration.databasePath ?? FilePathText.appending("cache.db", to: folder)
                 let earlier = FileManager.default.fileExists(atPath: databasePath)
                 let cache = try SyncRunner.open(configuration, in: .sqlite(path: databasePath))
                 let out = Terminal.standardOutput
@@ -109,22 +116,24 @@ struct DemoCommand: AsyncParsableCommand {
         let reports = try await SyncRunner.run(configuration.endpointNames, in: cache, progress: false)
         for report in reports {
             Terminal.standardOutput.write(
-                "  " + ReportText.line(report).replacingOccurrences(of: "\n  ", with: "\n    "))
+                "  " + ReportText.line(report).replacing("\n  ", with: "\n    "))
         }
     }
 
     private func makeFolder() throws -> String {
         if let directory {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            return (directory as NSString).standardizingPath
+            return FilePathText.standardized(directory)
         }
         var template = Array(
-            (NSTemporaryDirectory() as NSString).appendingPathComponent("syncd-demo-XXXXXX").utf8CString)
+            FilePathText.appending("syncd-demo-XXXXXX", to: FilePathText.temporaryDirectory).utf8CString)
         let made = template.withUnsafeMutableBufferPointer { buffer -> String? in
             guard let base = buffer.baseAddress, mkdtemp(base) != nil else { return nil }
             return String(cString: base)
         }
-        guard let made else { throw CLIError("cannot create a folder for the demo in \(NSTemporaryDirectory())") }
+        guard let made else {
+            throw CLIError("cannot create a folder for the demo in \(FilePathText.temporaryDirectory)")
+        }
         return made
     }
 
@@ -196,7 +205,10 @@ enum DemoConfiguration {
         let city = example.city
         let key = example.key
         let etag = example.etag
-        let encodedCity = city.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? city
+        let encodedCity = PercentEncoding.encode(city) { byte in
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+        }
         return """
 
             The daemon now keeps the cache fresh (every 30s) and serves it at \(base) until Ctrl-C.

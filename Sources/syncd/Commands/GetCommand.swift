@@ -34,39 +34,84 @@ struct GetCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingErrors {
-            let configuration = try options.loadConfiguration()
-            guard let endpoint = configuration.endpoint(named: endpoint) else {
-                throw CLIError.unknownEndpoint(self.endpoint)
-            }
+            let (configuration, endpoint) = try resolved()
             let store = options.store(configuration)
             if let maxAge {
                 let status = try await Self.refresh(endpoint, olderThan: maxAge.duration, configuration, store)
                 if let status { Terminal.standardError.write("Cache-Status: \(status)\n") }
             }
+            try checkKey(endpoint)
             let cache = try DatabaseAccess.openForReading(store)
-            let body: String
-            let etag: String
-            let name = endpoint.name
-            if let id {
-                // A document has no records: the store refuses the key in the read API's words.
-                let key = id.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-                guard let record = try await cache.recordJSON(from: name, key: key) else {
-                    throw CLIError("\(name) has no record with key \(id)", exitCode: .notFound)
-                }
-                body = record.value
-                etag = record.etag
-            } else if endpoint.isDocument {
-                guard let document = try await cache.documentBody(from: name) else { throw CLIError.notSynced(name) }
-                body = String(decoding: document.value, as: UTF8.self)
-                etag = document.etag
-            } else {
-                throw CLIError("\"\(name)\" is a collection endpoint: give the record's key", exitCode: .usage)
+            try emit(try await cache.read { [id] reader in try Self.answer(endpoint, id, reader) }, endpoint)
+        }
+    }
+
+    /// The endpoint, of the configuration, that the command names.
+    private func resolved() throws -> (SyncConfiguration, SyncEndpoint) {
+        let configuration = try options.loadConfiguration()
+        guard let endpoint = configuration.endpoint(named: endpoint) else {
+            throw CLIError.unknownEndpoint(self.endpoint)
+        }
+        return (configuration, endpoint)
+    }
+
+    /// What `get` prints: a body and its entity tag.
+    private struct Answer: Sendable {
+        var body: String
+        var etag: String
+    }
+
+    /// Refuses a collection endpoint without a key (a document endpoint's key is refused by the store, in the read
+    /// API's words).
+    private func checkKey(_ endpoint: SyncEndpoint) throws {
+        guard id != nil || endpoint.isDocument else {
+            throw CLIError("\"\(endpoint.name)\" is a collection endpoint: give the record's key", exitCode: .usage)
+        }
+    }
+
+    /// The record with key `id`, or the document when there is no key, as `reader` reads it; nil when there is no
+    /// such record, or the document was never synced.
+    private static func answer(_ endpoint: SyncEndpoint, _ id: String?, _ reader: SyncCache.Reader) throws -> Answer? {
+        if let id {
+            let key = id.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            return try reader.record(from: endpoint.name, key: key).map { Answer(body: $0.json, etag: $0.etag) }
+        }
+        return try reader.document(from: endpoint.name).map { document in
+            Answer(body: String(decoding: document.body, as: UTF8.self), etag: document.etag)
+        }
+    }
+
+    /// Prints `answer`, unless `--if-none-match` matches its entity tag.
+    private func emit(_ answer: Answer?, _ endpoint: SyncEndpoint) throws {
+        guard let answer else {
+            guard let id else { throw CLIError.notSynced(endpoint.name) }
+            throw CLIError("\(endpoint.name) has no record with key \(id)", exitCode: .notFound)
+        }
+        if let ifNoneMatch, SyncCache.etag(answer.etag, isMatchedBy: ifNoneMatch) {
+            throw ExitCode.notModified
+        }
+        Terminal.standardError.write("ETag: \(answer.etag)\n")
+        Terminal.standardOutput.write(answer.body.hasSuffix("\n") ? answer.body : answer.body + "\n")
+    }
+}
+
+extension GetCommand: ImmediateCommand {
+    /// An SQLite store's record, read on this thread (``SyncCache/readOnce(_:configuration:_:)``); nothing done for
+    /// `--max-age` (which may sync) or a PostgreSQL store.
+    func runImmediately() throws -> Bool {
+        guard maxAge == nil else { return false }
+        return try reportingErrors {
+            let (configuration, endpoint) = try resolved()
+            let store = options.store(configuration)
+            guard let file = store.file else { return false }
+            try checkKey(endpoint)
+            try DatabaseAccess.requireDatabase(at: file)
+            let answer = try SyncCache.readOnce(store) { reader in
+                try Self.answer(endpoint, id, reader)
             }
-            if let ifNoneMatch, SyncCache.etag(etag, isMatchedBy: ifNoneMatch) {
-                throw ExitCode.notModified
-            }
-            Terminal.standardError.write("ETag: \(etag)\n")
-            Terminal.standardOutput.write(body.hasSuffix("\n") ? body : body + "\n")
+            guard let answer else { return false }
+            try emit(answer, endpoint)
+            return true
         }
     }
 }

@@ -1,7 +1,13 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import SyncCore
 import SyncInfer
+
+#if canImport(Glibc)
+    internal import Glibc
+#elseif canImport(Darwin)
+    internal import Darwin
+#endif
 
 struct InferCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

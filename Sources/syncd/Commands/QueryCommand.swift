@@ -46,28 +46,41 @@ struct QueryCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingErrors {
-            let configuration = try options.loadConfiguration()
-            guard let endpoint = configuration.endpoint(named: endpoint) else {
-                throw CLIError.unknownEndpoint(self.endpoint)
-            }
+            let (configuration, name) = try resolved()
             let cache = try DatabaseAccess.openForReading(options.store(configuration))
-            let filters = conditions.map { condition in
-                let parts = condition.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                return RecordFilter.equal(String(parts[0]), String(parts.dropFirst().first ?? ""))
-            }
-            let table = try await cache.table(
-                from: endpoint.name, where: filters, order: try order.map { [try Self.order($0)] } ?? [],
-                limit: limit)
-            switch format {
-            case .table: Terminal.standardOutput.write(TableText.table(columns: table.columns, rows: table.rows))
-            case .csv: Terminal.standardOutput.write(TableText.csv(columns: table.columns, rows: table.rows))
-            case .json: Terminal.standardOutput.write(TableText.jsonArray(table.json))
-            case .ndjson: Terminal.standardOutput.write(table.json.map { JSONText.singleLine($0) + "\n" }.joined())
-            }
+            let query = try self.query()
+            emit(try await cache.read { reader in try reader.records(from: name, query).table })
         }
     }
 
-    /// `column[.asc|.desc][.nullsfirst|.nullslast]`, as the read API's `order=` takes it.
+    /// The configuration, and the name of the endpoint of it that the command names.
+    private func resolved() throws -> (SyncConfiguration, String) {
+        let configuration = try options.loadConfiguration()
+        guard let endpoint = configuration.endpoint(named: endpoint) else {
+            throw CLIError.unknownEndpoint(self.endpoint)
+        }
+        return (configuration, endpoint.name)
+    }
+
+    /// The filters, order and limit of the command line.
+    private func query() throws -> SyncCache.Query {
+        let filters = conditions.map { condition in
+            let parts = condition.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            return RecordFilter.equal(String(parts[0]), String(parts.dropFirst().first ?? ""))
+        }
+        return SyncCache.Query(filters: filters, order: try order.map { [try Self.order($0)] } ?? [], limit: limit)
+    }
+
+    /// Prints `table` in the format asked for.
+    private func emit(_ table: SyncCache.Table) {
+        switch format {
+        case .table: Terminal.standardOutput.write(TableText.table(columns: table.columns, rows: table.rows))
+        case .csv: Terminal.standardOutput.write(TableText.csv(columns: table.columns, rows: table.rows))
+        case .json: Terminal.standardOutput.write(TableText.jsonArray(table.json))
+        case .ndjson: Terminal.standardOutput.write(table.json.map { JSONText.singleLine($0) + "\n" }.joined())
+        }
+    }
+
     static func order(_ text: String) throws -> RecordOrder {
         var parts = text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         var order = RecordOrder(column: parts.removeFirst())
@@ -84,5 +97,25 @@ struct QueryCommand: AsyncParsableCommand {
                 "--order takes column[.asc|.desc][.nullsfirst|.nullslast], not \"\(text)\".")
         }
         return order
+    }
+}
+
+extension QueryCommand: ImmediateCommand {
+    /// An SQLite store's records, read on this thread (``SyncCache/readOnce(_:configuration:_:)``); nothing done
+    /// for a PostgreSQL store.
+    func runImmediately() throws -> Bool {
+        try reportingErrors {
+            let (configuration, name) = try resolved()
+            let store = options.store(configuration)
+            guard let file = store.file else { return false }
+            try DatabaseAccess.requireDatabase(at: file)
+            let query = try self.query()
+            let table = try SyncCache.readOnce(store) { reader in
+                try reader.records(from: name, query).table
+            }
+            guard let table else { return false }
+            emit(table)
+            return true
+        }
     }
 }

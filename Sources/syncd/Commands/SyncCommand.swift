@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import Logging
 import SyncCore
 import SyncSupport
@@ -51,7 +51,7 @@ enum SyncRunner {
         environment: [String: String] = ProcessInfo.processInfo.environment, logger: Logger = LoggingSetup.logger
     ) throws -> SyncCache {
         if let file = store.file {
-            let directory = (file as NSString).deletingLastPathComponent
+            let directory = FilePathText.directory(of: file)
             if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
                 throw CLIError("the database's folder \(directory) does not exist")
             }

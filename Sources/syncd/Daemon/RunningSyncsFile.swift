@@ -1,6 +1,12 @@
-import Foundation
+import FoundationEssentials
 import SyncCore
 import SyncSupport
+
+#if canImport(Glibc)
+    internal import Glibc
+#elseif canImport(Darwin)
+    internal import Darwin
+#endif
 
 /// The daemon's running syncs as it publishes them for `syncd status`: `syncd-running.json` in its state folder,
 /// beside the OAuth2 token times, rewritten once a second while a sync runs and removed when none does.
@@ -19,7 +25,7 @@ struct RunningSyncsFile {
     let path: String
 
     init(stateDirectory: String) {
-        path = (stateDirectory as NSString).appendingPathComponent(Self.name)
+        path = FilePathText.appending(Self.name, to: stateDirectory)
     }
 
     /// The file: which process wrote it, when, and its running syncs (their keys in snake case: `started_at`).
@@ -46,9 +52,8 @@ struct RunningSyncsFile {
     /// The running syncs the file names: none when there is no file, when it cannot be read, when the process that
     /// wrote it is gone, or when it was last written more than ``staleAfter`` seconds before `now`.
     func read(now: Double) -> [SyncProgress] {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return [] }
-        defer { try? handle.close() }  // read-only: nothing to lose
-        guard let data = try? handle.read(upToCount: Self.maxBytes + 1), data.count <= Self.maxBytes else { return [] }
+        guard let bytes = try? ConfigurationFile.readBytes(atPath: path, limit: Self.maxBytes) else { return [] }
+        let data = Data(bytes)
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
         guard let contents = try? decoder.decode(Contents.self, from: data), contents.pid > 0,

@@ -12,6 +12,27 @@ struct GlobalOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The SQLite database (overrides the configuration's).", valueName: "path"))
     var database: String?
 
+    /// The paths as given, for code that runs without the argument parser (``ShortCommandLine``).
+    var paths: StorePaths { StorePaths(config: config, database: database) }
+
+    /// ``StorePaths/loadConfiguration()``.
+    func loadConfiguration() throws -> SyncConfiguration { try paths.loadConfiguration() }
+
+    /// ``StorePaths/databasePath(_:)``.
+    func databasePath(_ configuration: SyncConfiguration?) -> String { paths.databasePath(configuration) }
+
+    /// ``StorePaths/store(_:)``.
+    func store(_ configuration: SyncConfiguration?) -> SyncStore { paths.store(configuration) }
+
+    /// ``StorePaths/configPath``.
+    var configPath: String { paths.configPath }
+}
+
+/// `--config` and `--database` as given (nil when not), and what they name.
+struct StorePaths: Equatable {
+    var config: String?
+    var database: String?
+
     /// The configuration file's path: --config, else /etc/syncd/syncd.toml when it exists, else ./syncd.toml.
     var configPath: String {
         if let config { return config }

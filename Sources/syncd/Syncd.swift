@@ -33,8 +33,9 @@ struct Syncd: AsyncParsableCommand {
     )
 
     /// The process-wide settings first (closed standard descriptors, SQLite's, the allocator's), then the command:
-    /// on this thread when it can answer at once (``ImmediateCommand``: `--version`, `--help`, an SQLite `get` or
-    /// `query`), else on Swift concurrency's threads, as `AsyncParsableCommand.main()` runs every command.
+    /// on this thread when it can answer at once — read by ``ShortCommandLine`` when the line is one of its usual
+    /// forms, else by the parser (``ImmediateCommand``: `--version`, `--help`, an SQLite `get` or `query`) — and
+    /// else on Swift concurrency's threads, as `AsyncParsableCommand.main()` runs every command.
     ///
     /// Starting those threads, and the main thread's exit into `dispatch_main()`, cost a short command more than its
     /// read (issue 45: `syncd get` took 11.5 ms against the sqlite3 shell's 1.8).
@@ -42,6 +43,13 @@ struct Syncd: AsyncParsableCommand {
         _ = StandardDescriptors.inputWasClosed
         SyncCache.configureProcess()
         limitMallocArenas()
+        if let line = ShortCommandLine(Array(CommandLine.arguments.dropFirst())) {
+            do {
+                if try line.run() { exit() }
+            } catch {
+                exit(withError: error)
+            }
+        }
         let command: any ParsableCommand
         do {
             command = try parseAsRoot()

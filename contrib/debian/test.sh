@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs the .deb that contrib/debian/build.sh built on this machine, for real (run as root), checks what it put
 # where, then removes and purges it:
-#   - dpkg -i installs it; /usr/bin/syncd --version is the package's version;
+#   - lintian finds no error in it or in syncd-dbgsym beside it;
+#   - dpkg -i installs both; /usr/bin/syncd --version is the package's version; /usr/bin/syncd is stripped, and
+#     syncd-dbgsym's file for its build id holds its symbols and DWARF;
 #   - `man -w syncd` finds /usr/share/man/man1/syncd.1.gz and man renders it;
 #   - the bash, zsh and fish completions are where those shells look;
 #   - `systemd-analyze verify` accepts the installed unit and prints nothing;
@@ -43,6 +45,7 @@ for folder in /var/lib/private /etc/systemd/system/multi-user.target.wants; do
 done
 cleanup() {
     if [ "$installed" = yes ]; then
+        dpkg -P syncd-dbgsym >/dev/null 2>&1 || true
         dpkg -P syncd >/dev/null 2>&1 || true
     fi
     for folder in ${made[@]+"${made[@]}"}; do
@@ -70,9 +73,32 @@ if printf '%s\n' "$contents" | awk '{ print $2 }' | grep -v '^root/root$'; then
     fail "files not owned by root/root (above)"
 fi
 
-echo "--- dpkg -i $deb"
+# syncd-dbgsym, which build.sh leaves beside the package.
+dbgsym=$(dirname "$deb")/syncd-dbgsym_${version}_$(dpkg-deb --field "$deb" Architecture).deb
+[ -f "$dbgsym" ] || fail "no $dbgsym beside $deb"
+
+echo "--- lintian $deb $dbgsym"
+command -v lintian >/dev/null 2>&1 || fail "lintian is not installed (apt-get install lintian)"
+# Errors fail; warnings and the rest are shown (a package built without a source package has some: no changelog).
+lintian --fail-on error --no-tag-display-limit "$deb" "$dbgsym" || fail "lintian found errors (above)"
+
+echo "--- dpkg -i $deb $dbgsym"
 installed=yes
-dpkg -i "$deb"
+dpkg -i "$deb" "$dbgsym"
+
+echo "--- the symbols, in syncd-dbgsym by build id"
+build_id=$(readelf -n /usr/bin/syncd | awk '/Build ID:/ { print $3; exit }')
+debug_file=/usr/lib/debug/.build-id/${build_id:0:2}/${build_id:2}.debug
+[ -n "$build_id" ] && [ -f "$debug_file" ] || fail "no debug file for /usr/bin/syncd's build id '$build_id'"
+[ "$(readelf -n "$debug_file" | awk '/Build ID:/ { print $3; exit }')" = "$build_id" ] \
+    || fail "$debug_file is not /usr/bin/syncd's"
+# (Each listing is kept first: `grep -q` ends a pipe early, and pipefail would take the writer's SIGPIPE.)
+debug_sections=$(readelf -S -W "$debug_file" 2>/dev/null)
+binary_sections=$(readelf -S -W /usr/bin/syncd)
+grep -q ' \.debug_info ' <<< "$debug_sections" || fail "$debug_file holds no DWARF"
+grep -q ' \.symtab ' <<< "$debug_sections" || fail "$debug_file holds no symbol table"
+if grep -qE ' \.symtab | \.debug_' <<< "$binary_sections"; then fail "/usr/bin/syncd is not stripped"; fi
+echo "$debug_file: /usr/bin/syncd's symbols and DWARF; the binary stripped"
 
 echo "--- the binary"
 got=$(/usr/bin/syncd --version)
@@ -123,8 +149,9 @@ echo 'not really a database' > /var/lib/private/syncd/cache.db
 mkdir -p /etc/systemd/system/multi-user.target.wants
 ln -s "$unit" /etc/systemd/system/multi-user.target.wants/syncd.service
 
-echo "--- dpkg -r syncd"
-dpkg -r syncd
+echo "--- dpkg -r syncd-dbgsym syncd"
+dpkg -r syncd-dbgsym syncd
+[ ! -e "$debug_file" ] || fail "dpkg -r left $debug_file"
 for path in "${shipped[@]}"; do
     [ ! -e "$path" ] || fail "dpkg -r left $path"
 done

@@ -32,23 +32,63 @@ struct GetCommand: AsyncParsableCommand {
             "Sync the endpoint first when its copy is older than this (30s, 5m, 1h; 0 always).", valueName: "age"))
     var maxAge: MaxAge?
 
+    /// What the command line asks, without the parser's property wrappers.
+    var request: GetRequest {
+        GetRequest(paths: options.paths, endpoint: endpoint, id: id, ifNoneMatch: ifNoneMatch)
+    }
+
     func run() async throws {
         try await reportingErrors {
-            let (configuration, endpoint) = try resolved()
-            let store = options.store(configuration)
+            let request = self.request
+            let (configuration, endpoint) = try request.resolved()
+            let store = request.paths.store(configuration)
             if let maxAge {
                 let status = try await Self.refresh(endpoint, olderThan: maxAge.duration, configuration, store)
                 if let status { Terminal.standardError.write("Cache-Status: \(status)\n") }
             }
-            try checkKey(endpoint)
+            try request.checkKey(endpoint)
             let cache = try DatabaseAccess.openForReading(store)
-            try emit(try await cache.read { [id] reader in try Self.answer(endpoint, id, reader) }, endpoint)
+            let answer = try await cache.read { reader in try GetRequest.answer(endpoint, request.id, reader) }
+            try request.emit(answer, endpoint)
+        }
+    }
+}
+
+extension GetCommand: ImmediateCommand {
+    /// ``GetRequest/runImmediately()``; nothing done for `--max-age`, which may sync.
+    func runImmediately() throws -> Bool {
+        guard maxAge == nil else { return false }
+        return try request.runImmediately()
+    }
+}
+
+/// `syncd get` without `--max-age`: what it reads and prints, whether the argument parser or ``ShortCommandLine``
+/// read the command line.
+struct GetRequest: Equatable, Sendable {
+    var paths: StorePaths
+    var endpoint: String
+    var id: String?
+    var ifNoneMatch: String?
+
+    /// Reads an SQLite store's record on this thread (``SyncCache/readOnce(_:configuration:_:)``) and prints it;
+    /// returns false, having printed nothing, for a PostgreSQL store.
+    func runImmediately() throws -> Bool {
+        try reportingErrors {
+            let (configuration, endpoint) = try resolved()
+            let store = paths.store(configuration)
+            guard let file = store.file else { return false }
+            try checkKey(endpoint)
+            try DatabaseAccess.requireDatabase(at: file)
+            let answer = try SyncCache.readOnce(store) { reader in try Self.answer(endpoint, id, reader) }
+            guard let answer else { return false }
+            try emit(answer, endpoint)
+            return true
         }
     }
 
     /// The endpoint, of the configuration, that the command names.
-    private func resolved() throws -> (SyncConfiguration, SyncEndpoint) {
-        let configuration = try options.loadConfiguration()
+    func resolved() throws -> (SyncConfiguration, SyncEndpoint) {
+        let configuration = try paths.loadConfiguration()
         guard let endpoint = configuration.endpoint(named: endpoint) else {
             throw CLIError.unknownEndpoint(self.endpoint)
         }
@@ -56,14 +96,14 @@ struct GetCommand: AsyncParsableCommand {
     }
 
     /// What `get` prints: a body and its entity tag.
-    private struct Answer: Sendable {
+    struct Answer: Sendable {
         var body: String
         var etag: String
     }
 
     /// Refuses a collection endpoint without a key (a document endpoint's key is refused by the store, in the read
     /// API's words).
-    private func checkKey(_ endpoint: SyncEndpoint) throws {
+    func checkKey(_ endpoint: SyncEndpoint) throws {
         guard id != nil || endpoint.isDocument else {
             throw CLIError("\"\(endpoint.name)\" is a collection endpoint: give the record's key", exitCode: .usage)
         }
@@ -71,7 +111,7 @@ struct GetCommand: AsyncParsableCommand {
 
     /// The record with key `id`, or the document when there is no key, as `reader` reads it; nil when there is no
     /// such record, or the document was never synced.
-    private static func answer(_ endpoint: SyncEndpoint, _ id: String?, _ reader: SyncCache.Reader) throws -> Answer? {
+    static func answer(_ endpoint: SyncEndpoint, _ id: String?, _ reader: SyncCache.Reader) throws -> Answer? {
         if let id {
             let key = id.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
             return try reader.record(from: endpoint.name, key: key).map { Answer(body: $0.json, etag: $0.etag) }
@@ -82,7 +122,7 @@ struct GetCommand: AsyncParsableCommand {
     }
 
     /// Prints `answer`, unless `--if-none-match` matches its entity tag.
-    private func emit(_ answer: Answer?, _ endpoint: SyncEndpoint) throws {
+    func emit(_ answer: Answer?, _ endpoint: SyncEndpoint) throws {
         guard let answer else {
             guard let id else { throw CLIError.notSynced(endpoint.name) }
             throw CLIError("\(endpoint.name) has no record with key \(id)", exitCode: .notFound)
@@ -92,27 +132,6 @@ struct GetCommand: AsyncParsableCommand {
         }
         Terminal.standardError.write("ETag: \(answer.etag)\n")
         Terminal.standardOutput.write(answer.body.hasSuffix("\n") ? answer.body : answer.body + "\n")
-    }
-}
-
-extension GetCommand: ImmediateCommand {
-    /// An SQLite store's record, read on this thread (``SyncCache/readOnce(_:configuration:_:)``); nothing done for
-    /// `--max-age` (which may sync) or a PostgreSQL store.
-    func runImmediately() throws -> Bool {
-        guard maxAge == nil else { return false }
-        return try reportingErrors {
-            let (configuration, endpoint) = try resolved()
-            let store = options.store(configuration)
-            guard let file = store.file else { return false }
-            try checkKey(endpoint)
-            try DatabaseAccess.requireDatabase(at: file)
-            let answer = try SyncCache.readOnce(store) { reader in
-                try Self.answer(endpoint, id, reader)
-            }
-            guard let answer else { return false }
-            try emit(answer, endpoint)
-            return true
-        }
     }
 }
 

@@ -51,7 +51,7 @@ struct SyncCacheReadOnceTests {
         #expect(notDatabase?.description.contains("garbage.db") == true)
         // An empty database: SQLite opens it, and it holds none of syncd's migrations.
         let empty = files.file("empty.db")
-        FileManager.default.createFile(atPath: empty, contents: Data())
+        try Data().write(to: URL(fileURLWithPath: empty))
         let unmigrated = #expect(throws: SyncError.cannotOpen) {
             try SyncCache.readOnce(.sqlite(path: empty)) { try $0.statuses() }
         }

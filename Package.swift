@@ -516,6 +516,7 @@ let package = Package(
             dependencies: [
                 "syncd",
                 "SampleUpstream",
+                "SyncSupport",
                 "SyncTesting",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -1,4 +1,5 @@
 import ArgumentParser
+import SyncSupport
 import Testing
 
 @testable import syncd
@@ -53,5 +54,42 @@ struct ShortCommandLineTests {
         ])
     func others(_ arguments: [String]) {
         #expect(ShortCommandLine(arguments) == nil)
+    }
+
+    /// Lines made of the words these commands take, and of words that trip a reader (`-x`, `--`, `=`, an empty
+    /// word), in random orders: each line `ShortCommandLine` reads, the parser reads the same (a fixed seed, so a
+    /// failure comes back the same).
+    @Test("random lines: whatever is read here, the parser reads alike")
+    func randomLines() throws {
+        let words = [
+            "get", "query", "users", "42", "1,2", "", "--config", "a.toml", "--database", "b.db", "--if-none-match",
+            "\"t.1\"", "--where", "city=Oslo", "a=", "nocolumn", "--order", "id.desc", "name.sideways", "--limit", "10",
+            "-1", "+3", "ten", "--format", "json", "csv", "xml", "--", "-x", "--config=a.toml", "--max-age", "5m",
+            "--help", "--version", "status",
+        ]
+        var random = SplitMix64(seed: 45)
+        var readHere = 0
+        for _ in 0..<3_000 {
+            let count = Int.random(in: 1...7, using: &random)
+            var line = (0..<count).map { _ in words.randomElement(using: &random) ?? "" }
+            if Bool.random(using: &random) { line[0] = Bool.random(using: &random) ? "get" : "query" }
+            guard let short = ShortCommandLine(line) else { continue }
+            readHere += 1
+            // The parser answers --version by throwing its request to print the version.
+            if short == .version {
+                #expect(line == ["--version"])
+                continue
+            }
+            let parsed: any ParsableCommand
+            do { parsed = try Syncd.parseAsRoot(line) } catch {
+                Issue.record("\(line): the parser refused it: \(error)"); continue
+            }
+            switch short {
+            case .get(let request): #expect((parsed as? GetCommand)?.request == request, "\(line)")
+            case .query(let request): #expect((parsed as? QueryCommand)?.request == request, "\(line)")
+            case .version: break
+            }
+        }
+        #expect(readHere > 100, "the lines exercised the short reader (\(readHere) of 3,000)")
     }
 }

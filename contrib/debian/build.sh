@@ -3,7 +3,8 @@
 # hardened unit from contrib/systemd (ExecStart= pointed at /usr/bin/syncd), contrib/systemd/syncd.toml as the
 # conffile /etc/syncd/syncd.toml, the man page syncd(1) that swift-argument-parser's generate-manual tool writes
 # from the command's own help, and the bash, zsh and fish completions the binary prints. The maintainer scripts
-# beside this file never enable or start the service.
+# beside this file never enable or start the service. The binary is stripped; its symbols and DWARF go into
+# syncd-dbgsym_VERSION_ARCH.deb beside it, by build id, as Debian ships debug symbols.
 #
 #   contrib/debian/build.sh                    builds the binary as the README's "Installing" block does, first
 #   SYNCD_BIN=path contrib/debian/build.sh     packages that binary instead (it must link the Swift runtime in)

@@ -22,7 +22,8 @@ enum ShortCommandLine: Equatable {
             self = .version
             return
         }
-        let options: Set<String> =
+        // Arrays, not sets: a Set<String> made at start-up costs a search of the binary's conformances.
+        let options: [String] =
             switch first {
             case "get": ["--config", "--database", "--if-none-match"]
             case "query": ["--config", "--database", "--where", "--order", "--limit", "--format"]
@@ -60,7 +61,7 @@ enum ShortCommandLine: Equatable {
     /// The positional arguments, and each option's values (only `--where` may come more than once); nil when an
     /// argument is not one of these.
     private static func split(
-        _ arguments: ArraySlice<String>, options: Set<String>
+        _ arguments: ArraySlice<String>, options: [String]
     ) -> ([String], [String: [String]])? {
         var positionals: [String] = []
         var values: [String: [String]] = [:]

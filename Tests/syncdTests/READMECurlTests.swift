@@ -1,19 +1,22 @@
 import Foundation
 import Testing
 
-/// The README's curl block, run against `syncd demo` as a reader would paste it: the address is the demo's, and the
+/// The read API's curl block (in the README or the guide), run against `syncd demo` as a reader would paste it: the address is the demo's, and the
 /// ETag placeholder the one the first command printed.
 @Suite("README examples: curl")
 struct READMECurlTests {
     @Test("the read API's curl examples give a 200 with an ETag, a 304 for it, a filtered list and a change feed")
     func curlBlock() async throws {
-        let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("README.md")
-        let lines = try String(contentsOf: readme, encoding: .utf8).components(separatedBy: "\n")
-        let first = try #require(lines.firstIndex { $0.hasPrefix("curl -si http://127.0.0.1:8787/v1/endpoints/") })
-        let end = try #require(lines[first...].firstIndex(of: "```"))
+        // The block, wherever it is: the README or a page of the guide.
+        let files = try GuideFiles.all()
+        let found = files.lazy.compactMap { file in
+            file.lines.firstIndex { $0.hasPrefix("curl -si http://127.0.0.1:8787/v1/endpoints/") }.map { (file, $0) }
+        }.first
+        let (file, first) = try #require(found, "no file of the guide holds the read API's curl block")
+        let lines = file.lines
+        let end = try #require(lines[first...].firstIndex(of: "```"), "\(file.path):\(first + 1)")
         let commands = Array(lines[first..<end])
-        #expect(commands.count == 4)
+        #expect(commands.count == 4, "\(file.path):\(first + 1)")
 
         let workspace = try CLITests.Workspace(toml: "")
         defer { workspace.remove() }

@@ -2,7 +2,8 @@ import Foundation
 import SampleUpstream
 import Testing
 
-/// Every fenced `toml` block of the README passes `syncd check-config`, so the README's examples stay true.
+/// Every fenced `toml` block of the README and of the guide (`docs/**/*.md`) passes `syncd check-config`, so the
+/// examples stay true wherever they are.
 ///
 /// A block is a whole file unless an HTML comment on the line before its fence says otherwise:
 /// `<!-- readme-test: in an endpoint -->` checks it as the last keys of an endpoint, and
@@ -12,6 +13,8 @@ import Testing
 @Suite("README examples")
 struct READMEExampleTests {
     struct Block {
+        /// The file, from the repository's root, and the line of the block's opening fence.
+        var file: String
         var line: Int
         var marker: String?
         var text: String
@@ -29,9 +32,11 @@ struct READMEExampleTests {
         """
 
     static func blocks() throws -> [Block] {
-        let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("README.md")
-        let lines = try String(contentsOf: readme, encoding: .utf8).components(separatedBy: "\n")
+        try GuideFiles.all().flatMap { blocks(in: $0) }
+    }
+
+    static func blocks(in file: GuideFiles.File) -> [Block] {
+        let lines = file.lines
         var blocks: [Block] = []
         var index = 0
         while index < lines.count {
@@ -46,7 +51,10 @@ struct READMEExampleTests {
             let start = index + 1
             var end = start
             while end < lines.count, lines[end] != "```" { end += 1 }
-            blocks.append(Block(line: start, marker: marker, text: lines[start..<end].joined(separator: "\n")))
+            blocks.append(
+                Block(
+                    file: file.path, line: start, marker: marker,
+                    text: lines[start..<end].joined(separator: "\n")))
             index = end + 1
         }
         return blocks
@@ -74,12 +82,12 @@ struct READMEExampleTests {
                 .filter { !$0.isEmpty && !$0.hasPrefix(" ") && !$0.hasPrefix("#") }
                 .map { endpoint + $0 + "\n" }
         default:
-            Issue.record("README.md:\(block.line): unknown readme-test marker \"\(block.marker ?? "")\"")
+            Issue.record("\(block.file):\(block.line): unknown readme-test marker \"\(block.marker ?? "")\"")
             return []
         }
     }
 
-    @Test("every toml block of the README passes check-config")
+    @Test("every toml block of the README and the guide passes check-config")
     func tomlBlocks() async throws {
         let blocks = try Self.blocks()
         #expect(blocks.count >= 4)
@@ -91,40 +99,42 @@ struct READMEExampleTests {
                 try file.write(toFile: workspace.config, atomically: true, encoding: .utf8)
                 let result = try await SyncdProcess.run(
                     ["check-config", "--config", workspace.config, "--database", workspace.path + "/none.db"])
-                #expect(result.status == 0, "README.md:\(block.line): \(result.standardError)\n\(file)")
+                #expect(result.status == 0, "\(block.file):\(block.line): \(result.standardError)\n\(file)")
             }
         }
     }
 
-    /// The README's `syncd infer` sessions: each `$ cat FILE`, then `$ syncd infer FILE`, then exactly what it
-    /// printed, up to the end of the block.
-    @Test("the README's syncd infer sessions print what the README shows")
+    /// The `syncd infer` sessions of the README and the guide: each `$ cat FILE`, then `$ syncd infer FILE`, then
+    /// exactly what it printed, up to the end of the block.
+    @Test("the syncd infer sessions of the README and the guide print what they show")
     func inferSessions() async throws {
-        let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("README.md")
-        let lines = try String(contentsOf: readme, encoding: .utf8).components(separatedBy: "\n")
-        let starts = lines.indices.filter { lines[$0].hasPrefix("$ cat ") && lines[$0].hasSuffix(".json") }
-        #expect(starts.count == 2)
-        for start in starts {
-            let name = String(lines[start].dropFirst("$ cat ".count))
-            let command = try #require(lines[start...].firstIndex(of: "$ syncd infer \(name)"))
-            let end = try #require(lines[command...].firstIndex(of: "```"))
-            let input = lines[(start + 1)..<command].joined(separator: "\n") + "\n"
-            let printed = Array(lines[(command + 1)..<end])
-            let summary = try #require(printed.first)
-            #expect(summary.hasPrefix("syncd: "))
+        var sessions = 0
+        for guide in try GuideFiles.all() {
+            let lines = guide.lines
+            for start in lines.indices where lines[start].hasPrefix("$ cat ") && lines[start].hasSuffix(".json") {
+                sessions += 1
+                let name = String(lines[start].dropFirst("$ cat ".count))
+                let at = "\(guide.path):\(start + 1)"
+                let command = try #require(lines[start...].firstIndex(of: "$ syncd infer \(name)"), "\(at)")
+                let end = try #require(lines[command...].firstIndex(of: "```"), "\(at)")
+                let input = lines[(start + 1)..<command].joined(separator: "\n") + "\n"
+                let printed = Array(lines[(command + 1)..<end])
+                let summary = try #require(printed.first, "\(at)")
+                #expect(summary.hasPrefix("syncd: "), "\(at)")
 
-            let workspace = try CLITests.Workspace(toml: "")
-            defer { workspace.remove() }
-            let file = workspace.path + "/" + name
-            try input.write(toFile: file, atomically: true, encoding: .utf8)
-            let result = try await SyncdProcess.run(["infer", name], directory: workspace.path)
-            #expect(result.status == 0, "\(name): \(result.standardError)")
-            #expect(result.standardError == summary + "\n")
-            let expected = printed.dropFirst().joined(separator: "\n") + "\n"
-            let output = result.standardOutput.replacingOccurrences(
-                of: "file://" + file, with: "file:///tmp/demo/" + name)
-            #expect(output == expected)
+                let workspace = try CLITests.Workspace(toml: "")
+                defer { workspace.remove() }
+                let file = workspace.path + "/" + name
+                try input.write(toFile: file, atomically: true, encoding: .utf8)
+                let result = try await SyncdProcess.run(["infer", name], directory: workspace.path)
+                #expect(result.status == 0, "\(at): \(result.standardError)")
+                #expect(result.standardError == summary + "\n", "\(at)")
+                let expected = printed.dropFirst().joined(separator: "\n") + "\n"
+                let output = result.standardOutput.replacingOccurrences(
+                    of: "file://" + file, with: "file:///tmp/demo/" + name)
+                #expect(output == expected, "\(at)")
+            }
         }
+        #expect(sessions >= 2)
     }
 }

@@ -3,7 +3,7 @@ import SampleUpstream
 import Synchronization
 import Testing
 
-/// The README's examples of paging real APIs — Crossref's deep paging, Jira's `startAt`, Bitbucket Server's
+/// The guide's examples of paging real APIs — Crossref's deep paging, Jira's `startAt`, Bitbucket Server's
 /// `isLastPage` — synced as written by the built binary, from loopback upstreams that page as each API does: only
 /// the origin of each URL is changed. Each upstream counts the requests: none past the end.
 @Suite("README: the paging real APIs send, synced by syncd")
@@ -11,7 +11,7 @@ struct READMEPagingShapesTests {
     /// The comment on the line before each such `toml` block.
     static let marker = "a whole file, synced against a loopback shape"
 
-    /// The README's blocks with ``marker``, each a whole syncd.toml.
+    /// The blocks of the README and the guide with ``marker``, each a whole syncd.toml.
     static func blocks() throws -> [String] {
         try READMEExampleTests.blocks().filter { $0.marker == marker }.map(\.text)
     }

@@ -12,7 +12,10 @@ import Synchronization
 /// with validators, so the demo shows full fetches, 304s and, after ``advance()``, changed data.
 ///
 /// - `GET /users`: the users of the current generation, `ETag: "users-g<generation>"`, and a `Last-Modified` one hour
-///   later for each generation.
+///   later for each generation. More users than ``pageSize`` are paged as GitHub pages: `/users?page=N` from 1 (the
+///   bare URL is page 1), each page with a `Link` field naming the `next` and `last` pages (`prev` and `first` after
+///   the first). Every page carries the collection's validators, so a client that revalidates the first page learns
+///   whether any page changed.
 /// - `GET /flags.json`: a fixed document with `ETag: "flags-v1"`.
 /// - Both answer `If-None-Match` (`*`, lists, weak comparison) or, without it, `If-Modified-Since` with 304 and no
 ///   body, and `HEAD` like `GET`. Another method on them is 405; any other path is a 404 problem document.
@@ -31,8 +34,8 @@ package final class DemoUpstream: Sendable {
 
     private struct State {
         var generation = 0
-        /// The users body of `generation`, made on first request.
-        var users: [UInt8]?
+        /// The users of `generation`, listed on first request.
+        var listing: Listing?
     }
 
     /// `Last-Modified` of generation 0 and of the flags: 2026-01-01T00:00:00Z.
@@ -58,12 +61,27 @@ package final class DemoUpstream: Sendable {
         """.utf8
     )
 
+    /// How many users a page of `/users` holds unless the demo is made with another size: about 560 KB of JSON, far
+    /// below `max_body`'s default, and few enough pages that `--users`' largest value, 1,000,000, fits `max_pages`'
+    /// default of 1,000 pages.
+    package static let defaultPageSize = 1000
+
     private let userCount: Int
+    /// How many users a page of `/users` holds.
+    package let pageSize: Int
     private let state = Mutex(State())
 
-    /// - Parameter userCount: How many users `/users` serves in every generation.
-    package init(userCount: Int = 300) {
+    /// - Parameters:
+    ///   - userCount: How many users `/users` serves in every generation.
+    ///   - pageSize: How many users a page holds; less than 1 counts as 1.
+    package init(userCount: Int = 300, pageSize: Int = DemoUpstream.defaultPageSize) {
         self.userCount = userCount
+        self.pageSize = max(1, pageSize)
+    }
+
+    /// How many pages `/users` has at the current generation (at least one).
+    package var pageCount: Int {
+        currentListing().pageCount(size: pageSize)
     }
 
     /// The current generation of `/users`, 0 at first.
@@ -75,16 +93,26 @@ package final class DemoUpstream: Sendable {
     package func advance() {
         state.withLock {
             $0.generation += 1
-            $0.users = nil
+            $0.listing = nil
         }
     }
 
     /// Answers one request; pass it to ``LoopbackHTTPServer/start(port:handler:)``.
     package func handle(_ request: UpstreamRequest) -> UpstreamResponse {
         let resource: Resource
+        var headers: [(name: String, value: String)] = []
         switch request.path {
         case "/users":
-            resource = currentUsers()
+            guard let page = request.start("page", from: 1) else {
+                return Self.problem(status: 400, title: "Bad Request", detail: "page must be a whole number from 1.")
+            }
+            let listing = currentListing()
+            resource = Resource(
+                body: listing.page(page, size: pageSize), entityTag: "\"users-g\(listing.generation)\"",
+                lastModified: Self.epoch + listing.generation * 3600)
+            if let link = Self.link(page: page, of: listing.pageCount(size: pageSize)) {
+                headers.append(("Link", link))
+            }
         case "/flags.json":
             resource = Resource(body: Self.flags, entityTag: #""flags-v1""#, lastModified: Self.epoch)
         default:
@@ -104,26 +132,24 @@ package final class DemoUpstream: Sendable {
             ("Last-Modified", HTTPDate.format(seconds: Double(resource.lastModified))),
         ]
         if Self.isNotModified(request, resource: resource) {
-            return UpstreamResponse(status: 304, headers: validators)
+            return UpstreamResponse(status: 304, headers: validators + headers)
         }
-        return .json(resource.body, headers: validators)
+        return .json(resource.body, headers: validators + headers)
     }
 
-    private func currentUsers() -> Resource {
-        let (generation, cached) = state.withLock { ($0.generation, $0.users) }
-        let body: [UInt8]
+    private func currentListing() -> Listing {
+        let (generation, cached) = state.withLock { ($0.generation, $0.listing) }
         if let cached {
-            body = cached
-        } else {
-            // Made outside the lock; another request may make the same bytes meanwhile, which is harmless.
-            body = SampleUsers.json(count: userCount, generation: generation)
-            state.withLock { state in
-                if state.generation == generation {
-                    state.users = body
-                }
+            return cached
+        }
+        // Made outside the lock; another request may make the same listing meanwhile, which is harmless.
+        let listing = Listing(count: userCount, generation: generation)
+        state.withLock { state in
+            if state.generation == generation {
+                state.listing = listing
             }
         }
-        return Resource(body: body, entityTag: "\"users-g\(generation)\"", lastModified: Self.epoch + generation * 3600)
+        return listing
     }
 
     /// RFC 9110 §13.2.2: `If-None-Match` decides when present; otherwise `If-Modified-Since`, if it is a valid date.

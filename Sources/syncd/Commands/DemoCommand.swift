@@ -67,7 +67,9 @@ struct DemoCommand: AsyncParsableCommand {
                 let earlier = FileManager.default.fileExists(atPath: databasePath)
                 let cache = try SyncRunner.open(configuration, in: .sqlite(path: databasePath))
                 let out = Terminal.standardOutput
-                out.write("syncd demo: a sample upstream is serving \(users) users at \(server.baseURL)/users\n")
+                out.write(
+                    "syncd demo: a sample upstream is serving \(users) users at \(server.baseURL)/users"
+                        + DemoConfiguration.paging(pages: upstream.pageCount, size: upstream.pageSize) + "\n")
                 out.write("configuration and database: \(folder)\n\n")
                 out.write(
                     earlier
@@ -162,6 +164,7 @@ enum DemoConfiguration {
         url = "\(baseURL)/users"
         records = "$"
         primary_key = ["id"]
+        pagination = { type = "link" }
 
         [endpoint.columns]
         id = { path = "id", type = "integer" }
@@ -180,6 +183,11 @@ enum DemoConfiguration {
         """
     }
 
+    /// How the upstream pages `/users`, for the demo's first line: nothing when one page holds every user.
+    static func paging(pages: Int, size: Int) -> String {
+        pages > 1 ? ", \(pages) pages of \(size) (each page's Link header names the next)" : ""
+    }
+
     static func nextSteps(binary: String, config: String, example: DemoExample) -> String {
         let syncd = binary.contains(" ") ? "\"\(binary)\"" : binary
         let city = example.city
@@ -193,7 +201,7 @@ enum DemoConfiguration {
               \(syncd) get users \(key) --if-none-match "$(\(syncd) get users \(key) \(options) 2>&1 >/dev/null | sed 's/^ETag: //')" \(options); echo "exit $?"
               \(syncd) get flags \(options)
               \(syncd) sql "SELECT city, count(*) AS users FROM users GROUP BY city ORDER BY 2 DESC LIMIT 5" \(options)
-              \(syncd) sql "SELECT endpoint, outcome, http_status, inserted, updated, deleted FROM syncd_runs" \(options)
+              \(syncd) sql "SELECT endpoint, outcome, http_status, pages, inserted, updated, deleted FROM syncd_runs" \(options)
               \(syncd) status \(options)
 
             """

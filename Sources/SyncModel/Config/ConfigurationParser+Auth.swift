@@ -1,9 +1,5 @@
 extension ConfigurationParser {
     private static let authKinds = ["bearer", "basic", "header", "query", "oauth2"]
-    private static let allAuthKeys = Set([
-        "username", "name", "token_env", "token_file", "password_env", "password_file", "value_env", "value_file",
-        "credential",
-    ]).union(oauth2Keys)
 
     /// The keys each kind takes besides `type`: a name key, if any, and the three secret sources.
     private static func authKeys(for kind: String) -> (name: String?, secrets: [String]) {
@@ -28,7 +24,7 @@ extension ConfigurationParser {
             } else {
                 report("auth: type must be \"bearer\", \"basic\", \"header\", \"query\" or \"oauth2\"", at: field)
             }
-            for option in options where option.key != "type" && !Self.allAuthKeys.contains(option.key) {
+            for option in options where !ConfigurationKeys.isKnown(option.key, in: .auth) {
                 report("auth: unknown key \"\(option.key)\"", at: option)
             }
             return nil
@@ -40,7 +36,10 @@ extension ConfigurationParser {
         var secrets: [SecretSource] = []
         var isValid = true
         for option in options where option.key != "type" {
-            if option.key == keys.name {
+            if !ConfigurationKeys.isKnown(option.key, in: .auth) {
+                report("auth: unknown key \"\(option.key)\" for type \"\(kind)\"", at: option)
+                isValid = false
+            } else if option.key == keys.name {
                 // Not a string reads as empty, which the credential's rules refuse in the same words.
                 name = option.value.string ?? ""
                 nameField = option

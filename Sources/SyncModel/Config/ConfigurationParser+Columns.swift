@@ -39,6 +39,9 @@ extension ConfigurationParser {
         var isValid = name != nil
         for option in fields(of: table, in: scope) {
             switch option.key {
+            case _ where !ConfigurationKeys.isKnown(option.key, in: .column):
+                report("\(prefix)unknown key \"\(option.key)\"", at: option)
+                isValid = false
             case "path":
                 path = jsonPath(option, prefix: prefix)
                 pathText = option.value.string

@@ -71,6 +71,9 @@ extension ConfigurationParser {
         var isValid = true
         for option in options {
             switch option.key {
+            case _ where !ConfigurationKeys.isKnown(option.key, in: .proxyAuth):
+                report("proxy_auth: unknown key \"\(option.key)\"", at: option)
+                isValid = false
             case "type":
                 guard option.value.string == "basic" else {
                     report("proxy_auth: type must be \"basic\"", at: option)

@@ -22,6 +22,10 @@ extension ConfigurationParser {
         var requestFields = RequestFields()
         let tableFields = fields(of: table, in: scope)
         for field in tableFields {
+            guard ConfigurationKeys.isKnown(field.key, in: .endpoint) else {
+                reportUnknownKey(field)
+                continue
+            }
             if requestFields.take(field) { continue }
             if applySetting(field, to: &declared) {
                 if ["mode", "pagination", "incremental"].contains(field.key) { documentOnlyViolations.append(field) }

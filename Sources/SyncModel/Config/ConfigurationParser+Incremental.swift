@@ -17,6 +17,8 @@ extension ConfigurationParser {
             optionFields[option.key] = option
             // A value of the wrong type reads as empty (or out of range), which the rules refuse in the same words.
             switch option.key {
+            case _ where !ConfigurationKeys.isKnown(option.key, in: .incremental):
+                report("incremental: unknown key \"\(option.key)\"", at: option)
             case "param":
                 value.param = option.value.string ?? ""
             case "column":

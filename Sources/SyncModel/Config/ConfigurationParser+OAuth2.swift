@@ -1,9 +1,4 @@
 extension ConfigurationParser {
-    /// The keys of `type = "oauth2"` besides `type`.
-    static let oauth2Keys: Set<String> = [
-        "token_url", "client_id", "client_secret_env", "client_secret_file", "client_secret_credential", "scope",
-        "audience", "client_auth", "grant", "refresh_token_file", "refresh_token_credential",
-    ]
     private static let clientSecretKeys = ["client_secret_env", "client_secret_file", "client_secret_credential"]
     private static let refreshTokenKeys = ["refresh_token_file", "refresh_token_credential"]
 
@@ -17,6 +12,9 @@ extension ConfigurationParser {
         var refreshToken: SecretSource?
         for option in options where option.key != "type" {
             switch option.key {
+            case _ where !ConfigurationKeys.isKnown(option.key, in: .auth):
+                report("auth: unknown key \"\(option.key)\" for type \"oauth2\"", at: option)
+                isValid = false
             case "token_url", "client_id", "scope", "audience", "client_auth", "grant":
                 if let value = string(option, what: "auth: \(option.key) must be a non-empty string") {
                     strings[option.key] = value

@@ -38,7 +38,7 @@ extension ConfigurationParser {
         var values = PaginationValues()
         var optionFields: [String: Field] = [:]
         for option in options where option.key != "type" {
-            guard
+            guard ConfigurationKeys.isKnown(option.key, in: .pagination),
                 Self.sharedPaginationKeys.contains(option.key) || keys.required.contains(option.key)
                     || keys.optional.contains(option.key)
             else {

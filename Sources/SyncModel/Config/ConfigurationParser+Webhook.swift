@@ -24,6 +24,8 @@ extension ConfigurationParser {
         var parentKey: String?
         for option in options {
             switch option.key {
+            case _ where !ConfigurationKeys.isKnown(option.key, in: .webhook):
+                report("webhook: unknown key \"\(option.key)\" for signature \"\(name)\"", at: option)
             case "signature":
                 break
             case let key where Self.webhookSecretKeys.contains(key):

@@ -109,6 +109,10 @@ struct ConfigurationParser {
         }
         var passwordFileField: Field?
         for field in rootFields {
+            guard ConfigurationKeys.isKnown(field.key, in: .root) else {
+                reportUnknownKey(field)
+                continue
+            }
             switch field.key {
             case "database":
                 configuration.databasePath = database(field)
@@ -150,6 +154,10 @@ struct ConfigurationParser {
     private mutating func parseCluster(_ table: TOMLTable) -> SyncConfiguration.Cluster {
         var cluster = SyncConfiguration.Cluster()
         for field in fields(of: table, in: Scope(path: [.key("cluster")], context: "[cluster]")) {
+            guard ConfigurationKeys.isKnown(field.key, in: .cluster) else {
+                reportUnknownKey(field)
+                continue
+            }
             switch field.key {
             case "node":
                 guard let name = string(field, what: "node must be a name such as \"syncd-1\"") else { continue }
@@ -171,6 +179,10 @@ struct ConfigurationParser {
         var server = SyncConfiguration.Server()
         var listenField: Field?
         for field in fields(of: table, in: Scope(path: [.key("server")], context: "[server]")) {
+            guard ConfigurationKeys.isKnown(field.key, in: .server) else {
+                reportUnknownKey(field)
+                continue
+            }
             switch field.key {
             case "listen":
                 listenField = field
@@ -222,6 +234,10 @@ struct ConfigurationParser {
     ) {
         let tableFields = fields(of: table, in: Scope(path: [.key("defaults")], context: "[defaults]"))
         for field in tableFields {
+            guard ConfigurationKeys.isKnown(field.key, in: .defaults) else {
+                reportUnknownKey(field)
+                continue
+            }
             if applySetting(field, to: &defaults) { continue }
             switch field.key {
             case "concurrency":

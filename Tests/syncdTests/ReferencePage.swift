@@ -60,12 +60,20 @@ struct ReferencePage {
             }
             return
         }
-        #expect(
-            expected == text,
+        guard expected != text else { return }
+        // The line that differs, not the whole page: the page is hundreds of lines.
+        let line = Self.firstDifference(expected, text)
+        let (wanted, found) = (Self.line(line, of: expected), Self.line(line, of: text))
+        Issue.record(
             Comment(
-                rawValue: "\(path) differs from what the code says (first difference at line "
-                    + "\(Self.firstDifference(expected, text))); rewrite it with `\(Self.regenerate)` and commit it"),
+                rawValue: "\(path):\(line) differs from what the code says: expected \"\(wanted)\", found "
+                    + "\"\(found)\". Rewrite the page with `\(Self.regenerate)`, check the diff, and commit it."),
             sourceLocation: sourceLocation)
+    }
+
+    static func line(_ number: Int, of text: String) -> String {
+        let lines = text.components(separatedBy: "\n")
+        return number <= lines.count ? lines[number - 1] : "(the end of the page)"
     }
 
     /// The 1-based line where two texts first differ.

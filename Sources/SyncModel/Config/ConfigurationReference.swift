@@ -65,6 +65,9 @@ package enum ConfigurationReference {
         return text
     }
 
+    /// The refusal the page shows: a test makes it with the parser.
+    package static let refusal = #"syncd: /etc/syncd/syncd.toml:14: [[endpoint]] "users": unknown key "intervall""#
+
     private static let intro = """
         # Configuration reference
 
@@ -76,7 +79,7 @@ package enum ConfigurationReference {
         and the key:
 
         ```
-        syncd: /etc/syncd/syncd.toml:14: [[endpoint]] "users": unknown key "intervall"
+        \(refusal)
         ```
 
         This page lists every key the parser accepts, made from the parser's own table of keys. A key missing \

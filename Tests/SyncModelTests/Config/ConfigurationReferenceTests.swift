@@ -112,6 +112,14 @@ struct ConfigurationReferenceTests {
         }
     }
 
+    @Test("a [defaults] key of the daemon's own is refused in [[endpoint]], as the reference says")
+    func daemonKeys() {
+        for key in ConfigurationScope.defaults.keys {
+            let problems = configurationProblems(Self.endpoints(["\(key.name) = \(key.example)"]))
+            #expect(problems.contains { $0.contains("\"\(key.name)\" is only valid in [defaults]") }, "\(problems)")
+        }
+    }
+
     @Test("a key is taken by the kinds the reference names, and refused as unknown by the others")
     func kinds() async throws {
         try await Self.withFiles { directory in
@@ -181,6 +189,31 @@ struct ConfigurationReferenceTests {
         }
     }
 
+    @Test("the refusal the page shows is the parser's")
+    func refusal() {
+        let text = """
+            database = "cache.db"
+
+            [server]
+            listen = "127.0.0.1:8787"
+
+            [defaults]
+            interval = "5m"
+
+            [[endpoint]]
+            name = "users"
+            url = "https://example.com/api/users"
+            records = "data.items"
+            primary_key = ["id"]
+            intervall = "10m"
+
+            [endpoint.columns]
+            id = { path = "id", type = "integer" }
+            """
+        let problems = configurationProblems(text, sourcePath: "/etc/syncd/syncd.toml")
+        #expect(problems.map { "syncd: " + $0 } == [ConfigurationReference.refusal])
+    }
+
     @Test("every link within the page names one of its headings")
     func anchors() {
         let page = ConfigurationReference.markdown
@@ -203,12 +236,20 @@ struct ConfigurationReferenceTests {
             try Data(made.utf8).write(to: URL(fileURLWithPath: Self.page))
         }
         let committed = (try? String(contentsOfFile: Self.page, encoding: .utf8)) ?? ""
-        #expect(
-            committed == made,
+        guard committed != made else { return }
+        // The first line that differs, rather than both pages whole.
+        let old = committed.split(separator: "\n", omittingEmptySubsequences: false)
+        let new = made.split(separator: "\n", omittingEmptySubsequences: false)
+        let common = min(old.count, new.count)
+        let line = (0..<common).first { old[$0] != new[$0] } ?? common
+        let shown = { (lines: [Substring]) in line < lines.count ? String(lines[line]) : "(the end)" }
+        Issue.record(
             """
             docs/reference/configuration.md differs from the table of keys \
             (Sources/SyncModel/Config/ConfigurationKeys*.swift): remake it with \
             SYNCD_UPDATE_REFERENCE=1 swift test --filter ConfigurationReferenceTests
+            line \(line + 1), committed: \(shown(old))
+            line \(line + 1), made:      \(shown(new))
             """)
     }
 }

@@ -31,8 +31,9 @@ public final class APIClient: Sendable {
         public var timeout: Duration
         /// The largest body accepted, in bytes, counted as it arrives. The default is 64 MiB.
         public var maxBodyBytes: Int
-        /// Where ``Secret/environment(_:)`` and ``Secret/systemdCredential(_:)`` look, and the proxy variables
-        /// (`HTTPS_PROXY`, `NO_PROXY`, …, see ``HTTPProxy``) are read. The default is the process environment.
+        /// Where ``Credential/Secret/environment(_:)`` and ``Credential/Secret/systemdCredential(_:)`` look, and the
+        /// proxy variables (`HTTPS_PROXY`, `NO_PROXY`, …, see ``HTTPProxy``) are read. The default is the process
+        /// environment.
         public var environment: [String: String]
         /// Where rotated OAuth2 refresh tokens are kept (``Credential/OAuth2Grant/refreshToken(_:)``). The default is
         /// nil: `$STATE_DIRECTORY` of ``environment``, else the current directory.

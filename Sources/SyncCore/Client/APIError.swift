@@ -43,7 +43,7 @@ public struct APIError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let timeout = Code(base: .timeout)
         /// The body was larger than the client's limit (``APIError/limit``).
         public static let bodyTooLarge = Code(base: .bodyTooLarge)
-        /// A status other than 2xx (``APIError/status``, ``APIError/headers``, ``APIError/bodyPrefix``).
+        /// A status other than 2xx (``APIError/status-property``, ``APIError/headers``, ``APIError/bodyPrefix``).
         public static let status = Code(base: .status)
         /// A 2xx with no body where one was to be decoded.
         public static let emptyBody = Code(base: .emptyBody)

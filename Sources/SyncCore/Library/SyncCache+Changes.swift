@@ -68,6 +68,7 @@ extension SyncCache {
     /// ```
     ///
     /// - Parameters:
+    ///   - endpoint: The name of the configured endpoint whose changes the stream yields.
     ///   - version: Where to start; `nil` is the current version (only later changes), 0 is everything first.
     ///   - interval: How often to look, at the longest.
     public func changeSets(

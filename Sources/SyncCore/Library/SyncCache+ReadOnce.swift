@@ -13,8 +13,10 @@ extension SyncCache {
     /// ```
     ///
     /// - Parameters:
+    ///   - store: The store to read; it is read here only when it is an SQLite file.
     ///   - configuration: The endpoints the reads name, as the process that syncs them is configured; an endpoint
     ///     it does not name is read as its last sync stored it.
+    ///   - body: The reads, given a ``Reader`` that is valid only until `body` returns.
     /// - Returns: What `body` returns; nil for a store that is not an SQLite file (PostgreSQL reads asynchronously:
     ///   open it with ``init(readingFrom:configuration:connections:)-(SyncStore,_,_)``).
     /// - Throws: ``SyncError/Code/cannotOpen`` when the file is missing, is not a database or is not migrated to

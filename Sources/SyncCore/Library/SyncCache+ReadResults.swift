@@ -24,7 +24,9 @@ extension SyncCache {
         /// The record at `index` (an index of ``json``) as a JSON object of some configured columns, `{"a":1,"b":"x"}`,
         /// each value as its column's type reads (a boolean column gives `true`, a `json` column its JSON as stored).
         ///
-        /// - Parameter columns: Indices into the endpoint's configured columns, in the order the object lists them.
+        /// - Parameters:
+        ///   - index: The record's position in ``json``, from 0.
+        ///   - columns: Indices into the endpoint's configured columns, in the order the object lists them.
         public func object(at index: Int, columns: [Int]) -> String {
             ColumnJSON.object(selecting: columns, of: self.columns, base.rows[index])
         }

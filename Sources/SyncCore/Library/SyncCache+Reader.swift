@@ -81,6 +81,8 @@ extension SyncCache {
         /// ```
         ///
         /// - Parameters:
+        ///   - endpoint: The name of the collection endpoint to read.
+        ///   - query: The filters, order, limit and offset that select the records.
         ///   - countingAll: Also count every record the filters match (``RecordList/total``).
         ///   - maxBytes: Stop once the records read hold this many bytes of JSON. The default is no limit.
         /// - Throws: ``SyncError/Code/unknownEndpoint``; ``SyncError/Code/badQuery`` for an unknown column, a value

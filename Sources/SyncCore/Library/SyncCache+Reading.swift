@@ -12,8 +12,13 @@ extension SyncCache {
     /// ``Records/failures``.
     ///
     /// - Parameters:
+    ///   - type: The type each record's JSON is decoded as.
+    ///   - endpoint: The name of the collection endpoint to read.
     ///   - filters: Conditions on configured columns, all of which must hold.
     ///   - order: Configured columns to sort by; by primary key when empty.
+    ///   - limit: The most records to read; nil, the default, reads them all.
+    ///   - offset: How many matching records to skip first; a negative offset skips none.
+    ///   - decoder: The decoder each record's JSON goes through.
     /// - Throws: ``SyncError``: an unknown endpoint or column, an endpoint never synced, a read failure.
     public func records<T: Decodable>(
         _ type: T.Type, from endpoint: String, where filters: [RecordFilter] = [], order: [RecordOrder] = [],

@@ -20,7 +20,7 @@ extension SyncCache {
     /// Syncs `endpoint` first when its copy is older than `maxAge`, and returns once the copy is fresh or it is known
     /// that it cannot be.
     ///
-    /// While ``run(onSync:)`` runs, the run is its schedule's (``requestSync(_:)``): readers asking at once share one
+    /// While ``run(onSync:)`` runs, the run is its schedule's (``requestSync(_:parentKey:)``): readers asking at once share one
     /// run, a run already under way is waited for instead of followed, the endpoint's rate limit paces it, and with
     /// other nodes the claim decides who runs it. Otherwise this cache syncs the endpoint itself.
     ///
@@ -28,7 +28,10 @@ extension SyncCache {
     /// if case .stale(let why) = try await cache.refresh("users", olderThan: .seconds(30)) { print("stale: \(why)") }
     /// ```
     ///
-    /// - Parameter timeout: How long to wait for the run; past it the answer is ``Refresh/stale(_:)``.
+    /// - Parameters:
+    ///   - endpoint: The name of the configured endpoint to keep fresh.
+    ///   - maxAge: The oldest the copy may be; an older copy, or one never synced, is synced first.
+    ///   - timeout: How long to wait for the run; past it the answer is ``Refresh/stale(_:)``.
     /// - Throws: ``SyncError/Code/unknownEndpoint``, or when the states cannot be read or the cache reads only.
     public func refresh(
         _ endpoint: String, olderThan maxAge: Duration, within timeout: Duration = .seconds(30)

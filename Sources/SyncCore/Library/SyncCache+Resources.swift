@@ -45,7 +45,10 @@ extension SyncCache {
     /// Fetches `url`, from the cache while it is younger than `maxAge`.
     ///
     /// - Parameters:
+    ///   - url: The URL to fetch; it is also the cache key.
     ///   - headers: Sent with every request (an `Authorization` header, say); they are not part of the cache key.
+    ///   - maxAge: How long a cached body is used without asking the upstream; the default, zero, always asks.
+    ///   - timeout: The time the whole request to the upstream, body included, may take.
     ///   - decode: Turns the body into a value; a body it refuses is not cached.
     /// - Throws: ``SyncError/Code/unavailable`` only when there is no cached body to fall back on, or `decode`'s error.
     public func fetch<Value>(
@@ -68,7 +71,11 @@ extension SyncCache {
     ///
     /// The cache key is the request's URL without its credential, so a rotated token keeps the cached answer.
     ///
-    /// - Parameter environment: Where the credential's environment variables and `$CREDENTIALS_DIRECTORY` are read.
+    /// - Parameters:
+    ///   - resource: The GET request without a body to fetch, and how its body is decoded.
+    ///   - maxAge: How long a cached body is used without asking the upstream; the default, zero, always asks.
+    ///   - timeout: The time the whole request to the upstream, body included, may take.
+    ///   - environment: Where the credential's environment variables and `$CREDENTIALS_DIRECTORY` are read.
     /// - Throws: ``APIError`` when the request's URL or credential is unusable; ``SyncError/Code/unavailable`` when there is
     ///   no cached body to fall back on; what the resource's decoding throws.
     public func fetch<Value>(

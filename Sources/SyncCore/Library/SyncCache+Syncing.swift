@@ -39,6 +39,7 @@ extension SyncCache {
     /// ```
     ///
     /// - Parameters:
+    ///   - endpoints: The names of the configured endpoints to sync.
     ///   - progress: Where each running endpoint reports how far it has come, as it goes; nil, the default, counts
     ///     nothing.
     ///   - onSync: Called as each endpoint finishes, for progress output.
@@ -107,6 +108,7 @@ extension SyncCache {
     /// ```
     ///
     /// - Parameters:
+    ///   - endpoint: The name of the configured endpoint to sync.
     ///   - parentKey: For a child endpoint (``SyncEndpoint/parent``), the parent row whose children changed, as its
     ///     `_parent` column holds it (the key's JSON: `42`, `"acme/widgets"`): the run walks the parents named
     ///     only, and the endpoint's full walk keeps its time. nil walks them all.

@@ -17,7 +17,9 @@ extension SyncCache {
     /// token times: systemd's `$STATE_DIRECTORY` (its first folder), else the SQLite file's folder, else the
     /// current folder.
     ///
-    /// - Parameter environment: Where `STATE_DIRECTORY` is read; the process's by default.
+    /// - Parameters:
+    ///   - store: The store the process syncs into; an SQLite file's folder is the fallback.
+    ///   - environment: Where `STATE_DIRECTORY` is read; the process's by default.
     public static func stateDirectory(
         of store: SyncStore, environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> String {
@@ -33,7 +35,9 @@ extension SyncCache {
     /// if let times = SyncCache.tokenTimes(of: credential, stateDirectory: folder) { print(times.expiresAt) }
     /// ```
     ///
-    /// - Parameter stateDirectory: The syncing process's state folder (``stateDirectory(of:environment:)``).
+    /// - Parameters:
+    ///   - credential: The credential whose OAuth2 client's token times are read.
+    ///   - stateDirectory: The syncing process's state folder (``stateDirectory(of:environment:)``).
     /// - Returns: nil for a credential that is not OAuth2's (``Credential/isOAuth2``), before the token's first
     ///   renewal, or when the folder holds no times that can be read.
     public static func tokenTimes(of credential: Credential, stateDirectory: String) -> TokenTimes? {

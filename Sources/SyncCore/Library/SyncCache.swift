@@ -20,12 +20,12 @@ internal import Synchronization
 /// ```
 ///
 /// One type does what the cache does:
-/// - **Sync**: ``sync(_:)`` one endpoint now, ``syncAll()``, or ``run(onSync:)`` on their schedule. `SyncCache` is a
+/// - **Sync**: ``sync(_:)`` one endpoint now, ``syncAll(onSync:)``, or ``run(onSync:)`` on their schedule. `SyncCache` is a
 ///   swift-service-lifecycle `Service`: in a `ServiceGroup`, a graceful shutdown lets running syncs commit or roll
 ///   back before ``run()`` returns.
 /// - **Read**: ``records(_:from:where:order:limit:offset:decoder:)``, ``record(_:from:key:decoder:)``,
 ///   ``document(_:from:decoder:)``, ``isModified(_:since:)``, and the changes: ``changes(_:since:)``,
-///   ``changeSets(_:every:)``, ``values(_:from:where:order:every:decoder:)``.
+///   ``changeSets(_:since:every:)``, ``values(_:from:where:order:every:decoder:)``.
 /// - **Read as stored** — what the CLI and the read API serve: ``table(from:where:order:limit:offset:)``,
 ///   ``recordJSON(from:key:)``, ``documentBody(from:)``, ``statuses()``, ``drift(_:)`` and read-only
 ///   ``sql(_:)``; several reads of one committed state in ``read(_:)``, kept while ``generation()`` holds still,
@@ -108,7 +108,7 @@ public final class SyncCache: Service, Sendable {
     }
 
     /// Opens (or creates) the database at `path`, brings it to this version of syncd, and syncs the endpoints of
-    /// `configuration` into it: ``init(store:configuration:connections:environment:logger:)`` with
+    /// `configuration` into it: ``init(store:configuration:connections:client:environment:logger:)`` with
     /// ``SyncStore/sqlite(path:)``.
     public convenience init(
         path: String, configuration: SyncConfiguration? = nil, connections: Int = 2,

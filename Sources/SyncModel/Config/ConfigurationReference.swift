@@ -7,10 +7,15 @@ package enum ConfigurationReference {
     package static var markdown: String {
         var page = intro
         for scope in ConfigurationScope.allCases {
-            page += "\n## \(scope.heading)\n\n\(scopeIntro(scope))\n\n| Key | Type | Default |\n|---|---|---|\n"
+            // A table with kinds says which kinds take each key.
+            let kindKey = scope.kindTables.isEmpty ? nil : scope == .webhook ? "signature" : "type"
+            page += "\n## \(scope.heading)\n\n\(scopeIntro(scope))\n\n| Key | Type | Default |"
+            page += kindKey.map { " Only with \($0) |\n|---|---|---|---|\n" } ?? "\n|---|---|---|\n"
             for key in scope.keys {
                 let heading = heading(of: key, in: scope)
-                page += "| [`\(heading)`](#\(anchor(heading))) | \(key.type) | \(defaultText(key)) |\n"
+                page += "| [`\(heading)`](#\(anchor(heading))) | \(key.type) | \(defaultText(key)) |"
+                if kindKey != nil { page += " \(key.kinds.map(kindList) ?? "any") |" }
+                page += "\n"
             }
             for key in scope.keys { page += "\n" + section(key, in: scope) }
         }
@@ -43,6 +48,10 @@ package enum ConfigurationReference {
         return kept.split(separator: " ").joined(separator: "-")
     }
 
+    private static func kindList(_ kinds: [String]) -> String {
+        kinds.map { "`\"\($0)\"`" }.joined(separator: ", ")
+    }
+
     private static func defaultText(_ key: ConfigurationKey) -> String {
         switch key.defaultValue {
         case .value(let value): "`\(value)`"
@@ -55,7 +64,7 @@ package enum ConfigurationReference {
         if let range = key.range { rows.append(("Allowed", range)) }
         if let kinds = key.kinds {
             let name = scope == .webhook ? "signature" : "type"
-            rows.append(("Only with \(name)", kinds.map { "`\"\($0)\"`" }.joined(separator: ", ")))
+            rows.append(("Only with \(name)", kindList(kinds)))
         }
         if scope == .endpoint { rows.append(("In `[defaults]`", key.inDefaults ? "yes" : "no")) }
         rows.append(("Since", "\(SyncdVersion.current) (\(key.since))"))

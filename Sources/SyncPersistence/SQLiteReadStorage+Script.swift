@@ -35,7 +35,9 @@ extension SQLiteReadStorage {
             }
         } catch let error as SQLiteError {
             if let function = database.refusedFunction(error) {
-                throw .refused("syncd sql allows only the functions the README lists: \(function)() is not one")
+                throw .refused(
+                    "syncd sql allows only the functions the guide lists (docs/explanation/security.md): \(function)() is not one"
+                )
             }
             if Database.isNotAuthorized(error) || error.resultCode == SQLITE_READONLY {
                 throw .refused("syncd sql only reads: \"\(error.sql ?? sql)\" would write or change the connection")

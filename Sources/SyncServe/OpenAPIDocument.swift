@@ -110,10 +110,11 @@ package enum OpenAPIDocument {
                     ETags, filters in PostgREST's dialect and a change feed. Errors are application/problem+json \
                     with one sentence. Only GET and HEAD are answered, and POST of a webhook; others are 405.
 
-                    A filter on a configured column is `column=op.value` with eq, neq, gt, gte, lt, lte, like, ilike \
-                    (`%` or `*` for any run of characters, `_` for one), `in.(a,b)` (values may be double-quoted), or \
-                    `is.null|true|false`, each negatable with `not.`; filters are joined by AND. `order` sorts NULLs \
-                    last ascending and first descending unless `.nullsfirst`/`.nullslast` say otherwise.
+                    A filter on a configured column is `column=op.value`. The operators are eq, neq, gt, gte, lt, \
+                    lte, like, ilike (`%` or `*` for any run of characters, `_` for one), `in.(a,b)` (values may be \
+                    double-quoted) and `is.null|true|false`. Each is negated with `not.`, and filters are joined by \
+                    AND. `order` sorts NULLs last ascending and first descending unless `.nullsfirst`/`.nullslast` \
+                    say otherwise.
 
                     Bounds, each a 400 naming the parameter: a query string of at most \(QueryLimits.queryBytes) bytes, \
                     a name or value of at most \(QueryLimits.valueScalars) characters, \(QueryLimits.filters) filters, \

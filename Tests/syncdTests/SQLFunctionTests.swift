@@ -25,7 +25,8 @@ struct SQLFunctionTests {
             #expect(result.status == 2)
             #expect(
                 result.standardError
-                    == "syncd: syncd sql allows only the functions the README lists: \(function)() is not one\n")
+                    == "syncd: syncd sql allows only the functions the guide lists (docs/explanation/security.md): \(function)() is not one\n"
+            )
             #expect(result.standardOutput.isEmpty)
         }
     }

@@ -15,29 +15,37 @@ struct InferCommand: AsyncParsableCommand {
         abstract: "Print an [[endpoint]] stanza (or Codable models) inferred from a JSON response.",
         discussion: """
             Reads the response, at most 64 MiB, from an http(s) URL (fetched as syncd fetches: TLS, a 30 s \
-            timeout), a file, or - for standard input. The records are the top-level array, else the largest \
-            array of objects within five keys of the root; between arrays of the same size, not one whose keys \
-            the others' records refer to (side-loaded), then one whose records have a key, then the one with \
-            the most fields (stderr says which and why; --records overrides). Every record is read: each scalar \
-            path becomes a column (nested objects flattened, at most 40 columns) typed integer, real, boolean, \
-            timestamp or text, and json for arrays and mixed values; a column present and non-null in every \
-            record read is required. The primary key is `id` when it is unique, else a unique …_id, …Id, …uuid, \
-            …key, sku, slug, guid, code or doi column, else such a column of a nested object (repo.id), else none. \
-            A pagination line is proposed from a Link header with rel="next" or the envelope (a Stripe list, a \
-            GraphQL connection, a next URL or cursor, Crossref's next-cursor, Google's nextPageToken, Bitbucket \
-            Server's nextPageStart, Jira's startAt and total, page and per_page beside a total), commented when \
-            unsure. Over http(s), a pagination that is sure is followed for up to --pages pages (3 by default, \
-            at most 20, each at most 64 MiB and 128 MiB over all pages, 2 minutes in all) before the columns, types, required \
-            columns and key are decided from every record read; when a single page was read and more follow, \
-            required is left in comments. A response without an array of objects (an array of numbers or \
-            strings too) gives a document endpoint. A secret query parameter of the URL (api_key, \
-            access_token…) is left out of url and sent with a query auth read from an environment variable.
+            timeout), a file, or - for standard input.
+
+            The records are the top-level array, else the largest array of objects within five keys of the root. \
+            Between arrays of the same size, it prefers one whose keys the others' records do not refer to \
+            (side-loaded), then one whose records have a key, then the one with the most fields. Stderr says \
+            which and why; --records overrides.
+
+            Every record is read. Each scalar path becomes a column (nested objects flattened, at most 40 \
+            columns). Its type is integer, real, boolean, timestamp or text, and json for arrays and mixed \
+            values. A column present and non-null in every record read is required. The primary key is `id` \
+            when it is unique, else a unique …_id, …Id, …uuid, …key, sku, slug, guid, code or doi column, else \
+            such a column of a nested object (repo.id), else none.
+
+            A pagination line is proposed from a Link header with rel="next" or from the envelope, commented \
+            when unsure. The envelopes known are a Stripe list, a GraphQL connection, a next URL or cursor, \
+            Crossref's next-cursor, Google's nextPageToken, Bitbucket Server's nextPageStart, Jira's startAt and \
+            total, and page and per_page beside a total. Over http(s), a pagination that is sure is followed for \
+            up to --pages pages before anything is decided. That is 3 pages by default and at most 20, each at \
+            most 64 MiB, 128 MiB over all pages and 2 minutes in all. The columns, types, required columns and \
+            key are then decided from every record read. When a single page was read and more follow, required \
+            is left in comments.
+
+            A response without an array of objects (an array of numbers or strings too) gives a document \
+            endpoint. A secret query parameter of the URL (api_key, access_token…) is left out of url. It is \
+            sent with a query auth read from an environment variable.
 
             With --parent NAME, the URL is one child of the endpoint NAME of the configuration (a repository's \
-            issues): the stanza is a child endpoint, one walk per row of NAME, whose url takes \
-            {parent.COLUMN} where the URL holds a value of one of NAME's stored rows (a whole path segment or \
-            segments, or a query value; the longest value wins), and whose rows carry the parent's key \
-            (parent_columns). NAME must have been synced.
+            issues). The stanza is then a child endpoint, one walk per row of NAME, and its rows carry the \
+            parent's key (parent_columns). Its url takes {parent.COLUMN} where the URL holds a value of one of \
+            NAME's stored rows: a whole path segment or segments, or a query value; the longest value wins. \
+            NAME must have been synced.
 
             Exits 1 when the input cannot be read, is not JSON (naming the byte), or is an empty array or \
             --records names no array of objects.

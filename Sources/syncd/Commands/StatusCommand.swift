@@ -7,9 +7,9 @@ struct StatusCommand: AsyncParsableCommand {
         commandName: "status",
         abstract: "Show each endpoint's health: last success, last HTTP status, records, version, last error.",
         discussion: """
-            An endpoint with a parent (one walk per parent row) says what its last run did per parent: \
-            walked, not modified, empty, skipped, failed (1 when a parent's walk failed the run) and left for \
-            later runs (the parents_* columns, shown when some endpoint has a parent). \
+            An endpoint with a parent (one walk per parent row) says what its last run did per parent. The \
+            parents_* columns count the parents walked, not modified, empty, skipped, failed (1 when a parent's \
+            walk failed the run) and left for later runs; they are shown when some endpoint has a parent. \
             Where some endpoint's polls follow its upstream's freshness (freshness = "upstream"), next_poll says \
             when the daemon polls each endpoint next, and schedule why: interval, max-age: fresh for 58m, \
             no-cache: min_interval, backoff after 3 failures, Retry-After. \

@@ -116,10 +116,11 @@ package enum OpenAPIDocument {
                     AND. `order` sorts NULLs last ascending and first descending unless `.nullsfirst`/`.nullslast` \
                     say otherwise.
 
-                    Bounds, each a 400 naming the parameter: a query string of at most \(QueryLimits.queryBytes) bytes, \
-                    a name or value of at most \(QueryLimits.valueScalars) characters, \(QueryLimits.filters) filters, \
-                    \(QueryLimits.orderItems) `order` items, \(QueryLimits.inValues) values in `in.(…)`, each column \
-                    once in `select`, and `limit` and `offset` of at most \(QueryLimits.count).
+                    A request past a bound is a 400 naming the parameter. A query string holds at most \
+                    \(QueryLimits.queryBytes) bytes, and a name or value at most \(QueryLimits.valueScalars) characters. \
+                    A request has at most \(QueryLimits.filters) filters, \(QueryLimits.orderItems) `order` items and \
+                    \(QueryLimits.inValues) values in `in.(…)`, and names each column once in `select`. `limit` and \
+                    `offset` are at most \(QueryLimits.count).
                     """),
             ]),
             "paths": .object(paths.mapValues { operation in withCommonResponses(operation, bearer: bearer) }),

@@ -18,9 +18,9 @@ struct DemoCommand: AsyncParsableCommand {
         commandName: "demo",
         abstract: "Try syncd with no network and no configuration.",
         discussion: """
-            Starts a sample upstream on 127.0.0.1 (an ephemeral port) serving a few hundred users, writes a \
-            configuration and a database into a new folder, runs three sync passes — the first load, a pass \
-            after a few users changed, and a pass answered 304 — and prints commands to try next. Then it runs \
+            Starts a sample upstream on 127.0.0.1 (an ephemeral port) serving a few hundred users, and writes a \
+            configuration and a database into a new folder. It runs three sync passes: the first load, a pass \
+            after a few users changed, and a pass answered 304. Then it prints commands to try next. Then it runs \
             the daemon on that configuration — polling the upstream, serving the read API — and prints curl \
             commands to try against it, until Ctrl-C (--once stops after the passes).
             """

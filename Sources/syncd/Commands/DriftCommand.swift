@@ -6,9 +6,9 @@ struct DriftCommand: AsyncParsableCommand {
         commandName: "drift",
         abstract: "Show the schema-drift journal: fields no column maps, paths no record held, types that changed.",
         discussion: """
-            Each sync notes three things per endpoint: the fields its records hold that no column's path names, \
-            the configured paths that no record of the run held, and the configured paths whose values came in a \
-            JSON type not seen there before. Each is shown with when it was first and last seen, how many runs saw \
+            Each sync notes three things per endpoint. They are the fields its records hold that no column's path \
+            names, the configured paths that no record of the run held, and the configured paths whose values came \
+            in a JSON type not seen there before. Each is shown with when it was first and last seen, how many runs saw \
             it, and one value (never for a field whose name says it holds a secret).
             """
     )

@@ -1,12 +1,22 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-/// One settings array for every target (STYLE.md §11).
-let swiftSettings: [SwiftSetting] = [
+/// `SYNCD_FUZZ_BUILD=1 swift build -c release --product syncd-fuzz` (Fuzz/run.sh): this package's Swift code compiled
+/// for libFuzzer, with coverage and AddressSanitizer, and `FUZZING` defined. Only this package's targets: the
+/// dependencies are the plain release build's, so in a scratch path that already holds a release build (CI's) only
+/// syncd's own modules are compiled again.
+let fuzzing = Context.environment["SYNCD_FUZZ_BUILD"] == "1"
+let fuzzingFlags = ["-sanitize=fuzzer,address"]
+
+/// The build tool's settings: it runs during the build, so it is never compiled for libFuzzer.
+let toolSwiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("MemberImportVisibility"),
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
+/// One settings array for every other target (STYLE.md §11).
+let swiftSettings: [SwiftSetting] =
+    toolSwiftSettings + (fuzzing ? [.unsafeFlags(fuzzingFlags), .define("FUZZING")] : [])
 
 let package = Package(
     name: "syncd",
@@ -259,7 +269,7 @@ let package = Package(
         // Turns migrations/*.sql into Swift source at build time, so an installed binary needs no file beside it.
         .executableTarget(
             name: "MigrationEmbedder",
-            swiftSettings: swiftSettings
+            swiftSettings: toolSwiftSettings
         ),
         .plugin(
             name: "EmbedMigrations",
@@ -289,7 +299,8 @@ let package = Package(
             name: "syncd-fuzz",
             dependencies: ["FuzzTargets", "CLibFuzzer"],
             path: "Fuzz/Sources/syncd-fuzz",
-            swiftSettings: swiftSettings
+            swiftSettings: swiftSettings,
+            linkerSettings: fuzzing ? [.unsafeFlags(fuzzingFlags)] : []
         ),
         // What the test targets share, as HummingbirdTesting is Hummingbird's: temporary folders, a manual clock, loopback
         // upstreams (TestUpstream, PagedUpstream), a raw HTTP connection, the sync fixture and the read API's harness, record

@@ -3,9 +3,13 @@
 # request-head, oauth2-token, proxy, parent-template, webhook-signature) under libFuzzer for SECONDS, or every target for `all` (one per core at once), on a copy of its seed corpus in
 # Fuzz/corpus/TARGET with the words of Fuzz/dictionaries/TARGET.dict (README "Fuzzing").
 #
-# Builds syncd-fuzz in release with -sanitize=fuzzer,address and -DFUZZING, in a scratch path of its own
-# (.build-fuzz), so that the normal build is untouched. Prints each target's executions and exit status. A crash
-# fails the run; its input is kept in .build-fuzz/crashes/TARGET-crash-<sha1>: replay it with
+# Builds syncd-fuzz in release with SYNCD_FUZZ_BUILD=1: this package's modules with -sanitize=fuzzer,address and
+# FUZZING, its dependencies plain (Package.swift), in a scratch path of its own (FUZZ_SCRATCH, default .build-fuzz) so
+# that the normal build is untouched. It links the Swift runtime in, as the release build does, because
+# --static-swift-stdlib changes how every module is compiled: so in CI, which passes the scratch path of its release
+# build (having packaged that build's syncd first), the dependencies are reused and only syncd's modules are compiled
+# again. Prints each target's executions and exit status. A crash
+# fails the run; its input is kept in SCRATCH/crashes/TARGET-crash-<sha1>: replay it with
 # `swift run syncd-fuzz TARGET FILE`, and once fixed, commit it to Fuzz/corpus/TARGET/ as a regression seed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,18 +27,15 @@ else
     chosen=("$target")
 fi
 
-echo "--- building syncd-fuzz for libFuzzer (.build-fuzz)"
-# The flags reach every executable built, MigrationEmbedder (the build tool that embeds migrations) too, which then
-# runs sanitized during the build: hence no leak checks there either.
+scratch=${FUZZ_SCRATCH:-.build-fuzz}
+echo "--- building syncd-fuzz for libFuzzer ($scratch)"
 set +e
-ASAN_OPTIONS=detect_leaks=0 swift build -c release --scratch-path .build-fuzz --product syncd-fuzz \
-    -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING 2>&1 \
-    | grep -v "Cannot export local symbol"
-status=${PIPESTATUS[0]}
+SYNCD_FUZZ_BUILD=1 swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product syncd-fuzz
+status=$?
 set -e
 [ "$status" -eq 0 ] || { echo "the build failed (above)" >&2; exit 1; }
-binary=.build-fuzz/release/syncd-fuzz
-crashes=.build-fuzz/crashes
+binary=$scratch/release/syncd-fuzz
+crashes=$scratch/crashes
 mkdir -p "$crashes"
 
 # One target per core at once (FUZZ_JOBS, default: the cores): libFuzzer runs on one thread, so on two cores two

@@ -191,26 +191,8 @@ struct ConfigurationReferenceTests {
 
     @Test("the refusal the page shows is the parser's")
     func refusal() {
-        let text = """
-            database = "cache.db"
-
-            [server]
-            listen = "127.0.0.1:8787"
-
-            [defaults]
-            interval = "5m"
-
-            [[endpoint]]
-            name = "users"
-            url = "https://example.com/api/users"
-            records = "data.items"
-            primary_key = ["id"]
-            intervall = "10m"
-
-            [endpoint.columns]
-            id = { path = "id", type = "integer" }
-            """
-        let problems = configurationProblems(text, sourcePath: "/etc/syncd/syncd.toml")
+        let problems = configurationProblems(
+            ConfigurationUnknownKeyTests.misspeltInterval, sourcePath: "/etc/syncd/syncd.toml")
         #expect(problems.map { "syncd: " + $0 } == [ConfigurationReference.refusal])
     }
 

@@ -5,28 +5,32 @@ import Testing
 
 @Suite("Unknown and unsupported keys are refused with their line")
 struct ConfigurationUnknownKeyTests {
+    /// A whole file whose one mistake is `intervall` on line 14 (the configuration reference shows its refusal too).
+    static let misspeltInterval = """
+        database = "cache.db"
+
+        [server]
+        listen = "127.0.0.1:8787"
+
+        [defaults]
+        interval = "5m"
+
+        [[endpoint]]
+        name = "users"
+        url = "https://example.com/api/users"
+        records = "data.items"
+        primary_key = ["id"]
+        intervall = "10m"
+
+        [endpoint.columns]
+        id = { path = "id", type = "integer" }
+        """
+
     @Test("an unknown [[endpoint]] key names the file, the line, the endpoint and the key")
     func unknownEndpointKey() {
-        let text = """
-            database = "cache.db"
-
-            [server]
-            listen = "127.0.0.1:8787"
-
-            [defaults]
-            interval = "5m"
-
-            [[endpoint]]
-            name = "users"
-            url = "https://example.com/api/users"
-            records = "data.items"
-            primary_key = ["id"]
-            intervall = "10m"
-
-            [endpoint.columns]
-            id = { path = "id", type = "integer" }
-            """
-        #expect(configurationProblems(text) == [#"syncd.toml:14: [[endpoint]] "users": unknown key "intervall""#])
+        #expect(
+            configurationProblems(Self.misspeltInterval)
+                == [#"syncd.toml:14: [[endpoint]] "users": unknown key "intervall""#])
     }
 
     @Test("unknown keys at the top level, in [server], [defaults], columns, column tables and auth")

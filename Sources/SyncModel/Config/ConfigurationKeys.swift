@@ -5,7 +5,7 @@ import SyncSupport
 /// The table of keys is the parser's gate: a key that is not in its scope's list is refused as unknown, so a key
 /// cannot be accepted without being documented. `ConfigurationReferenceTests` parses every key's example in its
 /// scope, checks each documented default against the parser's own, and keeps the reference page equal to
-/// ``ConfigurationReference/markdown``.
+/// the page `ConfigurationReference` (a test helper) makes from it.
 package struct ConfigurationKey: Sendable {
     /// What the key is when it is not set.
     package enum Default: Sendable {

@@ -1,10 +1,13 @@
 import SyncSupport
 
+@testable import SyncCore
+
 /// `docs/reference/configuration.md`, made from ``ConfigurationKeys``: a test keeps the committed page equal to
-/// ``markdown`` (`SYNCD_UPDATE_REFERENCE=1` rewrites it).
-package enum ConfigurationReference {
+/// ``markdown`` (`SYNCD_UPDATE_REFERENCE=1` rewrites it). It lives with the tests: it only documents, so the
+/// binary does not carry it.
+enum ConfigurationReference {
     /// The whole page.
-    package static var markdown: String {
+    static var markdown: String {
         var page = intro
         for scope in ConfigurationScope.allCases {
             // A table with kinds says which kinds take each key.
@@ -23,7 +26,7 @@ package enum ConfigurationReference {
     }
 
     /// A key's example as a reader writes it: the table it goes in, the keys it needs, and the key.
-    package static func example(of key: ConfigurationKey, in scope: ConfigurationScope) -> [String] {
+    static func example(of key: ConfigurationKey, in scope: ConfigurationScope) -> [String] {
         let line = "\(key.name) = \(key.example)"
         switch scope {
         case .root: return key.with + [line]
@@ -37,13 +40,13 @@ package enum ConfigurationReference {
     }
 
     /// The key's heading: its name, or `pagination.type` in an inline table, so that every anchor is unique.
-    package static func heading(of key: ConfigurationKey, in scope: ConfigurationScope) -> String {
+    static func heading(of key: ConfigurationKey, in scope: ConfigurationScope) -> String {
         scope.tableKey.map { "\($0 == "columns" ? "column" : $0).\(key.name)" } ?? key.name
     }
 
     /// The anchor MkDocs gives a heading: lower case, without the characters that are not word characters,
     /// blanks or hyphens, blanks made hyphens (`pagination.type` is `paginationtype`).
-    package static func anchor(_ heading: String) -> String {
+    static func anchor(_ heading: String) -> String {
         let kept = heading.lowercased().filter { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" || $0 == " " }
         return kept.split(separator: " ").joined(separator: "-")
     }
@@ -75,7 +78,7 @@ package enum ConfigurationReference {
     }
 
     /// The refusal the page shows: a test makes it with the parser.
-    package static let refusal = #"syncd: /etc/syncd/syncd.toml:14: [[endpoint]] "users": unknown key "intervall""#
+    static let refusal = #"syncd: /etc/syncd/syncd.toml:14: [[endpoint]] "users": unknown key "intervall""#
 
     private static let intro = """
         # Configuration reference
